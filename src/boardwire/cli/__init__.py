@@ -1,0 +1,1 @@
+"""The command line: a thin door over the documents (and later the registry)."""

@@ -1,0 +1,86 @@
+"""What every document has: where it came from, its revision, and a safe save."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from ..errors import FileChangedOnDisk
+from . import fileio
+
+
+class Document:
+    """A KiCad file held in memory.
+
+    ``revision`` counts the changes made since it was read (0 when untouched);
+    ``content_hash`` is the SHA-256 of what `save` would write. `save` refuses to
+    overwrite a file that changed on disk since it was read, unless ``force``.
+    """
+
+    kind: ClassVar[str] = "file"
+
+    def __init__(self, data: bytes, path: str | Path | None = None):
+        self.path = Path(path) if path is not None else None
+        self.original = data
+        self.revision = 0
+        self._saved_revision = 0
+        self._disk = fileio.DiskState.of(self.path, data) if self.path else None
+
+    @classmethod
+    def load(cls, path: str | Path):
+        path = Path(path)
+        return cls(path.read_bytes(), path)
+
+    # -- content ---------------------------------------------------------------------
+
+    def to_bytes(self) -> bytes:
+        raise NotImplementedError
+
+    @property
+    def modified(self) -> bool:
+        return self.revision != self._saved_revision
+
+    @property
+    def content_hash(self) -> str:
+        return fileio.sha256(self.to_bytes())
+
+    def touch(self) -> None:
+        """Record one change (views call this after every edit)."""
+        self.revision += 1
+
+    # -- saving ----------------------------------------------------------------------
+
+    def changed_on_disk(self) -> bool:
+        """True if someone else changed the file since we read or wrote it."""
+        return self.path is not None and fileio.changed_since(self.path, self._disk)
+
+    def save(self, path: str | Path | None = None, *, force: bool = False,
+             backup: bool = True) -> Path:
+        """Write the document atomically and return where it went.
+
+        Saving to the file it was read from refuses (``FileChangedOnDisk``, code
+        ``file-changed``) if that file changed on disk since, unless ``force``. The
+        previous content is kept under ``.boardwire/backups/``; permissions are kept.
+        An unedited document saved over its own unchanged file writes nothing.
+        """
+        target = Path(path) if path is not None else self.path
+        if target is None:
+            raise ValueError("this document has no path: pass one to save()")
+        data = self.to_bytes()
+        same_file = self.path is not None and target.resolve() == self.path.resolve()
+        if same_file and not force and self.changed_on_disk():
+            raise FileChangedOnDisk(
+                f"{target} changed on disk since it was opened; saving would overwrite "
+                "that change")
+        if same_file and not self.changed_on_disk() and data == self.original:
+            self._saved_revision = self.revision
+            return target
+        if backup and target.exists():
+            fileio.backup(target)
+        fileio.atomic_write(target, data)
+        if same_file or self.path is None:
+            self.path = target
+            self.original = data
+            self._disk = fileio.DiskState.of(target, data)
+        self._saved_revision = self.revision
+        return target

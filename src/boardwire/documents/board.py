@@ -1,0 +1,547 @@
+"""Boards (``.kicad_pcb``) and footprint files (``.kicad_mod``).
+
+Format reference: KiCad's "Board File Format" and "Footprint Library File Format"
+pages (dev-docs.kicad.org/en/file-formats/sexpr-pcb/, .../sexpr-footprint/) and, for
+version differences, the format history in `versions`.
+"""
+
+from __future__ import annotations
+
+import math
+import uuid as uuidlib
+from typing import Iterator
+
+from ..sexpr import atoms
+from ..sexpr.atoms import mm, quote
+from ..sexpr.node import SList
+from .sexpr_doc import SexprDocument, make
+from .versions import board_has
+from .views import Point, View, iter_views
+
+
+def rotate(p: Point, degrees: float) -> Point:
+    """Rotate a footprint-local point as KiCad does (y down, positive = counter-
+    clockwise on screen), rounding to the nanometre like KiCad's RotatePoint."""
+    if not degrees:
+        return p
+    r = math.radians(degrees)
+    c, s = math.cos(r), math.sin(r)
+    x, y = p
+    return atoms.kiround(x * c + y * s), atoms.kiround(-x * s + y * c)
+
+
+def new_uuid() -> str:
+    return str(uuidlib.uuid4())
+
+
+class BoardItem(View):
+    """Any board item: it may have a layer (or layers) and a net."""
+
+    __slots__ = ()
+
+    @property
+    def layer(self) -> str | None:
+        return self.text_of("layer")
+
+    @property
+    def layers(self) -> list[str]:
+        vals = self.values("layers")
+        if vals:
+            return [atoms.text(v) for v in vals]
+        one = self.layer
+        return [one] if one else []
+
+    @property
+    def net(self) -> int | None:
+        """Net number (``(net 3)``); None when the item has no net."""
+        vals = self.values("net")
+        if vals and vals[0][:1] != b'"':
+            try:
+                return int(vals[0])
+            except ValueError:
+                return None
+        return None
+
+    @property
+    def net_name(self) -> str | None:
+        """Net name when the item carries it (pads: ``(net 3 "GND")``; KiCad 10:
+        ``(net "GND")``); else None (look the number up in `Board.nets`)."""
+        vals = self.values("net")
+        if len(vals) > 1:
+            return atoms.text(vals[1])
+        if vals and vals[0][:1] == b'"':
+            return atoms.text(vals[0])
+        return self.text_of("net_name")
+
+    @property
+    def locked(self) -> bool:
+        return self.flag("locked")
+
+
+class Pad(BoardItem):
+    """A pad of a footprint. ``position`` is footprint-local; `world_position` is on
+    the board."""
+
+    __slots__ = ("footprint",)
+
+    def __init__(self, doc, node: SList, footprint: Footprint | None = None):
+        super().__init__(doc, node)
+        self.footprint = footprint
+
+    @property
+    def number(self) -> str:
+        vals = self.node.atoms()
+        return atoms.text(vals[0]) if vals else ""
+
+    @property
+    def pad_type(self) -> str:
+        """smd, thru_hole, np_thru_hole or connect."""
+        vals = self.node.atoms()
+        return atoms.text(vals[1]) if len(vals) > 1 else ""
+
+    @property
+    def shape(self) -> str:
+        vals = self.node.atoms()
+        return atoms.text(vals[2]) if len(vals) > 2 else ""
+
+    @property
+    def position(self) -> Point:
+        return self.point("at") or (0, 0)
+
+    @property
+    def orientation(self) -> float:
+        """Absolute pad angle in degrees, as stored (footprint rotation included)."""
+        return self.angle("at")
+
+    @property
+    def size(self) -> Point | None:
+        return self.point("size")
+
+    @property
+    def world_position(self) -> Point:
+        x, y = self.position
+        if self.footprint is None:
+            return x, y
+        fx, fy = self.footprint.position
+        dx, dy = rotate((x, y), self.footprint.orientation)
+        return fx + dx, fy + dy
+
+
+class Footprint(BoardItem):
+    """A footprint placed on a board (``footprint``, ``module`` before KiCad 6)."""
+
+    __slots__ = ()
+
+    @property
+    def lib_id(self) -> str:
+        vals = self.node.atoms()
+        for v in vals:
+            if v not in (b"locked", b"placed"):
+                return atoms.text(v)
+        return ""
+
+    @property
+    def position(self) -> Point:
+        return self.point("at") or (0, 0)
+
+    @property
+    def orientation(self) -> float:
+        return self.angle("at")
+
+    @property
+    def side(self) -> str:
+        return "back" if (self.layer or "").startswith("B.") else "front"
+
+    def field(self, name: str) -> str | None:
+        """A field's value: ``property`` lists (KiCad 8+) or ``fp_text`` reference/value
+        (earlier)."""
+        for p in self.node.lists("property"):
+            vals = p.atoms()
+            if vals and atoms.text(vals[0]) == name:
+                return atoms.text(vals[1]) if len(vals) > 1 else ""
+        key = {"Reference": b"reference", "Value": b"value"}.get(name)
+        if key:
+            for t in self.node.lists("fp_text"):
+                vals = t.atoms()
+                if vals and vals[0] == key:
+                    return atoms.text(vals[1]) if len(vals) > 1 else ""
+        return None
+
+    @property
+    def reference(self) -> str:
+        return self.field("Reference") or ""
+
+    @property
+    def value(self) -> str:
+        return self.field("Value") or ""
+
+    @property
+    def pads(self) -> list[Pad]:
+        return [Pad(self.doc, p, self) for p in self.node.lists("pad")]
+
+    def move_to(self, p: Point) -> None:
+        """Place the footprint's anchor at ``p`` (nm). Children are stored relative to
+        it, except zones, which KiCad stores in board coordinates: those move too."""
+        old = self.position
+        self.set_point("at", p)
+        dx, dy = p[0] - old[0], p[1] - old[1]
+        for zone in self.node.lists("zone"):
+            Zone(self.doc, zone).translate(dx, dy)
+
+
+class Track(BoardItem):
+    """A straight track segment (``segment``)."""
+
+    __slots__ = ()
+
+    @property
+    def start(self) -> Point:
+        return self.point("start")
+
+    @property
+    def end(self) -> Point:
+        return self.point("end")
+
+    @property
+    def width(self) -> int:
+        vals = self.values("width")
+        return atoms.to_nm(vals[0]) if vals else 0
+
+
+class Arc(Track):
+    """A track arc (``arc``): start, mid, end."""
+
+    __slots__ = ()
+
+    @property
+    def mid(self) -> Point:
+        return self.point("mid")
+
+
+class Via(BoardItem):
+    __slots__ = ()
+
+    @property
+    def position(self) -> Point:
+        return self.point("at")
+
+    @property
+    def size(self) -> int:
+        vals = self.values("size")
+        return atoms.to_nm(vals[0]) if vals else 0
+
+    @property
+    def drill(self) -> int:
+        vals = self.values("drill")
+        return atoms.to_nm(vals[0]) if vals else 0
+
+    @property
+    def via_type(self) -> str:
+        """through, blind or micro."""
+        vals = self.node.atoms()
+        return atoms.text(vals[0]) if vals and vals[0] in (b"blind", b"micro") else "through"
+
+
+class Zone(BoardItem):
+    __slots__ = ()
+
+    @property
+    def name(self) -> str | None:
+        return self.text_of("name")
+
+    @property
+    def is_keepout(self) -> bool:
+        return self.child("keepout") is not None
+
+    @property
+    def outline(self) -> list[Point]:
+        poly = self.child("polygon")
+        pts = poly.find("pts") if poly is not None else None
+        if pts is None:
+            return []
+        return [(atoms.to_nm(a[0]), atoms.to_nm(a[1]))
+                for a in (xy.atoms() for xy in pts.lists("xy"))]
+
+    @property
+    def filled(self) -> bool:
+        return self.child("filled_polygon") is not None
+
+    def translate(self, dx: int, dy: int) -> None:
+        """Move every point of the outline and of the fill by (dx, dy) nm."""
+        for head in ("polygon", "filled_polygon"):
+            for poly in self.node.lists(head):
+                pts = poly.find("pts")
+                if pts is None:
+                    continue
+                for xy in pts.lists():
+                    vals = xy.atoms()
+                    if xy.head in ("xy", "start", "mid", "end") and len(vals) >= 2:
+                        self.doc.set_atoms(xy, [mm(atoms.to_nm(vals[0]) + dx),
+                                                mm(atoms.to_nm(vals[1]) + dy)])
+
+
+class Graphic(BoardItem):
+    """Board drawings: gr_line, gr_rect, gr_circle, gr_arc, gr_poly, gr_curve, bezier."""
+
+    __slots__ = ()
+
+
+class Text(BoardItem):
+    """gr_text / gr_text_box."""
+
+    __slots__ = ()
+
+    @property
+    def text(self) -> str:
+        vals = self.node.atoms()
+        return atoms.text(vals[0]) if vals else ""
+
+
+class Group(View):
+    __slots__ = ()
+
+    @property
+    def name(self) -> str:
+        vals = self.node.atoms()
+        return atoms.text(vals[0]) if vals else ""
+
+    @property
+    def members(self) -> list[str]:
+        return [atoms.text(v) for v in self.values("members")]
+
+
+class Dimension(BoardItem):
+    __slots__ = ()
+
+
+_BOARD_KINDS: dict[str, type] = {
+    "footprint": Footprint, "module": Footprint,
+    "segment": Track, "arc": Arc, "via": Via, "zone": Zone,
+    "gr_line": Graphic, "gr_rect": Graphic, "gr_circle": Graphic, "gr_arc": Graphic,
+    "gr_poly": Graphic, "gr_curve": Graphic, "gr_bezier": Graphic,
+    "gr_text": Text, "gr_text_box": Text,
+    "group": Group, "dimension": Dimension,
+}
+_TRACK_KINDS = ("segment", "arc", "via")
+
+
+class Net:
+    __slots__ = ("number", "name")
+
+    def __init__(self, number: int, name: str):
+        self.number, self.name = number, name
+
+    def __repr__(self) -> str:
+        return f"Net({self.number}, {self.name!r})"
+
+
+class Layer:
+    """One entry of the board's layer table: ``(0 "F.Cu" signal "top_copper")``."""
+
+    __slots__ = ("ordinal", "name", "type", "user_name")
+
+    def __init__(self, ordinal: int, name: str, type_: str, user_name: str | None):
+        self.ordinal, self.name, self.type, self.user_name = ordinal, name, type_, user_name
+
+    @property
+    def is_copper(self) -> bool:
+        return self.name.endswith(".Cu")
+
+    def __repr__(self) -> str:
+        return f"Layer({self.ordinal}, {self.name!r}, {self.type!r})"
+
+
+class FootprintContainer(SexprDocument):
+    """Shared by boards and footprint files: item lookup and insertion points."""
+
+    def _insert_index(self, kinds: tuple[str, ...], fallback_before: tuple[str, ...]) -> int:
+        """After the last top-level item of ``kinds``; else before the first of
+        ``fallback_before``; else at the end (KiCad writes items grouped by kind)."""
+        kids = self.root.kids
+        last = None
+        first_after = None
+        for i, k in enumerate(kids):
+            if type(k) is SList:
+                h = k.head
+                if h in kinds:
+                    last = i
+                elif first_after is None and h in fallback_before:
+                    first_after = i
+        if last is not None:
+            return last + 1
+        if first_after is not None:
+            return first_after
+        return len(kids)
+
+
+class Board(FootprintContainer):
+    """A ``.kicad_pcb`` file."""
+
+    kind = "board"
+
+    # -- reading ---------------------------------------------------------------------
+
+    def items(self, kinds: str | tuple[str, ...] | None = None) -> Iterator[View]:
+        """Top-level items as views, optionally only the given keyword(s)."""
+        if isinstance(kinds, str):
+            kinds = (kinds,)
+        table = _BOARD_KINDS if kinds is None else {k: _BOARD_KINDS[k] for k in kinds}
+        return iter_views(self, self.root, table)
+
+    @property
+    def footprints(self) -> list[Footprint]:
+        return list(self.items(("footprint", "module")))
+
+    @property
+    def tracks(self) -> list[Track]:
+        return list(self.items(("segment", "arc")))
+
+    @property
+    def vias(self) -> list[Via]:
+        return list(self.items("via"))
+
+    @property
+    def zones(self) -> list[Zone]:
+        return list(self.items("zone"))
+
+    @property
+    def graphics(self) -> list[Graphic]:
+        return [v for v in self.items() if isinstance(v, Graphic)]
+
+    @property
+    def texts(self) -> list[Text]:
+        return list(self.items(("gr_text", "gr_text_box")))
+
+    @property
+    def groups(self) -> list[Group]:
+        return list(self.items("group"))
+
+    @property
+    def dimensions(self) -> list[Dimension]:
+        return list(self.items("dimension"))
+
+    @property
+    def nets(self) -> list[Net]:
+        """The net table (``(net 0 "")`` ... up to KiCad 9; KiCad 10 boards name nets
+        on items instead, so there the table is built from the names found)."""
+        out = []
+        for kid in self.root.kids:
+            if type(kid) is SList and kid.head_bytes() == b"net":
+                vals = kid.atoms()
+                if len(vals) >= 2:
+                    out.append(Net(int(vals[0]), atoms.text(vals[1])))
+        return out
+
+    def net_name(self, number: int | None) -> str | None:
+        for n in self.nets:
+            if n.number == number:
+                return n.name
+        return None
+
+    def net_number(self, name: str) -> int | None:
+        for n in self.nets:
+            if n.name == name:
+                return n.number
+        return None
+
+    @property
+    def layers(self) -> list[Layer]:
+        table = self.root.find("layers")
+        out = []
+        if table is None:
+            return out
+        for entry in table.lists():
+            vals = [entry.head_bytes()] + entry.atoms()
+            if len(vals) >= 3:
+                user = atoms.text(vals[3]) if len(vals) > 3 else None
+                out.append(Layer(int(vals[0]), atoms.text(vals[1]), atoms.text(vals[2]), user))
+        return out
+
+    @property
+    def copper_layers(self) -> list[str]:
+        return [layer.name for layer in self.layers if layer.is_copper]
+
+    @property
+    def setup(self) -> SList | None:
+        return self.root.find("setup")
+
+    def footprint(self, reference: str) -> Footprint | None:
+        for fp in self.items(("footprint", "module")):
+            if fp.reference == reference:
+                return fp  # type: ignore[return-value]
+        return None
+
+    def by_uuid(self, uid: str) -> View | None:
+        for item in self.items():
+            if item.uuid == uid:
+                return item
+        return None
+
+    def summary(self) -> dict:
+        """Counts a person reads first: format, layers, and items by kind."""
+        from .board_stats import board_summary
+
+        return board_summary(self)
+
+    # -- edits -----------------------------------------------------------------------
+
+    def _id_token(self, uid: str) -> SList:
+        if board_has(self.version, "uuid"):
+            return make("uuid", quote(uid))
+        return make("tstamp", uid.encode())
+
+    def _layer_token(self, name: str) -> bytes:
+        return quote(name) if board_has(self.version, "quoted_layers") else name.encode()
+
+    def add_track(self, start: Point, end: Point, width: int, layer: str, net: int = 0,
+                  uid: str | None = None) -> Track:
+        """Add a straight track segment; points and width in nm. Returns the track."""
+        node = make("segment",
+                    make("start", mm(start[0]), mm(start[1])),
+                    make("end", mm(end[0]), mm(end[1])),
+                    make("width", mm(width)),
+                    make("layer", self._layer_token(layer)),
+                    make("net", str(net).encode()),
+                    self._id_token(uid or new_uuid()))
+        index = self._insert_index(_TRACK_KINDS, ("zone", "group", "embedded_fonts"))
+        return Track(self, self.insert(self.root, node, index))
+
+    def add_via(self, at: Point, size: int, drill: int, layers: tuple[str, str] = ("F.Cu", "B.Cu"),
+                net: int = 0, uid: str | None = None) -> Via:
+        """Add a through via at ``at`` (nm) with pad ``size`` and ``drill`` (nm)."""
+        node = make("via",
+                    make("at", mm(at[0]), mm(at[1])),
+                    make("size", mm(size)),
+                    make("drill", mm(drill)),
+                    make("layers", *(self._layer_token(name) for name in layers)),
+                    make("net", str(net).encode()),
+                    self._id_token(uid or new_uuid()))
+        index = self._insert_index(_TRACK_KINDS, ("zone", "group", "embedded_fonts"))
+        return Via(self, self.insert(self.root, node, index))
+
+
+class FootprintFile(FootprintContainer):
+    """A ``.kicad_mod`` file: one footprint at the root."""
+
+    kind = "footprint"
+
+    @property
+    def footprint(self) -> Footprint:
+        return Footprint(self, self.root)
+
+    @property
+    def name(self) -> str:
+        return self.footprint.lib_id
+
+    @property
+    def pads(self) -> list[Pad]:
+        return self.footprint.pads
+
+    def summary(self) -> dict:
+        fp = self.footprint
+        return {
+            "kind": self.kind, "version": self.version, "name": self.name,
+            "pads": len(fp.pads),
+            "graphics": sum(1 for k in self.root.lists() if k.head.startswith("fp_")),
+            "models": sum(1 for _ in self.root.lists("model")),
+        }

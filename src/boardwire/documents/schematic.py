@@ -1,0 +1,364 @@
+"""Schematics (``.kicad_sch``) and symbol libraries (``.kicad_sym``).
+
+Format reference: KiCad's "Schematic File Format" and "Symbol Library File Format"
+pages (dev-docs.kicad.org/en/file-formats/sexpr-schematic/, .../sexpr-symbol-lib/).
+Coordinates are integer nanometres like boards (KiCad's schematic unit is 100 nm, so
+every schematic coordinate is a whole number of them).
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..sexpr import atoms
+from ..sexpr.node import SList
+from .sexpr_doc import SexprDocument
+from .versions import SCHEMATIC_RELEASES, SYMBOL_LIB_RELEASES, kicad_major
+from .views import Point, View, iter_views
+
+
+class Fielded(View):
+    """Something with ``(property "Name" "value" ...)`` fields."""
+
+    __slots__ = ()
+
+    @property
+    def fields(self) -> dict[str, str]:
+        out = {}
+        for p in self.node.lists("property"):
+            vals = p.atoms()
+            if len(vals) >= 2:
+                out[atoms.text(vals[0])] = atoms.text(vals[1])
+        return out
+
+    def field(self, name: str) -> str | None:
+        for p in self.node.lists("property"):
+            vals = p.atoms()
+            if vals and atoms.text(vals[0]) == name:
+                return atoms.text(vals[1]) if len(vals) > 1 else ""
+        return None
+
+
+class SymbolInstance(Fielded):
+    """A symbol placed on a sheet (``symbol`` at the schematic's top level)."""
+
+    __slots__ = ()
+
+    @property
+    def lib_id(self) -> str:
+        return self.text_of("lib_id") or ""
+
+    @property
+    def position(self) -> Point:
+        return self.point("at") or (0, 0)
+
+    @property
+    def orientation(self) -> float:
+        return self.angle("at")
+
+    @property
+    def mirror(self) -> str | None:
+        """``"x"`` (mirrored about the X axis), ``"y"``, or None."""
+        vals = self.values("mirror")
+        return atoms.text(vals[0]) if vals else None
+
+    @property
+    def unit(self) -> int:
+        vals = self.values("unit")
+        return int(vals[0]) if vals else 1
+
+    @property
+    def reference(self) -> str:
+        return self.field("Reference") or ""
+
+    @property
+    def value(self) -> str:
+        return self.field("Value") or ""
+
+    @property
+    def footprint(self) -> str:
+        return self.field("Footprint") or ""
+
+    @property
+    def dnp(self) -> bool:
+        return self.flag("dnp")
+
+    @property
+    def in_bom(self) -> bool:
+        return self.flag("in_bom") if self.child("in_bom") is not None else True
+
+    @property
+    def on_board(self) -> bool:
+        return self.flag("on_board") if self.child("on_board") is not None else True
+
+    def instance_references(self) -> dict[str, str]:
+        """Reference per sheet-instance path (``(instances (project (path ...)))``)."""
+        out = {}
+        inst = self.child("instances")
+        if inst is None:
+            return out
+        for project in inst.lists("project"):
+            for path in project.lists("path"):
+                vals = path.atoms()
+                ref = path.find("reference")
+                if vals and ref is not None and ref.atoms():
+                    out[atoms.text(vals[0])] = atoms.text(ref.atoms()[0])
+        return out
+
+
+class Wire(View):
+    """``wire``, ``bus`` or ``polyline``: a list of points."""
+
+    __slots__ = ()
+
+    @property
+    def points(self) -> list[Point]:
+        pts = self.child("pts")
+        if pts is None:
+            return []
+        return [(atoms.to_nm(v[0]), atoms.to_nm(v[1])) for v in (xy.atoms() for xy in pts.lists("xy"))]
+
+
+class Label(View):
+    """``label``, ``global_label``, ``hierarchical_label`` (and ``netclass_flag``)."""
+
+    __slots__ = ()
+
+    @property
+    def text(self) -> str:
+        vals = self.node.atoms()
+        return atoms.text(vals[0]) if vals else ""
+
+    @property
+    def position(self) -> Point:
+        return self.point("at") or (0, 0)
+
+    @property
+    def shape(self) -> str | None:
+        return self.text_of("shape")
+
+
+class Marker(View):
+    """``junction``, ``no_connect``, ``bus_entry``: a position."""
+
+    __slots__ = ()
+
+    @property
+    def position(self) -> Point:
+        return self.point("at") or (0, 0)
+
+
+class SheetPin(View):
+    __slots__ = ()
+
+    @property
+    def name(self) -> str:
+        vals = self.node.atoms()
+        return atoms.text(vals[0]) if vals else ""
+
+    @property
+    def electrical_type(self) -> str:
+        vals = self.node.atoms()
+        return atoms.text(vals[1]) if len(vals) > 1 else ""
+
+    @property
+    def position(self) -> Point:
+        return self.point("at") or (0, 0)
+
+
+class Sheet(Fielded):
+    """A hierarchical sheet symbol: name, file, pins."""
+
+    __slots__ = ()
+
+    @property
+    def name(self) -> str:
+        return self.field("Sheetname") or self.field("Sheet name") or ""
+
+    @property
+    def file(self) -> str:
+        return self.field("Sheetfile") or self.field("Sheet file") or ""
+
+    @property
+    def position(self) -> Point:
+        return self.point("at") or (0, 0)
+
+    @property
+    def size(self) -> Point:
+        return self.point("size") or (0, 0)
+
+    @property
+    def pins(self) -> list[SheetPin]:
+        return [SheetPin(self.doc, p) for p in self.node.lists("pin")]
+
+
+class LibPin(View):
+    """A pin of a library symbol: ``(pin type style (at x y angle) (length l) (name ..)
+    (number ..))``."""
+
+    __slots__ = ()
+
+    @property
+    def electrical_type(self) -> str:
+        vals = self.node.atoms()
+        return atoms.text(vals[0]) if vals else ""
+
+    @property
+    def position(self) -> Point:
+        return self.point("at") or (0, 0)
+
+    @property
+    def orientation(self) -> float:
+        return self.angle("at")
+
+    @property
+    def length(self) -> int:
+        vals = self.values("length")
+        return atoms.to_nm(vals[0]) if vals else 0
+
+    @property
+    def name(self) -> str:
+        return self.text_of("name") or ""
+
+    @property
+    def number(self) -> str:
+        return self.text_of("number") or ""
+
+    @property
+    def hidden(self) -> bool:
+        return self.flag("hide")
+
+
+class LibSymbol(Fielded):
+    """A symbol definition (in a library file, or a schematic's ``lib_symbols``)."""
+
+    __slots__ = ()
+
+    @property
+    def name(self) -> str:
+        vals = self.node.atoms()
+        return atoms.text(vals[0]) if vals else ""
+
+    @property
+    def extends(self) -> str | None:
+        return self.text_of("extends")
+
+    @property
+    def is_power(self) -> bool:
+        return self.child("power") is not None or b"power" in self.node.kids[1:]
+
+    def units(self) -> Iterator[SList]:
+        """The unit sub-symbols ``(symbol "NAME_U_S" ...)``."""
+        return self.node.lists("symbol")
+
+    @property
+    def pins(self) -> list[LibPin]:
+        """Pins of every unit and body style."""
+        out = [LibPin(self.doc, p) for p in self.node.lists("pin")]
+        for unit in self.units():
+            out.extend(LibPin(self.doc, p) for p in unit.lists("pin"))
+        return out
+
+
+_SCH_KINDS: dict[str, type] = {
+    "symbol": SymbolInstance,
+    "wire": Wire, "bus": Wire, "polyline": Wire,
+    "label": Label, "global_label": Label, "hierarchical_label": Label,
+    "netclass_flag": Label, "directive_label": Label,
+    "junction": Marker, "no_connect": Marker, "bus_entry": Marker,
+    "sheet": Sheet,
+}
+
+
+class Schematic(SexprDocument):
+    """A ``.kicad_sch`` file: one sheet of a design (hierarchy lives across files)."""
+
+    kind = "schematic"
+
+    def items(self, kinds: str | tuple[str, ...] | None = None) -> Iterator[View]:
+        if isinstance(kinds, str):
+            kinds = (kinds,)
+        table = _SCH_KINDS if kinds is None else {k: _SCH_KINDS[k] for k in kinds}
+        return iter_views(self, self.root, table)
+
+    @property
+    def uuid(self) -> str | None:
+        return View(self, self.root).uuid
+
+    @property
+    def symbols(self) -> list[SymbolInstance]:
+        return list(self.items("symbol"))
+
+    @property
+    def lib_symbols(self) -> list[LibSymbol]:
+        table = self.root.find("lib_symbols")
+        return [LibSymbol(self, s) for s in table.lists("symbol")] if table is not None else []
+
+    @property
+    def wires(self) -> list[Wire]:
+        return list(self.items("wire"))
+
+    @property
+    def buses(self) -> list[Wire]:
+        return list(self.items("bus"))
+
+    @property
+    def labels(self) -> list[Label]:
+        return list(self.items(("label", "global_label", "hierarchical_label")))
+
+    @property
+    def junctions(self) -> list[Marker]:
+        return list(self.items("junction"))
+
+    @property
+    def no_connects(self) -> list[Marker]:
+        return list(self.items("no_connect"))
+
+    @property
+    def sheets(self) -> list[Sheet]:
+        return list(self.items("sheet"))
+
+    def summary(self) -> dict:
+        heads: dict[str, int] = {}
+        for kid in self.root.kids:
+            if type(kid) is SList:
+                heads[kid.head] = heads.get(kid.head, 0) + 1
+        return {
+            "kind": self.kind,
+            "version": self.version,
+            "kicad": kicad_major(self.version, SCHEMATIC_RELEASES),
+            "generator": self.generator,
+            "sheets": heads.get("sheet", 0),
+            "symbols": heads.get("symbol", 0),
+            "lib_symbols": len(self.lib_symbols),
+            "wires": heads.get("wire", 0),
+            "buses": heads.get("bus", 0),
+            "labels": heads.get("label", 0),
+            "global_labels": heads.get("global_label", 0),
+            "hierarchical_labels": heads.get("hierarchical_label", 0),
+            "junctions": heads.get("junction", 0),
+            "no_connects": heads.get("no_connect", 0),
+        }
+
+
+class SymbolLibrary(SexprDocument):
+    """A ``.kicad_sym`` file."""
+
+    kind = "symbol_library"
+
+    @property
+    def symbols(self) -> list[LibSymbol]:
+        return [LibSymbol(self, s) for s in self.root.lists("symbol")]
+
+    def symbol(self, name: str) -> LibSymbol | None:
+        for s in self.root.lists("symbol"):
+            vals = s.atoms()
+            if vals and atoms.text(vals[0]) == name:
+                return LibSymbol(self, s)
+        return None
+
+    def summary(self) -> dict:
+        syms = self.symbols
+        return {"kind": self.kind, "version": self.version,
+                "kicad": kicad_major(self.version, SYMBOL_LIB_RELEASES),
+                "symbols": len(syms), "pins": sum(len(s.pins) for s in syms)}

@@ -1,0 +1,155 @@
+"""A document stored as S-expressions, with the edit primitives every view uses.
+
+Edits go through `insert`, `replace`, `remove` and `set_atoms` so that
+* only the touched list is rewritten and its neighbours keep their bytes,
+* new lists are laid out in the file's own generation (KiCad 8/9 tabs through
+  `kicad9_text`; KiCad 6/7 two-space layout through `legacy_text`), with the file's
+  line ending,
+* the document's revision moves on.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..sexpr import atoms
+from ..sexpr.file import SexprFile
+from ..sexpr.node import SList
+from ..sexpr.pretty import as_tree, kicad9_text, legacy_text, tail_for
+from .base import Document
+
+
+def make(head: str, *kids: bytes | SList | None) -> SList:
+    """A new list ``(head kid...)``; atoms are raw tokens (use `atoms.quote`,
+    `atoms.mm`...), ``None`` kids are skipped so optional parts read naturally."""
+    items: list = [head.encode()]
+    items.extend(k for k in kids if k is not None)
+    node = SList(items)
+    for k in items:
+        if type(k) is SList:
+            k.parent = node
+    return node
+
+
+class SexprDocument(Document):
+    """Base of boards, schematics, libraries and tables."""
+
+    forest = False  # True for files that are a sequence of lists (.kicad_dru)
+
+    def __init__(self, data: bytes, path: str | Path | None = None):
+        super().__init__(data, path)
+        self.tree = SexprFile(data, str(path) if path else None, forest=self.forest)
+
+    @property
+    def root(self) -> SList:
+        return self.tree.root
+
+    def to_bytes(self) -> bytes:
+        if self.revision == 0:
+            return self.original
+        return self.tree.to_bytes()
+
+    # -- header ----------------------------------------------------------------------
+
+    def _header_atom(self, head: str) -> bytes | None:
+        for kid in self.root.kids[:8]:
+            if type(kid) is SList and kid.head == head:
+                vals = kid.atoms()
+                return vals[0] if vals else None
+        return None
+
+    @property
+    def version(self) -> int | None:
+        """The file's format version (``(version 20241229)``), None if it has none."""
+        v = self._header_atom("version")
+        try:
+            return int(v) if v is not None else None
+        except ValueError:
+            return None
+
+    @property
+    def generator(self) -> str | None:
+        g = self._header_atom("generator")
+        return atoms.text(g) if g is not None else None
+
+    @property
+    def generator_version(self) -> str | None:
+        g = self._header_atom("generator_version")
+        return atoms.text(g) if g is not None else None
+
+    # -- layout of the file ----------------------------------------------------------
+
+    @property
+    def tabbed(self) -> bool:
+        """True for KiCad 8/9 layout (tabs, one list per line)."""
+        for w in self.root.ws[1:4]:
+            if b"\n" in w:
+                return b"\t" in w
+        return True
+
+    @property
+    def indent(self) -> bytes:
+        return b"\t" if self.tabbed else b"  "
+
+    def _layout(self, node: SList, depth: int) -> tuple[bytes, SList]:
+        if self.tabbed:
+            ws, text = kicad9_text(node, depth)
+        else:
+            ws, text = legacy_text(node, depth)
+        nl = self.tree.newline
+        if nl != b"\n":
+            ws, text = ws.replace(b"\n", nl), text.replace(b"\n", nl)
+        return ws, as_tree(text)
+
+    # -- edits -------------------------------------------------------------------------
+
+    def insert(self, parent: SList, node: SList, index: int | None = None) -> SList:
+        """Insert ``node`` as a child of ``parent`` (at the end by default), laid out
+        as KiCad lays out a list at that depth. Returns the inserted (re-read) node."""
+        depth = parent.depth + 1
+        ws, fresh = self._layout(node, depth)
+        kids = parent.kids
+        if index is None:
+            index = len(kids)
+        parent.insert_kid(index, fresh, ws)
+        self._retail(parent, depth - 1)
+        self.touch()
+        return fresh
+
+    def replace(self, old: SList, node: SList) -> SList:
+        """Put ``node`` where ``old`` is, keeping the whitespace before it."""
+        parent = old.parent
+        _, fresh = self._layout(node, parent.depth + 1)
+        parent.set_kid(parent.index(old), fresh)
+        self.touch()
+        return fresh
+
+    def remove(self, node: SList) -> None:
+        """Remove ``node`` and the whitespace before it."""
+        parent = node.parent
+        if parent is None:
+            raise ValueError("cannot remove the root list")
+        parent.remove_kid(parent.index(node))
+        self._retail(parent, parent.depth)
+        self.touch()
+
+    def set_atoms(self, node: SList, values: list[bytes], start: int = 1) -> None:
+        """Overwrite the atoms of ``node`` from position ``start`` (1 = after the head),
+        adding or dropping trailing atoms as needed; whitespace is kept where it was."""
+        kids = node.kids
+        old = [i for i in range(start, len(kids)) if type(kids[i]) is bytes]
+        for i, v in zip(old, values):
+            node.set_kid(i, v)
+        if len(values) > len(old):
+            at = (old[-1] + 1) if old else start
+            for v in values[len(old):]:
+                node.insert_kid(at, v, b" ")
+                at += 1
+        else:
+            for i in reversed(old[len(values):]):
+                node.remove_kid(i)
+        self.touch()
+
+    def _retail(self, parent: SList, depth: int) -> None:
+        if self.tabbed and parent.parent is not None:
+            parent.tail = tail_for(parent, depth, True).replace(b"\n", self.tree.newline)

@@ -1,0 +1,49 @@
+"""Format versions, so that a file is written back in its own generation.
+
+Sources: the ``SEXPR_BOARD_FILE_VERSION`` history in KiCad's
+``pcbnew/pcb_io/kicad_sexpr/pcb_io_kicad_sexpr.h`` and ``SEXPR_SCHEMATIC_FILE_VERSION``
+in ``eeschema/sch_file_versions.h``. A writer asks `board_has(version, feature)` before
+it emits a token, so no token newer than the file's version is ever written.
+"""
+
+from __future__ import annotations
+
+# KiCad release -> first board / schematic / symbol-library format version it wrote.
+BOARD_RELEASES = {5: 20171130, 6: 20211014, 7: 20221018, 8: 20240108, 9: 20241229}
+SCHEMATIC_RELEASES = {6: 20211123, 7: 20230121, 8: 20231120, 9: 20250114}
+SYMBOL_LIB_RELEASES = {6: 20211014, 7: 20220914, 8: 20231120, 9: 20241209}
+
+LATEST_BOARD = BOARD_RELEASES[9]
+LATEST_SCHEMATIC = SCHEMATIC_RELEASES[9]
+
+# Board features and the version that introduced them.
+_BOARD_FEATURES = {
+    "arc_tracks": 20200119,  # (arc ...) track segments
+    "footprint_keyword": 20201115,  # (footprint ...) rather than (module ...)
+    "fp_uuid": 20200724,
+    "pad_locking": 20210108,
+    "quoted_layers": 20200512,  # layer names written as strings from KiCad 6
+    "stroke": 20211229,  # (stroke (width) (type)) on graphics
+    "fields": 20230620,  # (property "Reference" ...) instead of fp_text reference
+    "uuid": 20231014,  # (uuid "...") instead of (tstamp ...); prettified layout
+    "teardrops": 20230517,
+    "tenting": 20240609,
+    "embedded_files": 20240706,
+}
+
+
+def board_has(version: int | None, feature: str) -> bool:
+    """Whether a board or footprint file of ``version`` may contain ``feature``."""
+    return (version or 0) >= _BOARD_FEATURES[feature]
+
+
+def kicad_major(version: int | None, releases: dict[int, int] = BOARD_RELEASES) -> int | None:
+    """The KiCad release a format version belongs to (None for unknown/absent)."""
+    if version is None:
+        return None
+    if version < 20000000:  # KiCad 4 boards: (version 3) / (version 4)
+        return 4
+    for rel, first in sorted(releases.items()):
+        if version <= first:
+            return rel
+    return max(releases) + 1  # newer than every release we know: a development build

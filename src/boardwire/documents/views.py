@@ -1,0 +1,117 @@
+"""Typed views over lists: read and write fields in KiCad's units and spelling.
+
+A view is a thin handle (document + list node). It owns no data: reading a property
+reads the tree; writing one edits the tree through the document, so the file changes
+only where the value changed. Coordinates are integer nanometres, angles degrees.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
+from ..sexpr import atoms
+from ..sexpr.node import SList
+
+if TYPE_CHECKING:
+    from .sexpr_doc import SexprDocument
+
+Point = tuple[int, int]
+
+
+class View:
+    """A handle on one list of a document."""
+
+    __slots__ = ("doc", "node")
+
+    def __init__(self, doc: SexprDocument, node: SList):
+        self.doc = doc
+        self.node = node
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, View) and other.node is self.node
+
+    def __hash__(self) -> int:
+        return id(self.node)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.node.head}>"
+
+    @property
+    def kind(self) -> str:
+        """The item's KiCad keyword (``segment``, ``footprint``, ``wire``...)."""
+        return self.node.head
+
+    # -- reading helpers -------------------------------------------------------------
+
+    def child(self, head: str) -> SList | None:
+        return self.node.find(head)
+
+    def values(self, head: str) -> list[bytes]:
+        """The atoms of child ``(head ...)``, or [] if there is none."""
+        c = self.node.find(head)
+        return c.atoms() if c is not None else []
+
+    def text_of(self, head: str) -> str | None:
+        vals = self.values(head)
+        return atoms.text(vals[0]) if vals else None
+
+    def point(self, head: str = "at") -> Point | None:
+        vals = self.values(head)
+        if len(vals) < 2:
+            return None
+        return atoms.to_nm(vals[0]), atoms.to_nm(vals[1])
+
+    def angle(self, head: str = "at") -> float:
+        vals = self.values(head)
+        return float(vals[2]) if len(vals) > 2 else 0.0
+
+    def flag(self, name: str) -> bool:
+        """A yes/no setting in either spelling: ``(name yes)`` or a bare ``name`` atom."""
+        c = self.node.find(name)
+        if c is not None:
+            vals = c.atoms()
+            return not vals or vals[0] in (b"yes", b"true")
+        return name.encode() in self.node.kids[1:]
+
+    @property
+    def uuid(self) -> str | None:
+        """The item's UUID (``uuid`` from KiCad 8, ``tstamp`` before)."""
+        return self.text_of("uuid") or self.text_of("tstamp")
+
+    # -- writing helpers -------------------------------------------------------------
+
+    def set_values(self, head: str, values: list[bytes], *, after: str | None = None) -> None:
+        """Set child ``(head values...)``, creating it (after child ``after``, else at
+        the end) when missing."""
+        c = self.node.find(head)
+        if c is not None:
+            self.doc.set_atoms(c, values)
+            return
+        from .sexpr_doc import make
+
+        index = None
+        if after is not None:
+            anchor = self.node.find(after)
+            if anchor is not None:
+                index = self.node.index(anchor) + 1
+        self.doc.insert(self.node, make(head, *values), index)
+
+    def set_point(self, head: str, p: Point, angle: float | None = None) -> None:
+        """Set ``(head x y [angle])``; an existing angle atom is kept unless given."""
+        vals = [atoms.mm(p[0]), atoms.mm(p[1])]
+        old = self.values(head)
+        if angle is not None:
+            if angle or len(old) > 2:
+                vals.append(atoms.num(angle))
+        elif len(old) > 2:
+            vals.append(old[2])
+        self.set_values(head, vals)
+
+
+def iter_views(doc, node: SList, kinds: dict[str, type]) -> Iterator[View]:
+    """Views of the child lists of ``node`` whose keyword is in ``kinds``."""
+    for kid in node.kids:
+        if type(kid) is SList:
+            cls = kinds.get(kid.head)
+            if cls is not None:
+                yield cls(doc, kid)

@@ -1,0 +1,87 @@
+"""A whole S-expression file: the root list plus the bytes around it."""
+
+from __future__ import annotations
+
+from .index import scan
+from .node import SList
+from .parse import _WS_BYTES, parse_bytes, parse_forest, tokens
+
+
+class SexprFile:
+    """The lossless tree of one file.
+
+    ``lead`` is what precedes the root list (whitespace), ``trail`` what follows it
+    (normally one newline; KiCad ignores anything else there, so it is kept as read).
+    ``to_bytes()`` of an unedited file returns the original bytes.
+    """
+
+    __slots__ = ("src", "lead", "root", "trail", "fast", "index")
+
+    def __init__(self, src: bytes, path: str | None = None, forest: bool = False):
+        self.src = src
+        self.index = None
+        if forest:  # several top-level lists (.kicad_dru): small files, exact reader
+            self.fast = False
+            self.lead, self.root, self.trail = b"", parse_forest(src, path), b""
+            return
+        top = scan(src)
+        self.fast = top is not None
+        self.index = top
+        if top is None:
+            self.lead, self.root, self.trail = parse_bytes(src, path)
+            return
+        self.lead = src[: top.root_start]
+        self.trail = src[top.root_end:]
+        self.root = _lazy_root(src, top, path)
+
+    def to_bytes(self) -> bytes:
+        out: list = [self.lead]
+        self.root.emit(out)
+        out.append(self.trail)
+        return b"".join(out)
+
+    @property
+    def newline(self) -> bytes:
+        """The file's line ending: KiCad keeps CRLF files CRLF."""
+        i = self.src.find(b"\n")
+        return b"\r\n" if i > 0 and self.src[i - 1] == 13 else b"\n"
+
+
+def _lazy_root(src: bytes, top, path: str | None) -> SList:
+    """The root list whose children are lazy spans found by the fast scan."""
+    root = SList.__new__(SList)
+    root._src, root._start, root._end = src, top.root_start, top.root_end
+    root.parent = None
+    root.implicit = False
+    kids: list = []
+    ws: list = []
+    starts = top.starts.tolist()
+    ends = top.ends.tolist()
+    lazy = SList.lazy
+    pos = top.root_start + 1
+    pending = b""
+
+    def gap(a: int, b: int) -> None:
+        nonlocal pending
+        text = src[a:b]
+        if not text.strip(_WS_BYTES):
+            pending += text
+            return
+        for t in tokens(src, a, b, path):  # atoms at the root level: the head keyword
+            if t[0] in _WS_BYTES:
+                pending += t
+            else:
+                kids.append(t)
+                ws.append(pending)
+                pending = b""
+
+    for s, e in zip(starts, ends):
+        if s != pos:
+            gap(pos, s)
+        kids.append(lazy(src, s, e, root))
+        ws.append(pending)
+        pending = b""
+        pos = e
+    gap(pos, top.root_end - 1)
+    root._kids, root._ws, root._tail = kids, ws, pending
+    return root

@@ -1,0 +1,132 @@
+"""A vectorised scan that finds the top-level lists of a file without tokenising it.
+
+Tokenising a 70 MB board in Python takes seconds; finding where each top-level item
+(footprint, segment, zone...) starts and ends takes one pass of NumPy over the bytes:
+mask the quoted strings, count parentheses outside them, and cut where the depth
+returns to one. Each item then stays a lazy `SList` until something reads it.
+
+The scan answers ``None`` whenever the file has anything it does not model exactly
+(comment lines, ``;``, a quote inside a symbol, a ``|...|`` token holding quotes or
+parentheses, unbalanced or trailing text, KiCad's teardrop leniency). The exact reader
+in parse.py then takes over, so the fast path is never a second, looser grammar.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+_SEP = np.zeros(256, dtype=bool)
+for _c in b" \t\r\n\x00()":
+    _SEP[_c] = True
+
+_PAREN = np.zeros(256, dtype=np.int8)
+_PAREN[40] = 1
+_PAREN[41] = -1
+
+
+@dataclass
+class TopLevel:
+    """Where the root list and its child lists lie in the buffer (byte offsets)."""
+
+    root_start: int
+    root_end: int  # one past the root's ')'
+    starts: np.ndarray  # child list starts ('(' offsets)
+    ends: np.ndarray  # one past each child's ')'
+    second_starts: np.ndarray  # starts of lists nested one level deeper (grandchildren)
+    second_parent: np.ndarray  # index into starts/ends of each grandchild's parent
+
+
+def _inside(sorted_bounds: np.ndarray, pos: np.ndarray) -> np.ndarray:
+    """True where ``pos`` lies between an opening and a closing delimiter."""
+    return (np.searchsorted(sorted_bounds, pos, side="right") & 1).astype(bool)
+
+
+def scan(buf: bytes) -> TopLevel | None:
+    """Index the top-level lists of ``buf``, or None if only the exact reader may."""
+    a = np.frombuffer(buf, dtype=np.uint8)
+    if a.size < 2:
+        return None
+
+    quotes = np.flatnonzero(a == 34)
+    if quotes.size:
+        esc = quotes[(quotes > 0) & (a[np.maximum(quotes - 1, 0)] == 92)]
+        if esc.size:
+            drop = []
+            for q in esc.tolist():  # count the run of backslashes: odd means escaped
+                k = q - 1
+                while k >= 0 and buf[k] == 92:
+                    k -= 1
+                if (q - 1 - k) & 1:
+                    drop.append(q)
+            if drop:
+                keep = np.ones(quotes.size, dtype=bool)
+                keep[np.searchsorted(quotes, drop)] = False
+                quotes = quotes[keep]
+        if quotes.size & 1:
+            return None
+        openers = quotes[0::2]
+        # A quote that follows a non-separator is inside a symbol (10"): exact reader.
+        if np.any(~_SEP[a[np.maximum(openers - 1, 0)]] & (openers > 0)):
+            return None
+
+    newlines = np.flatnonzero(a == 10)
+    if quotes.size and newlines.size and np.any(_inside(quotes, newlines)):
+        return None  # a raw line break inside a string: the exact reader reports it
+
+    for special in (59, 35):  # ';' anywhere outside strings, '#' starting a line
+        hits = np.flatnonzero(a == special)
+        if hits.size and quotes.size:
+            hits = hits[~_inside(quotes, hits)]
+        if special == 59 and hits.size:
+            return None
+        for h in hits.tolist():
+            line_start = buf.rfind(b"\n", 0, h) + 1
+            if not buf[line_start:h].strip(b" \t\r\x00"):
+                return None
+
+    d = _PAREN[a]
+    p = np.flatnonzero(d)
+    if quotes.size:
+        p = p[~_inside(quotes, p)]
+    if p.size == 0:
+        return None
+
+    bars = np.flatnonzero(a == 124)
+    if bars.size:
+        if quotes.size:
+            bars = bars[~_inside(quotes, bars)]
+        # '|' blobs start after a separator; their content must hold no ( ) or ".
+        openers = bars[_SEP[a[np.maximum(bars - 1, 0)]]]
+        for o in openers.tolist():
+            close = buf.find(b"|", o + 1)
+            if close < 0:
+                return None
+            lo, hi = np.searchsorted(p, [o, close])
+            if hi > lo:
+                return None
+            if quotes.size:
+                lo, hi = np.searchsorted(quotes, [o, close])
+                if hi > lo:
+                    return None
+
+    delta = d[p].astype(np.int32)
+    depth = np.cumsum(delta, dtype=np.int32)
+    if depth[-1] != 0 or depth.min() < 0 or a[p[0]] != 40:
+        return None
+    if np.count_nonzero(depth == 0) != 1:
+        return None  # text after the root list, or several roots
+    # Before the root and after it: only whitespace, or the exact reader decides.
+    if buf[: p[0]].strip(b" \t\r\n\x00") or buf[p[-1] + 1:].strip(b" \t\r\n\x00"):
+        return None
+
+    child_open = (delta == 1) & (depth == 2)
+    child_close = (delta == -1) & (depth == 1)
+    starts = p[child_open]
+    ends = p[child_close] + 1
+    if starts.size != ends.size:
+        return None
+    grand = p[(delta == 1) & (depth == 3)]
+    parent = np.searchsorted(starts, grand, side="right") - 1
+    return TopLevel(int(p[0]), int(p[-1]) + 1, starts, ends, grand, parent)

@@ -1,0 +1,214 @@
+"""The lossless S-expression tree.
+
+A list node (`SList`) keeps, besides its children, the exact whitespace that stood before
+each child and before its closing parenthesis, so writing an untouched tree gives back
+the bytes it was read from. Atoms are kept as the raw ``bytes`` of their token (a quoted
+string keeps its quotes and escapes, a number keeps its spelling), so an atom nobody
+changed is written exactly as it was read.
+
+A node read from a file may be *lazy*: it knows only its byte span in the source buffer
+until something asks for its children, and a lazy node is written by copying that span.
+This is what makes opening a 70 MB board cheap.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, Union
+
+Child = Union[bytes, "SList"]
+
+
+class SList:
+    """One parenthesised list: ``(head child child ...)``.
+
+    ``kids`` are the children in order; an atom child is ``bytes`` (its raw token text),
+    a list child is an ``SList``. ``ws[i]`` is the whitespace written before ``kids[i]``
+    and ``tail`` the whitespace before the closing parenthesis. ``implicit`` marks a list
+    whose opening parenthesis is missing in the source (KiCad's teardrop parser accepts
+    ``filter_ratio 0.9)`` for ``(filter_ratio 0.9)``; such a list is written back without
+    it).
+    """
+
+    __slots__ = ("_kids", "_ws", "_tail", "_src", "_start", "_end", "parent", "implicit")
+
+    def __init__(self, kids: list[Child] | None = None, ws: list[bytes] | None = None,
+                 tail: bytes = b"", parent: SList | None = None):
+        self._kids: list[Child] | None = kids if kids is not None else []
+        self._ws: list[bytes] | None = ws if ws is not None else [b""] * len(self._kids)
+        self._tail = tail
+        self._src: bytes | memoryview | None = None
+        self._start = 0
+        self._end = 0
+        self.parent = parent
+        self.implicit = False
+
+    # -- laziness -------------------------------------------------------------------
+
+    @classmethod
+    def lazy(cls, src: bytes, start: int, end: int, parent: SList | None) -> SList:
+        """A node that is only the span ``src[start:end]`` until its children are read."""
+        node = cls.__new__(cls)
+        node._kids = None
+        node._ws = None
+        node._tail = b""
+        node._src = src
+        node._start = start
+        node._end = end
+        node.parent = parent
+        node.implicit = False
+        return node
+
+    @property
+    def is_lazy(self) -> bool:
+        return self._kids is None
+
+    def _materialize(self) -> None:
+        from .parse import parse_list_span  # parse imports node; import late
+
+        parsed = parse_list_span(self._src, self._start, self._end)
+        self._kids = parsed._kids
+        self._ws = parsed._ws
+        self._tail = parsed._tail
+        self.implicit = parsed.implicit
+        for kid in self._kids:
+            if type(kid) is SList:
+                kid.parent = self
+
+    @property
+    def kids(self) -> list[Child]:
+        if self._kids is None:
+            self._materialize()
+        return self._kids  # type: ignore[return-value]
+
+    @property
+    def ws(self) -> list[bytes]:
+        if self._kids is None:
+            self._materialize()
+        return self._ws  # type: ignore[return-value]
+
+    @property
+    def tail(self) -> bytes:
+        if self._kids is None:
+            self._materialize()
+        return self._tail
+
+    @tail.setter
+    def tail(self, value: bytes) -> None:
+        if self._kids is None:
+            self._materialize()
+        self._tail = value
+
+    def head_bytes(self) -> bytes:
+        """The first atom (the keyword) without materialising a lazy node."""
+        if self._kids is None:
+            src, i, end = self._src, self._start + 1, self._end
+            # Skip the whitespace after '(' then read up to the next separator.
+            while i < end and src[i] in b" \t\r\n\x00":
+                i += 1
+            j = i
+            while j < end and src[j] not in b" \t\r\n\x00()":
+                j += 1
+            return bytes(src[i:j])
+        kids = self._kids
+        return kids[0] if kids and type(kids[0]) is bytes else b""
+
+    @property
+    def head(self) -> str:
+        """The keyword of this list (``"footprint"``, ``"at"``...), or ``""``."""
+        return self.head_bytes().decode("utf-8", "surrogateescape")
+
+    # -- reading ---------------------------------------------------------------------
+
+    def lists(self, head: str | None = None) -> Iterator[SList]:
+        """Child lists, optionally only those whose keyword is ``head``."""
+        if head is None:
+            for kid in self.kids:
+                if type(kid) is SList:
+                    yield kid
+            return
+        want = head.encode()
+        for kid in self.kids:
+            if type(kid) is SList and kid.head_bytes() == want:
+                yield kid
+
+    def find(self, head: str) -> SList | None:
+        """The first child list with keyword ``head``, or None."""
+        return next(self.lists(head), None)
+
+    def atoms(self) -> list[bytes]:
+        """The atom children after the head, in order (raw token text)."""
+        return [k for k in self.kids[1:] if type(k) is bytes]
+
+    def index(self, child: Child) -> int:
+        for i, kid in enumerate(self.kids):
+            if kid is child:
+                return i
+        raise ValueError("not a child of this list")
+
+    @property
+    def depth(self) -> int:
+        """Nesting depth: the file's root list is 0, its children 1, and so on."""
+        d, node = 0, self.parent
+        while node is not None:
+            d, node = d + 1, node.parent
+        return d
+
+    # -- writing ---------------------------------------------------------------------
+
+    def emit(self, out: list) -> None:
+        """Append this node's text pieces (bytes or memoryviews) to ``out``."""
+        if self._kids is None:
+            out.append(self._src[self._start:self._end])
+            return
+        if not self.implicit:
+            out.append(b"(")
+        for w, kid in zip(self._ws, self._kids):
+            if w:
+                out.append(w)
+            if type(kid) is bytes:
+                out.append(kid)
+            else:
+                kid.emit(out)
+        if self._tail:
+            out.append(self._tail)
+        out.append(b")")
+
+    def to_bytes(self) -> bytes:
+        out: list = []
+        self.emit(out)
+        return b"".join(out)
+
+    def __repr__(self) -> str:
+        text = self.to_bytes()
+        if len(text) > 80:
+            text = text[:77] + b"..."
+        return f"SList({text.decode('utf-8', 'replace')!r})"
+
+    # -- structural edits (whitespace policy lives in pretty.py) ---------------------
+
+    def _detach_src(self) -> None:
+        if self._kids is None:
+            self._materialize()
+
+    def set_kid(self, i: int, value: Child) -> None:
+        """Replace child ``i`` keeping the whitespace before it."""
+        self._detach_src()
+        self._kids[i] = value  # type: ignore[index]
+        if type(value) is SList:
+            value.parent = self
+
+    def insert_kid(self, i: int, value: Child, ws: bytes) -> None:
+        self._detach_src()
+        self._kids.insert(i, value)  # type: ignore[union-attr]
+        self._ws.insert(i, ws)  # type: ignore[union-attr]
+        if type(value) is SList:
+            value.parent = self
+
+    def remove_kid(self, i: int) -> Child:
+        """Remove child ``i`` and the whitespace before it."""
+        self._detach_src()
+        del self._ws[i]  # type: ignore[union-attr]
+        kid = self._kids.pop(i)  # type: ignore[union-attr]
+        if type(kid) is SList:
+            kid.parent = None
+        return kid

@@ -1,0 +1,82 @@
+"""Test inputs: real KiCad files (the installed demos and libraries, and
+../shared/corpus), and the KiCad 9 oracles (kicad-cli, pcbnew in the system python).
+
+Tests that need KiCad use the ``kicad`` marker. Where KiCad is absent they are skipped
+with the reason shown, unless BOARDWIRE_REQUIRE_KICAD=1 (set by .ci/run), which turns
+the skip into a failure so CI can never pass without running them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+KICAD_SHARE = Path(os.environ.get("BOARDWIRE_KICAD_SHARE", "/usr/share/kicad"))
+DEMOS = KICAD_SHARE / "demos"
+FOOTPRINTS = KICAD_SHARE / "footprints"
+SYMBOLS = KICAD_SHARE / "symbols"
+CORPUS = Path(os.environ.get("BOARDWIRE_CORPUS", REPO.parent / "shared" / "corpus"))
+SYSTEM_PYTHON = os.environ.get("BOARDWIRE_PCBNEW_PYTHON", "/usr/bin/python3")
+
+SEXPR_SUFFIXES = (".kicad_pcb", ".kicad_sch", ".kicad_mod", ".kicad_sym", ".kicad_dru",
+                  ".kicad_wks")
+TABLE_NAMES = ("fp-lib-table", "sym-lib-table")
+REQUIRE_KICAD = os.environ.get("BOARDWIRE_REQUIRE_KICAD") == "1"
+
+
+def kicad_files(root: Path, suffixes=SEXPR_SUFFIXES, names=TABLE_NAMES) -> list[Path]:
+    if not root.is_dir():
+        return []
+    out = []
+    for dirpath, _, files in os.walk(root):
+        for f in files:
+            if f.endswith(suffixes) or f in names:
+                out.append(Path(dirpath) / f)
+    return sorted(out)
+
+
+def demo_boards() -> list[Path]:
+    return kicad_files(DEMOS, (".kicad_pcb",), ())
+
+
+def have_kicad_cli() -> bool:
+    return shutil.which("kicad-cli") is not None
+
+
+def have_pcbnew() -> bool:
+    import subprocess
+
+    if not Path(SYSTEM_PYTHON).exists():
+        return False
+    r = subprocess.run([SYSTEM_PYTHON, "-c", "import pcbnew"], capture_output=True)
+    return r.returncode == 0
+
+
+def _missing(what: str):
+    msg = f"{what} is not installed (install KiCad 9: .ci/install-kicad.sh)"
+    if REQUIRE_KICAD:
+        pytest.fail(msg + " and BOARDWIRE_REQUIRE_KICAD=1", pytrace=False)
+    pytest.skip(msg)
+
+
+
+def need(path: Path) -> Path:
+    """Skip (or fail under BOARDWIRE_REQUIRE_KICAD) when a test input is missing."""
+    if not path.exists():
+        _missing(str(path))
+    return path
+
+
+def corpus_files(suffixes=SEXPR_SUFFIXES, names=TABLE_NAMES) -> list[Path]:
+    """Files of ../shared/corpus (empty when the corpus is not next to the repo)."""
+    return kicad_files(CORPUS, suffixes, names)
+
+
+def need_corpus() -> Path:
+    if not CORPUS.is_dir():
+        pytest.skip(f"the shared corpus is not at {CORPUS} (set BOARDWIRE_CORPUS)")
+    return CORPUS
