@@ -14,6 +14,7 @@ from typing import Iterator
 from ..sexpr import atoms
 from ..sexpr.atoms import mm, quote
 from ..sexpr.node import SList
+from .placement import board_footprint
 from .sexpr_doc import SexprDocument, make
 from .versions import board_has
 from .views import Point, View, iter_views
@@ -505,6 +506,53 @@ class Board(FootprintContainer):
                     self._id_token(uid or new_uuid()))
         index = self._insert_index(_TRACK_KINDS, ("zone", "group", "embedded_fonts"))
         return Track(self, self.insert(self.root, node, index))
+
+    def add_footprint(self, library: FootprintFile, lib_id: str, at: Point, angle: float = 0.0,
+                      reference: str | None = None, value: str | None = None,
+                      pad_nets: dict[str, str] | None = None) -> Footprint:
+        """Place a copy of a library footprint (front side) at ``at`` (nm), turned
+        ``angle`` degrees, as KiCad 9 does (see `placement`). ``pad_nets`` maps pad
+        numbers to net names already in the board's net table."""
+        nets = {}
+        for number, name in (pad_nets or {}).items():
+            code = self.net_number(name)
+            if code is None:
+                raise KeyError(f"net {name!r} is not in the board's net table")
+            nets[number] = (code, name)
+        node = board_footprint(library.root, lib_id, at, angle, reference, value, nets,
+                               board_layers={layer.name for layer in self.layers})
+        index = self._insert_index(("footprint", "module"),
+                                   ("gr_line", "gr_rect", "gr_circle", "gr_arc", "gr_poly",
+                                    "gr_text", "segment", "arc", "via", "zone", "group"))
+        return Footprint(self, self.insert(self.root, node, index))
+
+    def add_zone(self, outline: list[Point], layer: str, net: str = "", *,
+                 clearance: int = 500_000, min_thickness: int = 250_000,
+                 thermal_gap: int = 500_000, thermal_bridge_width: int = 500_000,
+                 priority: int = 0, name: str | None = None, uid: str | None = None) -> Zone:
+        """Add an (unfilled) copper zone on ``layer`` for net ``net`` (a name; "" for
+        no net) with KiCad 9's defaults (nm): clearance 0.5 mm, minimum width
+        0.25 mm, thermal gap and spoke width 0.5 mm. Fill it with KiCad's filler."""
+        code = self.net_number(net) if net else 0
+        if code is None:
+            raise KeyError(f"net {net!r} is not in the board's net table")
+        pts = make("pts", *(make("xy", mm(x), mm(y)) for x, y in outline))
+        node = make("zone",
+                    make("net", str(code).encode()),
+                    make("net_name", quote(net)),
+                    make("layer", self._layer_token(layer)),
+                    self._id_token(uid or new_uuid()),
+                    make("name", quote(name)) if name else None,
+                    make("hatch", b"edge", b"0.5"),
+                    make("priority", str(priority).encode()) if priority else None,
+                    make("connect_pads", make("clearance", mm(clearance))),
+                    make("min_thickness", mm(min_thickness)),
+                    make("filled_areas_thickness", b"no"),
+                    make("fill", make("thermal_gap", mm(thermal_gap)),
+                         make("thermal_bridge_width", mm(thermal_bridge_width))),
+                    make("polygon", pts))
+        index = self._insert_index(("zone",), ("group", "embedded_fonts"))
+        return Zone(self, self.insert(self.root, node, index))
 
     def add_via(self, at: Point, size: int, drill: int, layers: tuple[str, str] = ("F.Cu", "B.Cu"),
                 net: int = 0, uid: str | None = None) -> Via:

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from typing import Iterator
 
+import uuid as uuidlib
+
 from ..sexpr import atoms
+from ..sexpr.atoms import mm, quote
 from ..sexpr.node import SList
-from .sexpr_doc import SexprDocument
+from .sexpr_doc import SexprDocument, make
 from .versions import SCHEMATIC_RELEASES, SYMBOL_LIB_RELEASES, kicad_major
 from .views import Point, View, iter_views
 
@@ -270,10 +273,76 @@ _SCH_KINDS: dict[str, type] = {
 }
 
 
+# The order KiCad 9 writes a sheet's items in (by item type); a new item goes after the
+# last one of its kind, or before the first of a later kind.
+_SCH_ORDER = ["lib_symbols", "text", "text_box", "junction", "no_connect", "bus_entry",
+              "wire", "bus", "polyline", "image", "label", "directive_label",
+              "netclass_flag", "global_label", "hierarchical_label", "rule_area", "symbol",
+              "sheet", "sheet_instances", "symbol_instances", "embedded_fonts"]
+_LINE_KINDS = ("wire", "bus", "polyline")
+_FONT = (b"1.27", b"1.27")
+
+
 class Schematic(SexprDocument):
     """A ``.kicad_sch`` file: one sheet of a design (hierarchy lives across files)."""
 
     kind = "schematic"
+
+    # -- edits -----------------------------------------------------------------------
+
+    def _uuid(self, uid: str | None) -> SList:
+        text = uid or str(uuidlib.uuid4())
+        # KiCad 8+ quotes UUIDs; 6 and 7 wrote them bare.
+        return make("uuid", quote(text) if (self.version or 0) >= 20231120 else text.encode())
+
+    def _place(self, node: SList, kinds: tuple[str, ...]) -> SList:
+        kids = self.root.kids
+        later = set(_SCH_ORDER[max(_SCH_ORDER.index(k) for k in kinds) + 1:])
+        index = None
+        for i, k in enumerate(kids):
+            if type(k) is SList:
+                if k.head in kinds:
+                    index = i + 1
+                elif index is None and k.head in later:
+                    index = i
+                    break
+        return self.insert(self.root, node, index)
+
+    def add_wire(self, points: list[Point], *, bus: bool = False, uid: str | None = None) -> Wire:
+        """Add a wire (or bus) through ``points`` (nm; KiCad draws one segment per
+        wire, so pass two points for a KiCad-identical item)."""
+        pts = make("pts", *(make("xy", mm(x), mm(y)) for x, y in points))
+        node = make("bus" if bus else "wire", pts,
+                    make("stroke", make("width", b"0"), make("type", b"default")),
+                    self._uuid(uid))
+        return Wire(self, self._place(node, _LINE_KINDS))
+
+    def add_label(self, text: str, at: Point, angle: float = 0.0, *, kind: str = "label",
+                  shape: str = "input", uid: str | None = None) -> Label:
+        """Add a net label: ``kind`` is label, global_label or hierarchical_label
+        (``shape`` applies to the last two: input, output, bidirectional, tri_state,
+        passive). Text is left-bottom justified at angle 0, as KiCad places it."""
+        justify = {0: [b"left", b"bottom"], 90: [b"left", b"bottom"],
+                   180: [b"right", b"bottom"], 270: [b"right", b"bottom"]}
+        if kind != "label":
+            justify = {0: [b"left"], 90: [b"left"], 180: [b"right"], 270: [b"right"]}
+        effects = make("effects", make("font", make("size", *_FONT)),
+                       make("justify", *justify.get(int(angle) % 360, [b"left"])))
+        node = make(kind, quote(text),
+                    make("shape", shape.encode()) if kind != "label" else None,
+                    make("at", mm(at[0]), mm(at[1]), atoms.num(angle)),
+                    make("fields_autoplaced", b"yes") if kind != "label" else None,
+                    effects, self._uuid(uid))
+        return Label(self, self._place(node, (kind,)))
+
+    def add_junction(self, at: Point, uid: str | None = None) -> Marker:
+        node = make("junction", make("at", mm(at[0]), mm(at[1])), make("diameter", b"0"),
+                    make("color", b"0", b"0", b"0", b"0"), self._uuid(uid))
+        return Marker(self, self._place(node, ("junction",)))
+
+    def add_no_connect(self, at: Point, uid: str | None = None) -> Marker:
+        node = make("no_connect", make("at", mm(at[0]), mm(at[1])), self._uuid(uid))
+        return Marker(self, self._place(node, ("no_connect",)))
 
     def items(self, kinds: str | tuple[str, ...] | None = None) -> Iterator[View]:
         if isinstance(kinds, str):
