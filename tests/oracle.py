@@ -32,7 +32,7 @@ for t in b.GetTracks():
         out["tracks"].append({"uuid": t.m_Uuid.AsString(), "kind": c,
                               "start": [t.GetStart().x, t.GetStart().y],
                               "end": [t.GetEnd().x, t.GetEnd().y], "width": t.GetWidth(),
-                              "layer": t.GetLayerName(), "net": t.GetNetname()})
+                              "layer": b.GetStandardLayerName(t.GetLayer()), "net": t.GetNetname()})
 json.dump(out, sys.stdout)
 '''
 

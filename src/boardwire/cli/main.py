@@ -18,7 +18,7 @@ from ..errors import BoardwireError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="boardwire: KiCad documents for agents and scripts.")
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True, highlight=False)
 
 
 def example_board() -> Path:

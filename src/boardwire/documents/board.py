@@ -346,7 +346,8 @@ class Layer:
 
     @property
     def is_copper(self) -> bool:
-        return self.name.endswith(".Cu")
+        # By type, not name: KiCad 5 boards may rename copper layers ("C1F").
+        return self.type in ("signal", "power", "mixed", "jumper")
 
     def __repr__(self) -> str:
         return f"Layer({self.ordinal}, {self.name!r}, {self.type!r})"

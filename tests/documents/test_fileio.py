@@ -1,0 +1,111 @@
+"""Saving never loses the user's work: atomic replace, backups, permissions, and no
+silent overwrite of a file changed since it was opened."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+from pathlib import Path
+
+import pytest
+
+import boardwire
+from boardwire.documents import fileio
+from boardwire.errors import FileChangedOnDisk
+from tests.inputs import DEMOS, need
+
+MM = 1_000_000
+
+
+@pytest.fixture
+def board_copy(tmp_path) -> Path:
+    src = need(DEMOS / "ecc83" / "ecc83-pp.kicad_pcb")
+    dst = tmp_path / src.name
+    shutil.copy(src, dst)
+    return dst
+
+
+def test_unedited_save_writes_nothing(board_copy):
+    before = board_copy.stat().st_mtime_ns
+    doc = boardwire.open(board_copy)
+    doc.save()
+    assert board_copy.stat().st_mtime_ns == before
+    assert not (board_copy.parent / fileio.BACKUP_DIR).exists()
+
+
+def test_save_keeps_permissions_and_a_backup(board_copy):
+    os.chmod(board_copy, 0o640)
+    original = board_copy.read_bytes()
+    doc = boardwire.open(board_copy)
+    fp = doc.footprints[0]
+    fp.move_to((fp.position[0] + MM, fp.position[1]))
+    doc.save()
+    assert stat.S_IMODE(board_copy.stat().st_mode) == 0o640
+    backups = list((board_copy.parent / fileio.BACKUP_DIR).glob(board_copy.name + ".*.bak"))
+    assert len(backups) == 1 and backups[0].read_bytes() == original
+    assert stat.S_IMODE(backups[0].stat().st_mode) == 0o640
+    assert board_copy.read_bytes() != original
+    assert not list(board_copy.parent.glob(".*.tmp"))  # no temporary left behind
+
+
+def test_backups_are_pruned(board_copy):
+    doc = boardwire.open(board_copy)
+    fp = doc.footprints[0]
+    for i in range(fileio.KEEP_BACKUPS + 3):
+        fp.move_to((fp.position[0] + MM, fp.position[1]))
+        doc.save()
+    backups = list((board_copy.parent / fileio.BACKUP_DIR).glob(board_copy.name + ".*.bak"))
+    assert len(backups) == fileio.KEEP_BACKUPS
+
+
+def test_refuses_to_overwrite_a_file_changed_on_disk(board_copy):
+    doc = boardwire.open(board_copy)
+    fp = doc.footprints[0]
+    fp.move_to((fp.position[0] + MM, fp.position[1]))
+    someone_else = board_copy.read_bytes().replace(b"(paper", b"(paper", 1) + b"\n"
+    board_copy.write_bytes(someone_else)
+    os.utime(board_copy, ns=(1, 1))
+    with pytest.raises(FileChangedOnDisk) as e:
+        doc.save()
+    assert e.value.code == "file-changed"
+    assert board_copy.read_bytes() == someone_else  # their change is still there
+    doc.save(force=True)
+    assert board_copy.read_bytes() != someone_else
+
+
+def test_touch_without_change_is_not_a_conflict(board_copy):
+    doc = boardwire.open(board_copy)
+    os.utime(board_copy, ns=(1, 1))
+    fp = doc.footprints[0]
+    fp.move_to((fp.position[0] + MM, fp.position[1]))
+    doc.save()  # same bytes on disk, only the time moved: not someone else's edit
+
+
+def test_crash_during_write_leaves_the_original(board_copy, monkeypatch):
+    original = board_copy.read_bytes()
+    doc = boardwire.open(board_copy)
+    fp = doc.footprints[0]
+    fp.move_to((fp.position[0] + MM, fp.position[1]))
+
+    def boom(*a, **k):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(fileio.os, "replace", boom)
+    with pytest.raises(OSError):
+        doc.save(backup=False)
+    assert board_copy.read_bytes() == original
+    assert not list(board_copy.parent.glob(".*.tmp"))
+
+
+def test_crlf_file_stays_crlf(tmp_path):
+    text = (b"(kicad_pcb\r\n\t(version 20241229)\r\n\t(generator \"pcbnew\")\r\n"
+            b"\t(net 0 \"\")\r\n\t(net 1 \"A\")\r\n)\r\n")
+    p = tmp_path / "crlf.kicad_pcb"
+    p.write_bytes(text)
+    doc = boardwire.open(p)
+    doc.add_via((1 * MM, 2 * MM), 600_000, 300_000, net=1)
+    doc.save()
+    out = p.read_bytes()
+    assert out.count(b"\n") == out.count(b"\r\n")
+    assert out.startswith(text[: text.index(b"\t(net 1")])
