@@ -467,6 +467,31 @@ class Board(FootprintContainer):
     def setup(self) -> SList | None:
         return self.root.find("setup")
 
+    @property
+    def net_classes(self) -> list[dict]:
+        """Net classes: from the board file up to KiCad 5 (``(net_class ...)``), else
+        from the project file beside the board (``net_settings.classes``), where
+        KiCad 6+ keeps them. Each: name, and the rule values (mm) that are set."""
+        out = []
+        for nc in self.root.lists("net_class"):
+            vals = nc.atoms()
+            row: dict = {"name": atoms.text(vals[0]) if vals else ""}
+            for rule in nc.lists():
+                rv = rule.atoms()
+                if rule.head == "add_net":
+                    row.setdefault("nets", []).append(atoms.text(rv[0]))
+                elif rv:
+                    row[rule.head] = float(rv[0])
+            out.append(row)
+        if out or self.path is None:
+            return out
+        pro = self.path.with_suffix(".kicad_pro")
+        if pro.exists():
+            from .other import Project
+
+            return Project.load(pro).net_classes
+        return out
+
     def footprint(self, reference: str) -> Footprint | None:
         for fp in self.items(("footprint", "module")):
             if fp.reference == reference:

@@ -387,6 +387,32 @@ class Schematic(SexprDocument):
     def sheets(self) -> list[Sheet]:
         return list(self.items("sheet"))
 
+    @property
+    def sheet_instances(self) -> list[tuple[str, str]]:
+        """(instance path, page number) from the root sheet's ``sheet_instances``."""
+        table = self.root.find("sheet_instances")
+        out = []
+        for path in (table.lists("path") if table is not None else ()):
+            page = path.find("page")
+            out.append((atoms.text(path.atoms()[0]),
+                        atoms.text(page.atoms()[0]) if page is not None else ""))
+        return out
+
+    @property
+    def symbol_instances(self) -> list[dict]:
+        """KiCad 6's root-level ``symbol_instances`` table: path, reference, unit,
+        value, footprint (KiCad 7+ keeps instances inside each symbol instead; see
+        `SymbolInstance.instance_references`)."""
+        table = self.root.find("symbol_instances")
+        out = []
+        for path in (table.lists("path") if table is not None else ()):
+            row = {"path": atoms.text(path.atoms()[0])}
+            for field in path.lists():
+                if field.atoms():
+                    row[field.head] = atoms.text(field.atoms()[0])
+            out.append(row)
+        return out
+
     def summary(self) -> dict:
         heads: dict[str, int] = {}
         for kid in self.root.kids:
