@@ -65,7 +65,8 @@ class SList:
     def _materialize(self) -> None:
         from .parse import parse_list_span  # parse imports node; import late
 
-        parsed = parse_list_span(self._src, self._start, self._end)
+        # A lazy span comes from the fast scan, which validated it.
+        parsed = parse_list_span(self._src, self._start, self._end, trusted=True)
         self._kids = parsed._kids
         self._ws = parsed._ws
         self._tail = parsed._tail
