@@ -56,3 +56,71 @@ class UnsupportedFormat(BoardwireError):
 class FileChangedOnDisk(BoardwireError):
     code = "file-changed"
     hint = "Reload the document, or save with force=True to overwrite the other change."
+
+
+# -- the registry's stable codes (C3). Each says what to do next. ------------------------
+
+class UnknownCommand(BoardwireError):
+    code = "unknown-command"
+    hint = "List the commands (session.describe, or `boardwire mcp --tools`) and use an id from it."
+
+
+class InvalidArgs(BoardwireError):
+    code = "invalid-args"
+    hint = "Fix the arguments listed in data.errors; the command's schema gives types and units."
+
+
+class NoDocument(BoardwireError):
+    code = "no-document"
+    hint = "Open the document first (session.open) or pass the path of an existing KiCad file."
+
+
+class WrongKind(BoardwireError):
+    code = "wrong-kind"
+    hint = "This command works on another kind of document (board vs schematic); check the path."
+
+
+class NotFound(BoardwireError):
+    code = "not-found"
+    hint = "Query the document (query.items, query.describe) for the references and ids it has."
+
+
+class StaleRevision(BoardwireError):
+    code = "stale-revision"
+    hint = "The document changed since you read it: query it again and re-plan against its revision."
+
+
+class CheckFailed(BoardwireError):
+    code = "check-failed"
+    hint = "The check could not run to completion; the message says what KiCad reported."
+
+
+class ServiceUnavailable(BoardwireError):
+    code = "service-unavailable"
+    hint = "Install KiCad 9 (kicad-cli) or put it on PATH; `boardwire doctor` shows what is found."
+
+
+class PathOutsideWorkspace(BoardwireError):
+    code = "path-outside-workspace"
+    hint = "Use a path relative to the working directory that stays inside it."
+
+
+class PolicyDenied(BoardwireError):
+    code = "policy-denied"
+    hint = "Allow it in boardwire.toml [agent], or ask the person who runs boardwire to."
+
+
+class Cancelled(BoardwireError):
+    code = "cancelled"
+    hint = "The call was cancelled before it finished; nothing it started was kept."
+
+
+class Internal(BoardwireError):
+    code = "internal"
+    hint = "This is a bug in boardwire; the document was left as it was before the call."
+
+
+ALL_CODES = {cls.code: cls for cls in (
+    UnknownCommand, InvalidArgs, NoDocument, WrongKind, NotFound, StaleRevision, CheckFailed,
+    ServiceUnavailable, PathOutsideWorkspace, PolicyDenied, Cancelled, Internal, ParseError,
+    UnsupportedFormat, FileChangedOnDisk)}

@@ -12,9 +12,10 @@ from . import fileio
 class Document:
     """A KiCad file held in memory.
 
-    ``revision`` counts the changes made since it was read (0 when untouched);
-    ``content_hash`` is the SHA-256 of what `save` would write. `save` refuses to
-    overwrite a file that changed on disk since it was read, unless ``force``.
+    ``edits`` counts the edit primitives applied since it was read (0 when untouched;
+    the session keeps its own per-command revision on top); ``content_hash`` is the
+    SHA-256 of what `save` would write. `save` refuses to overwrite a file that changed
+    on disk since it was read, unless ``force``.
     """
 
     kind: ClassVar[str] = "file"
@@ -22,8 +23,8 @@ class Document:
     def __init__(self, data: bytes, path: str | Path | None = None):
         self.path = Path(path) if path is not None else None
         self.original = data
-        self.revision = 0
-        self._saved_revision = 0
+        self.edits = 0
+        self._saved_edits = 0
         self._disk = fileio.DiskState.of(self.path, data) if self.path else None
 
     @classmethod
@@ -38,7 +39,7 @@ class Document:
 
     @property
     def modified(self) -> bool:
-        return self.revision != self._saved_revision
+        return self.edits != self._saved_edits
 
     @property
     def content_hash(self) -> str:
@@ -46,7 +47,7 @@ class Document:
 
     def touch(self) -> None:
         """Record one change (views call this after every edit)."""
-        self.revision += 1
+        self.edits += 1
 
     # -- saving ----------------------------------------------------------------------
 
@@ -73,7 +74,7 @@ class Document:
                 f"{target} changed on disk since it was opened; saving would overwrite "
                 "that change")
         if same_file and not self.changed_on_disk() and data == self.original:
-            self._saved_revision = self.revision
+            self._saved_edits = self.edits
             return target
         if backup and target.exists():
             fileio.backup(target)
@@ -82,5 +83,5 @@ class Document:
             self.path = target
             self.original = data
             self._disk = fileio.DiskState.of(target, data)
-        self._saved_revision = self.revision
+        self._saved_edits = self.edits
         return target

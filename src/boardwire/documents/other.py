@@ -89,7 +89,7 @@ class Project(Document):
                              path=str(path) if path else None, line=line, col=col) from e
 
     def to_bytes(self) -> bytes:
-        if self.revision == 0:
+        if self.edits == 0:
             return self.original
         return (json.dumps(self.data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 

@@ -45,7 +45,7 @@ class SexprDocument(Document):
         return self.tree.root
 
     def to_bytes(self) -> bytes:
-        if self.revision == 0:
+        if self.edits == 0:
             return self.original
         return self.tree.to_bytes()
 

@@ -17,6 +17,42 @@ from typing import Iterator, Union
 
 Child = Union[bytes, "SList"]
 
+# The edit journal being recorded, if any (see `recording`): every structural edit of
+# a list appends the operation that undoes it, so undo is exact and costs only what
+# the edit touched.
+_journal: list | None = None
+
+
+class recording:
+    """``with recording() as ops:`` collects the undo operations of the edits made
+    inside the block (nested recordings share the outer list)."""
+
+    def __enter__(self) -> list:
+        global _journal
+        self._outer = _journal
+        if _journal is None:
+            _journal = []
+        return _journal
+
+    def __exit__(self, *exc) -> None:
+        global _journal
+        _journal = self._outer
+
+
+def apply_undo(ops: list) -> None:
+    """Undo the edits whose journal is ``ops`` (newest last). Run inside `recording`
+    to get the journal that redoes them."""
+    for op in reversed(ops):
+        kind, node = op[0], op[1]
+        if kind == "set":
+            node.set_kid(op[2], op[3])
+        elif kind == "remove":
+            node.remove_kid(op[2])
+        elif kind == "insert":
+            node.insert_kid(op[2], op[3], op[4])
+        else:  # "tail"
+            node.tail = op[2]
+
 
 class SList:
     """One parenthesised list: ``(head child child ...)``.
@@ -97,6 +133,8 @@ class SList:
     def tail(self, value: bytes) -> None:
         if self._kids is None:
             self._materialize()
+        if _journal is not None:
+            _journal.append(("tail", self, self._tail))
         self._tail = value
 
     def head_bytes(self) -> bytes:
@@ -194,12 +232,16 @@ class SList:
     def set_kid(self, i: int, value: Child) -> None:
         """Replace child ``i`` keeping the whitespace before it."""
         self._detach_src()
+        if _journal is not None:
+            _journal.append(("set", self, i, self._kids[i]))  # type: ignore[index]
         self._kids[i] = value  # type: ignore[index]
         if type(value) is SList:
             value.parent = self
 
     def insert_kid(self, i: int, value: Child, ws: bytes) -> None:
         self._detach_src()
+        if _journal is not None:
+            _journal.append(("remove", self, i))
         self._kids.insert(i, value)  # type: ignore[union-attr]
         self._ws.insert(i, ws)  # type: ignore[union-attr]
         if type(value) is SList:
@@ -208,6 +250,8 @@ class SList:
     def remove_kid(self, i: int) -> Child:
         """Remove child ``i`` and the whitespace before it."""
         self._detach_src()
+        if _journal is not None:
+            _journal.append(("insert", self, i, self._kids[i], self._ws[i]))  # type: ignore[index]
         del self._ws[i]  # type: ignore[union-attr]
         kid = self._kids.pop(i)  # type: ignore[union-attr]
         if type(kid) is SList:

@@ -1,0 +1,89 @@
+"""How a command is declared: once, with everything every door needs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from pydantic import BaseModel
+
+KINDS = ("query", "edit", "check", "export", "session", "ui")
+
+
+@dataclass(frozen=True)
+class Command:
+    """One registry entry.
+
+    ``id`` is ``scope.verb``; ``kind`` one of `KINDS`; ``args`` the pydantic model of
+    the arguments (its JSON Schema is the command's input schema) and ``result`` the
+    model of its result; ``summary`` the one-paragraph description; ``units`` says what
+    numbers mean; ``examples`` are argument objects (at most three).
+    ``edits``: the argument naming the document an edit command changes (its
+    ``revision`` argument is checked against it).
+    """
+
+    id: str
+    kind: str
+    summary: str
+    args: type[BaseModel]
+    result: type[BaseModel] | None
+    handler: Callable[..., Any]
+    units: str = ""
+    examples: tuple[dict, ...] = ()
+    destructive: bool = False
+    idempotent: bool = False
+    long: bool = False
+    edits: str | None = None
+    tags: tuple[str, ...] = field(default=())
+
+    @property
+    def read_only(self) -> bool:
+        return self.kind in ("query", "check", "export") or (self.kind == "session" and not self.edits
+                                                              and self.idempotent)
+
+    @property
+    def scope(self) -> str:
+        return self.id.split(".", 1)[0]
+
+    def input_schema(self) -> dict:
+        return compact_schema(self.args.model_json_schema())
+
+    def output_schema(self) -> dict | None:
+        return compact_schema(self.result.model_json_schema()) if self.result is not None else None
+
+
+def compact_schema(schema: dict) -> dict:
+    """Drop what costs tokens and tells a model nothing: pydantic's generated
+    ``title`` of every property (the property name says it) and of the model."""
+    if isinstance(schema, dict):
+        return {k: compact_schema(v) for k, v in schema.items()
+                if not (k == "title" and isinstance(v, str))}
+    if isinstance(schema, list):
+        return [compact_schema(v) for v in schema]
+    return schema
+
+
+def command(id: str, *, kind: str, args: type[BaseModel], result: type[BaseModel] | None = None,
+            units: str = "", examples: tuple[dict, ...] = (), destructive: bool = False,
+            idempotent: bool = False, long: bool = False, edits: str | None = None,
+            registry=None):
+    """Decorator: declare the function as the handler of command ``id``.
+
+    The handler is called as ``handler(ctx, args)`` and returns a dict (or a model)
+    whose ``summary`` key is a one-line account of what happened."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind {kind!r}")
+    if len(examples) > 3:
+        raise ValueError("at most three examples")
+
+    def deco(fn: Callable) -> Callable:
+        from .registry import REGISTRY
+
+        doc = (fn.__doc__ or "").strip()
+        (registry or REGISTRY).add(Command(
+            id=id, kind=kind, summary=" ".join(doc.split()), args=args, result=result,
+            handler=fn, units=units, examples=examples, destructive=destructive,
+            idempotent=idempotent, long=long, edits=edits))
+        return fn
+
+    return deco

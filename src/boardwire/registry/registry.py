@@ -1,0 +1,101 @@
+"""The registry: looks commands up, validates arguments, runs them in the session, and
+turns every failure into an error with a stable code."""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from ..errors import BoardwireError, Internal, InvalidArgs, UnknownCommand
+from .command import Command
+from .context import Context
+
+log = logging.getLogger("boardwire")
+
+
+def _validation_errors(e: ValidationError) -> list[dict]:
+    return [{"loc": ".".join(str(p) for p in err["loc"]) or "(arguments)",
+             "msg": err["msg"], "type": err["type"]} for err in e.errors()]
+
+
+class Registry:
+    def __init__(self) -> None:
+        self._commands: dict[str, Command] = {}
+
+    def add(self, cmd: Command) -> None:
+        if cmd.id in self._commands:
+            raise ValueError(f"command {cmd.id} declared twice")
+        self._commands[cmd.id] = cmd
+
+    def get(self, id: str) -> Command:
+        _load_commands()
+        cmd = self._commands.get(id)
+        if cmd is None:
+            close = [c for c in self._commands if c.split(".")[-1] == id.split(".")[-1]]
+            raise UnknownCommand(f"no command {id!r}" + (f"; did you mean {close[0]}?" if close else ""))
+        return cmd
+
+    def all(self) -> list[Command]:
+        _load_commands()
+        return sorted(self._commands.values(), key=lambda c: c.id)
+
+    def validate(self, cmd: Command, raw: Any) -> BaseModel:
+        if raw is None:
+            raw = {}
+        if not isinstance(raw, dict):
+            raise InvalidArgs(f"{cmd.id}: arguments must be an object, not {type(raw).__name__}",
+                              errors=[{"loc": "(arguments)", "msg": "expected an object",
+                                       "type": "type"}])
+        try:
+            return cmd.args.model_validate(raw)
+        except ValidationError as e:
+            errors = _validation_errors(e)
+            first = errors[0]
+            raise InvalidArgs(f"{cmd.id}: {first['loc']}: {first['msg']}"
+                              + (f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""),
+                              errors=errors) from None
+
+    def call(self, id: str, raw: Any, ctx: Context) -> dict:
+        """Run command ``id`` with JSON arguments ``raw``; returns its JSON result.
+
+        Raises BoardwireError (stable code) on failure; anything unexpected becomes
+        ``internal`` and the session is left as it was before the call."""
+        cmd = self.get(id)
+        args = self.validate(cmd, raw)
+        session = ctx.session
+        try:
+            if cmd.kind == "edit":
+                path = getattr(args, cmd.edits or "path", None)
+                expect = {path: getattr(args, "revision", None)} if path else None
+                out = session.edit(cmd.id, lambda: cmd.handler(ctx, args), actor=ctx.actor,
+                                   expect=expect, new_ids=ctx.new_ids)
+            elif cmd.kind == "query":
+                with session.lock:
+                    out = cmd.handler(ctx, args)
+            else:  # session commands lock inside; checks and exports lock only to snapshot
+                out = cmd.handler(ctx, args)
+        except BoardwireError:
+            raise
+        except Exception as e:  # a bug: report it as internal, never as a crash
+            log.error("internal error in %s: %s", cmd.id, traceback.format_exc())
+            raise Internal(f"{cmd.id} failed: {type(e).__name__}: {e}") from e
+        if isinstance(out, BaseModel):
+            out = out.model_dump(mode="json", exclude_none=True)
+        if ctx.new_ids and "new_ids" not in out:
+            out["new_ids"] = list(ctx.new_ids)
+        return out
+
+
+REGISTRY = Registry()
+_loaded = False
+
+
+def _load_commands() -> None:
+    """Import the command modules (they register themselves) on first use."""
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        from .. import commands  # noqa: F401

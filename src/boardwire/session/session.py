@@ -1,0 +1,327 @@
+"""One in-memory session of KiCad documents (C2).
+
+* Documents are opened by workspace-relative path and stay in memory until saved.
+* Each has a revision: +1 per command that changed it (batches and transactions
+  count once per document), and a content hash of what a save would write.
+* Every change is one undo step per document. Undo replays the edit journal backwards
+  (`boardwire.sexpr.node.recording`), so it is exact and costs what the edit cost; JSON
+  documents (projects) are snapshotted instead.
+* `Session.edit` runs a change all-or-nothing: on any error the journal is undone and
+  every document is as it was.
+* All calls take one lock, so edits from several clients never interleave.
+* Listeners receive an `Event` for every open, close, edit, undo, redo, save, revert.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from ..documents import Document, SexprDocument, document_class
+from ..errors import BoardwireError, NoDocument, StaleRevision, WrongKind
+from ..sexpr.node import SList, apply_undo, recording
+from .workspace import Workspace
+
+
+class UnsavedChanges(BoardwireError):
+    code = "unsaved-changes"
+    hint = "Save it (session.save), or close with discard: true to drop the changes."
+
+
+class NothingToUndo(BoardwireError):
+    code = "nothing-to-undo"
+    hint = "There is no earlier (or, for redo, later) change of this document."
+
+
+@dataclass
+class Step:
+    """One undo (or redo) step of one document: applying it takes the document to
+    revision ``target``. Tree documents keep the journal that does it (``ops``), JSON
+    documents the content to restore (``data``)."""
+
+    label: str
+    ops: list | None
+    data: bytes | None
+    target: int
+
+
+@dataclass
+class Event:
+    """A change to a document, as listeners receive it."""
+
+    path: str
+    reason: str  # open, close, edit, undo, redo, save, revert
+    revision: int
+    label: str
+    actor: str
+    new_ids: list[str] = field(default_factory=list)
+    time: float = field(default_factory=time.time)
+    _doc: OpenDocument | None = field(default=None, repr=False)
+
+    @property
+    def hash(self) -> str | None:
+        """SHA-256 of the document at this event's revision (None once superseded and
+        not computed in time; protocol doors read it when they deliver the event)."""
+        return self._doc.hash_at(self.revision) if self._doc is not None else None
+
+    def to_dict(self) -> dict:
+        return {"path": self.path, "reason": self.reason, "revision": self.revision,
+                "hash": self.hash, "label": self.label, "new_ids": self.new_ids,
+                "actor": self.actor, "time": self.time}
+
+
+class OpenDocument:
+    """A document in the session with its revision and undo history."""
+
+    def __init__(self, path: str, full: Path, doc: Document):
+        self.path = path
+        self.full = full
+        self.doc = doc
+        self.revision = 0
+        self.saved_revision = 0
+        self.undo: list[Step] = []
+        self.redo: list[Step] = []
+        self._hash: tuple[int, str] | None = None
+
+    @property
+    def kind(self) -> str:
+        return self.doc.kind
+
+    @property
+    def modified(self) -> bool:
+        return self.revision != self.saved_revision
+
+    def hash_at(self, revision: int) -> str | None:
+        if self._hash is not None and self._hash[0] == revision:
+            return self._hash[1]
+        if revision != self.revision:
+            return None
+        digest = self.doc.content_hash
+        self._hash = (revision, digest)
+        return digest
+
+    @property
+    def content_hash(self) -> str:
+        return self.hash_at(self.revision)  # type: ignore[return-value]
+
+    def info(self) -> dict:
+        return {"path": self.path, "kind": self.kind, "revision": self.revision,
+                "modified": self.modified, "undo": len(self.undo), "redo": len(self.redo)}
+
+
+class Session:
+    """Documents of one working directory, shared by every client of a server."""
+
+    def __init__(self, root: str | Path = ".", *, max_undo: int = 200):
+        self.workspace = Workspace(root)
+        self.documents: dict[str, OpenDocument] = {}
+        self.lock = threading.RLock()
+        self.max_undo = max_undo
+        self._listeners: list[Callable[[Event], None]] = []
+        self._depth = 0  # > 0 while an edit runs: nested edits join it (batches)
+
+    # -- events ----------------------------------------------------------------------
+
+    def subscribe(self, listener: Callable[[Event], None]) -> Callable[[], None]:
+        """Call ``listener`` with every event; returns the function that unsubscribes."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def _emit(self, od: OpenDocument, reason: str, label: str, actor: str,
+              new_ids: list[str] | None = None) -> Event:
+        event = Event(od.path, reason, od.revision, label, actor, list(new_ids or []), _doc=od)
+        for listener in list(self._listeners):
+            listener(event)
+        return event
+
+    # -- opening ---------------------------------------------------------------------
+
+    def _key(self, path: str | Path) -> tuple[str, Path]:
+        full = self.workspace.resolve(path)
+        return self.workspace.relative(full), full
+
+    def open(self, path: str | Path, actor: str = "local") -> OpenDocument:
+        """Open (or return the already open) document at ``path``."""
+        with self.lock:
+            key, full = self._key(path)
+            od = self.documents.get(key)
+            if od is not None:
+                return od
+            cls = document_class(full)
+            if not full.is_file():
+                raise NoDocument(f"{key}: no such file in the working directory")
+            od = OpenDocument(key, full, cls.load(full))
+            self.documents[key] = od
+            self._emit(od, "open", "open", actor)
+            return od
+
+    def get(self, path: str | Path, kind: str | tuple[str, ...] | None = None,
+            actor: str = "local") -> OpenDocument:
+        """The open document at ``path`` (opened now if it exists on disk), checked to
+        be of ``kind`` (``board``, ``schematic``...)."""
+        od = self.open(path, actor)
+        kinds = (kind,) if isinstance(kind, str) else kind
+        if kinds and od.kind not in kinds:
+            raise WrongKind(f"{od.path} is a {od.kind}; this command needs a {' or '.join(kinds)}")
+        return od
+
+    def close(self, path: str | Path, actor: str = "local", discard: bool = False) -> None:
+        with self.lock:
+            key, _ = self._key(path)
+            od = self.documents.get(key)
+            if od is None:
+                raise NoDocument(f"{key} is not open")
+            if od.modified and not discard:
+                raise UnsavedChanges(f"{key} has unsaved changes (revision {od.revision})")
+            del self.documents[key]
+            self._emit(od, "close", "close", actor)
+
+    # -- changing --------------------------------------------------------------------
+
+    def edit(self, label: str, fn: Callable[[], Any], *, actor: str = "local",
+             expect: dict[str, int] | None = None, new_ids: list[str] | None = None) -> Any:
+        """Run ``fn`` as one change: all-or-nothing across documents, one undo step and
+        one revision per document it changed.
+
+        ``expect`` maps paths to the revision the caller planned against; a mismatch
+        fails with ``stale-revision`` before anything runs.
+        """
+        with self.lock:
+            for path, rev in (expect or {}).items():
+                od = self.get(path)
+                if rev is not None and rev != od.revision:
+                    raise StaleRevision(
+                        f"{od.path} is at revision {od.revision}, not {rev}", path=od.path,
+                        revision=od.revision)
+            if self._depth:  # a step of a batch: the batch commits or rolls back
+                return fn()
+            json_before = {k: od.doc.to_bytes() for k, od in self.documents.items()
+                           if not isinstance(od.doc, SexprDocument)}
+            with recording() as ops:
+                self._depth += 1
+                try:
+                    result = fn()
+                except BaseException:
+                    apply_undo(ops[:])
+                    self._restore_json(json_before)
+                    raise
+                finally:
+                    self._depth -= 1
+            self._commit(label, ops, json_before, actor, new_ids or [])
+            return result
+
+    def _restore_json(self, before: dict[str, bytes]) -> None:
+        for key, data in before.items():
+            od = self.documents.get(key)
+            if od is not None and od.doc.to_bytes() != data:
+                od.doc = type(od.doc)(data, od.full)
+
+    def _roots(self) -> dict[int, OpenDocument]:
+        return {id(od.doc.root): od for od in self.documents.values()
+                if isinstance(od.doc, SexprDocument)}
+
+    def _split(self, ops: list) -> dict[str, list]:
+        """Assign journal operations to the documents whose tree they touched."""
+        roots = self._roots()
+        removed_from = {id(op[3]): op[1] for op in ops if op[0] == "insert" and type(op[3]) is SList}
+        per_doc: dict[str, list] = {}
+        for op in ops:
+            node = op[1]
+            while True:
+                od = roots.get(id(node))
+                if od is not None:
+                    per_doc.setdefault(od.path, []).append(op)
+                    break
+                up = node.parent if node.parent is not None else removed_from.get(id(node))
+                if up is None:
+                    break  # an edit of a list no document holds: nothing to undo
+                node = up
+        return per_doc
+
+    def _commit(self, label: str, ops: list, json_before: dict[str, bytes], actor: str,
+                new_ids: list[str]) -> None:
+        changed: list[tuple[OpenDocument, Step]] = []
+        for key, doc_ops in self._split(ops).items():
+            od = self.documents[key]
+            changed.append((od, Step(label, doc_ops, None, od.revision)))
+        for key, before in json_before.items():
+            od = self.documents.get(key)
+            if od is not None and od.doc.to_bytes() != before:
+                changed.append((od, Step(label, None, before, od.revision)))
+        for od, step in changed:
+            od.revision += 1
+            od.undo.append(step)
+            del od.undo[:-self.max_undo]
+            od.redo.clear()
+            self._emit(od, "edit", label, actor, new_ids)
+
+    def _apply(self, od: OpenDocument, step: Step) -> Step:
+        """Apply an undo or redo step; returns the step that takes it back."""
+        back_to = od.revision
+        if step.ops is None:
+            current = od.doc.to_bytes()
+            od.doc = type(od.doc)(step.data, od.full)  # type: ignore[arg-type]
+            inverse = Step(step.label, None, current, back_to)
+        else:
+            with recording() as ops:
+                apply_undo(step.ops)
+            od.doc.touch()
+            inverse = Step(step.label, ops[:], None, back_to)
+        od.revision = step.target
+        return inverse
+
+    def undo(self, path: str | Path, actor: str = "local") -> OpenDocument:
+        """Undo the last change of one document (its revision goes back by one)."""
+        with self.lock:
+            od = self.get(path)
+            if not od.undo:
+                raise NothingToUndo(f"{od.path} has nothing to undo")
+            step = od.undo.pop()
+            od.redo.append(self._apply(od, step))
+            self._emit(od, "undo", step.label, actor)
+            return od
+
+    def redo(self, path: str | Path, actor: str = "local") -> OpenDocument:
+        """Redo the last undone change of one document."""
+        with self.lock:
+            od = self.get(path)
+            if not od.redo:
+                raise NothingToUndo(f"{od.path} has nothing to redo")
+            step = od.redo.pop()
+            od.undo.append(self._apply(od, step))
+            self._emit(od, "redo", step.label, actor)
+            return od
+
+    # -- saving ----------------------------------------------------------------------
+
+    def save(self, path: str | Path, actor: str = "local", force: bool = False) -> OpenDocument:
+        """Write a document to its file (atomic, backup kept, permissions kept); refuses
+        with ``file-changed`` if the file changed on disk since opened, unless ``force``."""
+        with self.lock:
+            od = self.get(path)
+            od.doc.save(force=force)
+            od.saved_revision = od.revision
+            self._emit(od, "save", "save", actor)
+            return od
+
+    def revert(self, path: str | Path, actor: str = "local") -> OpenDocument:
+        """Drop unsaved changes: read the file again. The revision moves on and the
+        undo history is cleared (it described the tree that was dropped)."""
+        with self.lock:
+            od = self.get(path)
+            od.doc = type(od.doc).load(od.full)
+            od.undo.clear()
+            od.redo.clear()
+            od.revision += 1
+            od.saved_revision = od.revision
+            self._emit(od, "revert", "revert", actor)
+            return od
+
+    def describe(self) -> dict:
+        with self.lock:
+            return {"root": str(self.workspace.root),
+                    "documents": [od.info() for od in self.documents.values()]}
+
