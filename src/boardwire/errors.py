@@ -124,3 +124,9 @@ ALL_CODES = {cls.code: cls for cls in (
     UnknownCommand, InvalidArgs, NoDocument, WrongKind, NotFound, StaleRevision, CheckFailed,
     ServiceUnavailable, PathOutsideWorkspace, PolicyDenied, Cancelled, Internal, ParseError,
     UnsupportedFormat, FileChangedOnDisk)}
+
+
+# Process exit status of `boardwire call` for each code (0 is success, 1 is left to
+# Python's own failures, 2 to bad command-line usage).
+EXIT_CODES = {code: 10 + i for i, code in enumerate(sorted(ALL_CODES) + ["unsaved-changes",
+                                                                          "nothing-to-undo"])}

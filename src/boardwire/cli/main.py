@@ -56,6 +56,120 @@ def info(path: str = typer.Argument(..., help="A KiCad file, or 'example' for th
     Console().print(table)
 
 
+def _print_json(obj) -> None:
+    print(json.dumps(obj, indent=2, ensure_ascii=False))
+
+
+def _run(command_id: str, args: dict, *, save: bool, root: str) -> dict:
+    """Run one registry command in a fresh session rooted at ``root``; save what changed."""
+    from ..registry import REGISTRY, Context
+    from ..session import Session
+
+    session = Session(root)
+    cmd = REGISTRY.get(command_id)
+    progress = None
+    if cmd.long and err.is_terminal:
+        from rich.progress import Progress
+
+        progress = Progress(console=err, transient=True)
+        task = progress.add_task(cmd.id, total=1.0)
+        progress.start()
+
+        def report(fraction: float, message: str) -> None:
+            progress.update(task, completed=fraction, description=message or cmd.id)
+    else:
+        report = None
+    try:
+        result = REGISTRY.call(command_id, args, Context(session, actor="cli", progress_fn=report))
+    finally:
+        if progress is not None:
+            progress.stop()
+    if save:
+        saved = [od.path for od in session.documents.values() if od.modified]
+        for path in saved:
+            session.save(path, actor="cli")
+        if saved:
+            result.setdefault("saved", saved)
+    return result
+
+
+def _fail(e: BoardwireError, as_json: bool = True) -> None:
+    from ..errors import EXIT_CODES
+
+    if as_json:
+        _print_json({"error": e.to_dict()})
+    err.print(f"[red]error[/red] {e.code}: {e.message}" + (f"\n  {e.hint}" if e.hint else ""))
+    raise typer.Exit(EXIT_CODES.get(e.code, 1))
+
+
+@app.command()
+def call(command_id: str = typer.Argument(..., help="Command id, e.g. pcb.addTrack"),
+         args: str = typer.Argument("{}", help="Arguments as a JSON object (or @file.json)"),
+         no_save: bool = typer.Option(False, "--no-save", help="Do not save changed documents"),
+         root: str = typer.Option(".", "--root", help="Working directory of the session")):
+    """Run any registry command; the JSON result goes to stdout, an error's code sets the exit status."""
+    from ..errors import InvalidArgs
+
+    try:
+        text = Path(args[1:]).read_text() if args.startswith("@") else args
+        try:
+            parsed = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise InvalidArgs(f"arguments are not JSON: {e}", errors=[{"loc": "(arguments)", "msg": str(e), "type": "json"}])
+        _print_json(_run(command_id, parsed, save=not no_save, root=root))
+    except BoardwireError as e:
+        _fail(e)
+
+
+@app.command()
+def drc(path: str = typer.Argument(..., help="Board file"),
+        as_json: bool = typer.Option(False, "--json")):
+    """KiCad's DRC of a board, summarised (the full report with --json)."""
+    try:
+        result = _run("check.drc", {"path": path}, save=False, root=".")
+    except BoardwireError as e:
+        _fail(e, as_json)
+    if as_json:
+        _print_json(result)
+        return
+    Console().print(result["summary"])
+    table = Table(show_header=True, title_justify="left")
+    table.add_column("type")
+    table.add_column("count", justify="right")
+    for t, n in result["by_type"].items():
+        table.add_row(t, str(n))
+    Console().print(table)
+    if result["counts"]["errors"]:
+        raise typer.Exit(1)
+
+
+@app.command()
+def render(path: str = typer.Argument(..., help="Board file"),
+           output: str = typer.Option("render.png", "-o", "--output"),
+           view: str = typer.Option("2d", help="2d or 3d"),
+           layers: str = typer.Option("", help="2D layers, comma separated")):
+    """Render a board to PNG (2D layers or 3D)."""
+    args = {"path": path, "view": view, "output": output}
+    if layers:
+        args["layers"] = layers.split(",")
+    try:
+        result = _run("render.png", args, save=False, root=".")
+    except BoardwireError as e:
+        _fail(e, False)
+    Console().print(f"{result['summary']} -> {result.get('output')}")
+
+
+@app.command()
+def doctor():
+    """What boardwire finds of KiCad here (kicad-cli, pcbnew for zone filling)."""
+    from ..kicad.cli import doctor as probe
+    from ..kicad.pcbnew import pcbnew_python
+
+    report = probe()
+    report["pcbnew_python"] = pcbnew_python()
+    _print_json(report)
+
+
 @app.command()
 def version():
     """Print boardwire's version."""

@@ -118,6 +118,27 @@ class Pad(BoardItem):
     def size(self) -> Point | None:
         return self.point("size")
 
+    def set_net(self, number: int, name: str) -> None:
+        """Give the pad net ``number``/``name`` (0 / "" clears it), where KiCad writes it:
+        after the corner properties, before pinfunction/pintype."""
+        from .placement import AFTER_NET
+
+        net = self.child("net")
+        if number == 0:
+            if net is not None:
+                self.doc.remove(net)
+            return
+        values = [str(number).encode(), quote(name)]
+        if net is not None:
+            self.doc.set_atoms(net, values)
+            return
+        index = None
+        for i, k in enumerate(self.node.kids):
+            if type(k) is SList and k.head in AFTER_NET:
+                index = i
+                break
+        self.doc.insert(self.node, make("net", *values), index)
+
     @property
     def world_position(self) -> Point:
         x, y = self.position
@@ -179,6 +200,71 @@ class Footprint(BoardItem):
     @property
     def pads(self) -> list[Pad]:
         return [Pad(self.doc, p, self) for p in self.node.lists("pad")]
+
+    def rotate_to(self, angle: float) -> None:
+        """Turn the footprint to ``angle`` degrees (absolute), as pcbnew does."""
+        from .footprint_ops import rotate as rotate_fp
+
+        rotate_fp(self, angle)
+
+    def flip(self) -> None:
+        """Move the footprint to the other side of the board, mirrored as pcbnew does."""
+        from .footprint_ops import flip as flip_fp
+
+        flip_fp(self)
+
+    def set_field(self, name: str, value: str) -> bool:
+        """Set a field's value (``Reference``, ``Value``, any property); a missing
+        field is added hidden on the fab layer. Returns True if it was added."""
+        for p in self.node.lists("property"):
+            vals = p.atoms()
+            if vals and atoms.text(vals[0]) == name:
+                self.doc.set_atoms(p, [vals[0], quote(value)])
+                return False
+        key = {"Reference": b"reference", "Value": b"value"}.get(name)
+        for t in self.node.lists("fp_text"):  # KiCad 7 and earlier
+            vals = t.atoms()
+            if key and vals and vals[0] == key:
+                self.doc.set_atoms(t, [vals[0], quote(value)] + vals[2:])
+                return False
+        fab = ("B." if self.side == "back" else "F.") + "Fab"
+        at = self.node.find("at")
+        angle = at.atoms()[2] if at is not None and len(at.atoms()) > 2 else b"0"
+        node = make("property", quote(name), quote(value), make("at", b"0", b"0", angle),
+                    make("layer", quote(fab)), make("hide", b"yes"),
+                    self.doc._id_token(new_uuid()),
+                    make("effects", make("font", make("size", b"1.27", b"1.27"),
+                                         make("thickness", b"0.15"))))
+        last = max((i for i, k in enumerate(self.node.kids)
+                    if type(k) is SList and k.head == "property"), default=None)
+        self.doc.insert(self.node, node, None if last is None else last + 1)
+        return True
+
+    ATTR_FLAGS = ("board_only", "exclude_from_pos_files", "exclude_from_bom", "dnp",
+                  "allow_missing_courtyard", "allow_soldermask_bridges")
+
+    def set_attribute(self, flag: str, on: bool) -> None:
+        """Set a fabrication flag of ``(attr ...)``: board_only, exclude_from_pos_files,
+        exclude_from_bom, dnp (KiCad 8+), allow_missing_courtyard."""
+        if flag not in self.ATTR_FLAGS:
+            raise ValueError(f"unknown footprint attribute {flag!r}")
+        attr = self.node.find("attr")
+        if attr is None:
+            if on:
+                anchor = self.node.find("sheetfile") or self.node.find("path")
+                index = self.node.index(anchor) + 1 if anchor is not None else None
+                self.doc.insert(self.node, make("attr", flag.encode()), index)
+            return
+        vals = attr.atoms()
+        has = flag.encode() in vals
+        if on and not has:
+            self.doc.set_atoms(attr, vals + [flag.encode()])
+        elif not on and has:
+            rest = [v for v in vals if v != flag.encode()]
+            if rest:
+                self.doc.set_atoms(attr, rest)
+            else:
+                self.doc.remove(attr)
 
     def move_to(self, p: Point) -> None:
         """Place the footprint's anchor at ``p`` (nm). Children are stored relative to
@@ -324,6 +410,8 @@ _BOARD_KINDS: dict[str, type] = {
     "group": Group, "dimension": Dimension,
 }
 _TRACK_KINDS = ("segment", "arc", "via")
+_GRAPHIC_KINDS = ("gr_line", "gr_rect", "gr_circle", "gr_arc", "gr_poly", "gr_curve", "gr_bezier",
+                  "gr_text", "gr_text_box", "dimension", "target", "image")
 
 
 class Net:
@@ -533,9 +621,68 @@ class Board(FootprintContainer):
         index = self._insert_index(_TRACK_KINDS, ("zone", "group", "embedded_fonts"))
         return Track(self, self.insert(self.root, node, index))
 
+    def ensure_net(self, name: str) -> int:
+        """The number of net ``name``, adding it to the net table if it is new."""
+        if not name:
+            return 0
+        number = self.net_number(name)
+        if number is not None:
+            return number
+        nets = [k for k in self.root.kids if type(k) is SList and k.head_bytes() == b"net"]
+        number = max((int(k.atoms()[0]) for k in nets if k.atoms()), default=0) + 1
+        index = self.root.index(nets[-1]) + 1 if nets else self._insert_index(
+            ("setup", "properties"), ("footprint", "module"))
+        self.insert(self.root, make("net", str(number).encode(), quote(name)), index)
+        return number
+
+    def delete(self, item: View) -> None:
+        """Delete a top-level item (footprint, track, via, zone, drawing, text, group),
+        and its id from any group that lists it."""
+        uid = item.uuid
+        self.remove(item.node)
+        if uid:
+            for group in self.items("group"):
+                members = group.child("members")
+                if members is not None and quote(uid) in members.atoms():
+                    rest = [m for m in members.atoms() if m != quote(uid)]
+                    if rest:
+                        self.set_atoms(members, rest)
+                    else:
+                        self.remove(members)
+
+    def _stroke(self, width: int) -> SList:
+        return make("stroke", make("width", mm(width)), make("type", b"solid"))
+
+    def add_graphic(self, shape: str, points: list[Point], layer: str = "Edge.Cuts",
+                    width: int = 100_000, fill: bool = False, uid: str | None = None) -> Graphic:
+        """Add a board drawing. ``shape``: line (2 points), rect (2 corners), circle
+        (centre, a point on it), arc (start, mid, end), poly (3+ points). nm."""
+        p = [make(h, mm(x), mm(y)) for h, (x, y) in zip(
+            {"line": ("start", "end"), "rect": ("start", "end"), "circle": ("center", "end"),
+             "arc": ("start", "mid", "end")}.get(shape, ()), points)]
+        if shape == "poly":
+            p = [make("pts", *(make("xy", mm(x), mm(y)) for x, y in points))]
+        fill_node = make("fill", b"yes" if fill else b"no") if shape in ("rect", "circle", "poly") else None
+        node = make(f"gr_{shape}", *p, self._stroke(width), fill_node,
+                    make("layer", self._layer_token(layer)), self._id_token(uid or new_uuid()))
+        index = self._insert_index(tuple(_GRAPHIC_KINDS), ("segment", "arc", "via", "zone", "group"))
+        return Graphic(self, self.insert(self.root, node, index))
+
+    def add_text(self, text: str, at: Point, layer: str = "F.SilkS", angle: float = 0.0,
+                 size: int = 1_000_000, thickness: int = 150_000, uid: str | None = None) -> Text:
+        """Add board text (gr_text); on a back layer it is mirrored, as KiCad does."""
+        effects = make("effects", make("font", make("size", mm(size), mm(size)),
+                                       make("thickness", mm(thickness))),
+                       make("justify", b"mirror") if layer.startswith("B.") else None)
+        node = make("gr_text", quote(text), make("at", mm(at[0]), mm(at[1]), atoms.num(angle)),
+                    make("layer", self._layer_token(layer)), self._id_token(uid or new_uuid()),
+                    effects)
+        index = self._insert_index(tuple(_GRAPHIC_KINDS), ("segment", "arc", "via", "zone", "group"))
+        return Text(self, self.insert(self.root, node, index))
+
     def add_footprint(self, library: FootprintFile, lib_id: str, at: Point, angle: float = 0.0,
                       reference: str | None = None, value: str | None = None,
-                      pad_nets: dict[str, str] | None = None) -> Footprint:
+                      pad_nets: dict[str, str] | None = None, index: int | None = None) -> Footprint:
         """Place a copy of a library footprint (front side) at ``at`` (nm), turned
         ``angle`` degrees, as KiCad 9 does (see `placement`). ``pad_nets`` maps pad
         numbers to net names already in the board's net table."""
@@ -547,9 +694,10 @@ class Board(FootprintContainer):
             nets[number] = (code, name)
         node = board_footprint(library.root, lib_id, at, angle, reference, value, nets,
                                board_layers={layer.name for layer in self.layers})
-        index = self._insert_index(("footprint", "module"),
-                                   ("gr_line", "gr_rect", "gr_circle", "gr_arc", "gr_poly",
-                                    "gr_text", "segment", "arc", "via", "zone", "group"))
+        if index is None:
+            index = self._insert_index(("footprint", "module"),
+                                       ("gr_line", "gr_rect", "gr_circle", "gr_arc", "gr_poly",
+                                        "gr_text", "segment", "arc", "via", "zone", "group"))
         return Footprint(self, self.insert(self.root, node, index))
 
     def add_zone(self, outline: list[Point], layer: str, net: str = "", *,

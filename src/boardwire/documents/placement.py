@@ -28,7 +28,7 @@ _NEEDS_UUID_AT_END = {"pad"}
 _NEEDS_UUID_BEFORE_EFFECTS = {"property", "fp_text", "fp_text_box"}
 _NEEDS_UUID_AFTER_LAYER = {"fp_line", "fp_rect", "fp_circle", "fp_arc", "fp_poly",
                            "fp_curve", "zone", "dimension"}
-_AFTER_NET = {"pinfunction", "pintype", "die_length", "die_delay", "solder_mask_margin",
+AFTER_NET = {"pinfunction", "pintype", "die_length", "die_delay", "solder_mask_margin",
               "solder_paste_margin", "solder_paste_margin_ratio", "clearance",
               "zone_connect", "thermal_width", "thermal_bridge_width", "thermal_bridge_angle",
               "thermal_gap", "options", "primitives", "teardrops", "tenting", "uuid"}
@@ -382,7 +382,7 @@ def board_footprint(library: SList, lib_id: str, at: tuple[int, int], angle: flo
             number = atoms.text(k.atoms()[0]) if k.atoms() else ""
             if number in pad_nets:
                 code, name = pad_nets[number]
-                pos = _index_of(k, _AFTER_NET)
+                pos = _index_of(k, AFTER_NET)
                 _set_child(k, pos if pos is not None else len(k.kids),
                            make("net", str(code).encode(), quote(name)))
         elif head == "zone":  # the one child KiCad stores in board coordinates

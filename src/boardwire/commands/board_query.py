@@ -1,0 +1,195 @@
+"""query.* for boards: items, nets, net classes, describe, footprint, pads."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from ..documents.board import Arc, Board, Footprint, Graphic, Text, Track, Via, Zone
+from ..errors import NotFound
+from ..registry import Context, command
+from ..sexpr import atoms
+from .common import DocArgs, Result, mm, mm_pt
+
+
+def board_of(ctx: Context, path: str) -> Board:
+    return ctx.session.get(path, "board", ctx.actor).doc
+
+
+def item_dict(item, nets: dict[int, str]) -> dict:
+    """A compact, model-readable record of one board item (mm, degrees)."""
+    out: dict = {"kind": item.kind, "id": item.uuid}
+    if isinstance(item, Footprint):
+        out.update(ref=item.reference, value=item.value, lib_id=item.lib_id,
+                   at=mm_pt(item.position), angle=item.orientation, side=item.side,
+                   pads=sum(1 for _ in item.node.lists("pad")))
+        return out
+    if isinstance(item, Track):
+        out.update(start=mm_pt(item.start), end=mm_pt(item.end), width=mm(item.width),
+                   layer=item.layer)
+        if isinstance(item, Arc):
+            out["mid"] = mm_pt(item.mid)
+    elif isinstance(item, Via):
+        out.update(at=mm_pt(item.position), size=mm(item.size), drill=mm(item.drill),
+                   layers=item.layers)
+        if item.via_type != "through":
+            out["type"] = item.via_type
+    elif isinstance(item, Zone):
+        out.update(layers=item.layers, name=item.name, corners=len(item.outline),
+                   filled=item.filled, keepout=item.is_keepout)
+    elif isinstance(item, Text):
+        out.update(text=item.text, at=mm_pt(item.point("at")), layer=item.layer)
+    elif isinstance(item, Graphic):
+        out.update(layer=item.layer)
+        for head in ("start", "end", "center", "mid"):
+            p = item.point(head)
+            if p is not None:
+                out[head] = mm_pt(p)
+    else:
+        out["layer"] = getattr(item, "layer", None)
+    net = getattr(item, "net", None)
+    if net is not None:
+        out["net"] = nets.get(net, str(net))
+    elif getattr(item, "net_name", None):
+        out["net"] = item.net_name
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def anchor(item) -> tuple[int, int] | None:
+    for head in ("at", "start", "center"):
+        p = item.point(head)
+        if p is not None:
+            return p
+    if isinstance(item, Zone) and item.outline:
+        return item.outline[0]
+    return None
+
+
+class ItemsArgs(DocArgs):
+    kind: list[str] | None = Field(None, description="KiCad keywords: footprint, segment, arc, via, zone, gr_line, gr_text...")
+    layer: str | None = Field(None, description="e.g. F.Cu")
+    net: str | None = None
+    reference: str | None = Field(None, description="Footprint reference, e.g. R1")
+    bbox: list[float] | None = Field(None, min_length=4, max_length=4, description="[x1, y1, x2, y2] mm")
+    offset: int = Field(0, ge=0)
+    limit: int = Field(50, ge=1, le=1000)
+
+
+@command("query.items", kind="query", args=ItemsArgs, result=Result, units="mm, degrees",
+         idempotent=True, examples=({"path": "b.kicad_pcb", "kind": ["via"], "net": "GND"},))
+def items(ctx: Context, a: ItemsArgs) -> dict:
+    """Board items filtered by kind, layer, net, footprint reference and bounding box; paged."""
+    board = board_of(ctx, a.path)
+    nets = {n.number: n.name for n in board.nets}
+    kinds = tuple(a.kind) if a.kind else None
+    want_net = None
+    if a.net is not None:
+        want_net = board.net_number(a.net)
+    box = a.bbox
+    if box is not None:
+        x1, x2 = sorted((box[0], box[2]))
+        y1, y2 = sorted((box[1], box[3]))
+    found, total = [], 0
+    for item in board.items(kinds):
+        if a.reference is not None and not (isinstance(item, Footprint) and item.reference == a.reference):
+            continue
+        if a.layer is not None and a.layer not in (getattr(item, "layers", None) or []):
+            continue
+        if a.net is not None:
+            n = getattr(item, "net", None)
+            if not (n is not None and n == want_net) and getattr(item, "net_name", None) != a.net:
+                continue
+        if box is not None:
+            p = anchor(item)
+            if p is None or not (x1 <= p[0] / 1e6 <= x2 and y1 <= p[1] / 1e6 <= y2):
+                continue
+        total += 1
+        if a.offset < total <= a.offset + a.limit:
+            found.append(item_dict(item, nets))
+    more = total > a.offset + len(found)
+    return {"summary": f"{total} item{'s' if total != 1 else ''} match; showing {len(found)}"
+                       + (f" from {a.offset}" if a.offset else "") + ("; more with offset" if more else ""),
+            "total": total, "offset": a.offset, "items": found}
+
+
+@command("query.nets", kind="query", args=DocArgs, result=Result, idempotent=True)
+def nets(ctx: Context, a: DocArgs) -> dict:
+    """The board's nets with how many pads, tracks and vias each has."""
+    board = board_of(ctx, a.path)
+    counts: dict[int, list[int]] = {n.number: [0, 0, 0] for n in board.nets}
+    for fp in board.footprints:
+        for pad in fp.pads:
+            if pad.net is not None and pad.net in counts:
+                counts[pad.net][0] += 1
+    for item in board.items(("segment", "arc", "via")):
+        n = item.net
+        if n in counts:
+            counts[n][1 if item.kind != "via" else 2] += 1
+    rows = [{"net": n.name, "number": n.number, "pads": counts[n.number][0],
+             "tracks": counts[n.number][1], "vias": counts[n.number][2]}
+            for n in board.nets if n.number > 0]
+    return {"summary": f"{len(rows)} nets", "nets": rows}
+
+
+@command("query.netclasses", kind="query", args=DocArgs, result=Result, idempotent=True)
+def netclasses(ctx: Context, a: DocArgs) -> dict:
+    """Net classes and their rules (from the board's project file, or the board for KiCad 5)."""
+    board = board_of(ctx, a.path)
+    classes = board.net_classes
+    return {"summary": f"{len(classes)} net classes", "netclasses": classes}
+
+
+class RefArgs(DocArgs):
+    reference: str = Field(description="Footprint reference, e.g. U1")
+
+
+def footprint_of(board: Board, reference: str) -> Footprint:
+    fp = board.footprint(reference)
+    if fp is None:
+        raise NotFound(f"no footprint {reference!r} on the board")
+    return fp
+
+
+def pad_dict(pad, nets: dict[int, str]) -> dict:
+    out = {"number": pad.number, "type": pad.pad_type, "shape": pad.shape,
+           "at": mm_pt(pad.world_position), "size": mm_pt(pad.size), "layers": pad.layers,
+           "net": pad.net_name or nets.get(pad.net or 0) or None}
+    return {k: v for k, v in out.items() if v is not None}
+
+
+@command("query.footprint", kind="query", args=RefArgs, result=Result, idempotent=True,
+         units="mm, degrees", examples=({"path": "b.kicad_pcb", "reference": "U1"},))
+def footprint(ctx: Context, a: RefArgs) -> dict:
+    """One footprint: fields, library id, placement, side, and its pads with board positions and nets."""
+    board = board_of(ctx, a.path)
+    fp = footprint_of(board, a.reference)
+    nets = {n.number: n.name for n in board.nets}
+    fields = {}
+    for p in fp.node.lists("property"):
+        vals = p.atoms()
+        if len(vals) >= 2:
+            fields[atoms.text(vals[0])] = atoms.text(vals[1])
+    d = item_dict(fp, nets)
+    d.update(fields=fields, pads=[pad_dict(p, nets) for p in fp.pads],
+             attributes=[atoms.text(v) for v in fp.values("attr")])
+    return {"summary": f"{fp.reference} {fp.value} ({fp.lib_id}) at {d['at']} {fp.side}", **d}
+
+
+@command("query.pads", kind="query", args=RefArgs, result=Result, idempotent=True, units="mm")
+def pads(ctx: Context, a: RefArgs) -> dict:
+    """The pads of one footprint: number, type, shape, board position, size, layers, net."""
+    board = board_of(ctx, a.path)
+    fp = footprint_of(board, a.reference)
+    nets = {n.number: n.name for n in board.nets}
+    rows = [pad_dict(p, nets) for p in fp.pads]
+    return {"summary": f"{a.reference}: {len(rows)} pads", "pads": rows}
+
+
+@command("query.describe", kind="query", args=DocArgs, result=Result, idempotent=True,
+         units="mm")
+def describe(ctx: Context, a: DocArgs) -> dict:
+    """A one-screen summary to read first: size, layers, counts, nets, unrouted connections, design rules."""
+    from .describe import describe_board
+
+    return describe_board(board_of(ctx, a.path))

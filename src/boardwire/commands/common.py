@@ -1,0 +1,52 @@
+"""Argument pieces shared by many commands, and unit conversions at the boundary.
+
+Commands take millimetres and degrees (KiCad's axes: x right, y down) and convert to
+integer nanometres for the documents.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..sexpr.atoms import IU_PER_MM, kiround
+
+Point = Annotated[list[float], Field(min_length=2, max_length=2, description="[x, y] mm")]
+Mm = Annotated[float, Field(description="mm")]
+
+
+class Args(BaseModel):
+    """Base of every argument model: unknown keys are an error, not ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class DocArgs(Args):
+    path: str = Field(description="Document path relative to the working directory")
+
+
+class EditArgs(DocArgs):
+    revision: int | None = Field(None, description="Fail with stale-revision unless the document is at this revision")
+
+
+class Result(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    summary: str = Field(description="One line saying what happened")
+
+
+def nm(mm: float) -> int:
+    """Millimetres from a client to KiCad's integer nanometres (rounded like KiCad)."""
+    return kiround(mm * IU_PER_MM)
+
+
+def pt(p: list[float]) -> tuple[int, int]:
+    return nm(p[0]), nm(p[1])
+
+
+def mm(value_nm: int) -> float:
+    return round(value_nm / IU_PER_MM, 6)
+
+
+def mm_pt(p: tuple[int, int] | None) -> list[float] | None:
+    return None if p is None else [mm(p[0]), mm(p[1])]

@@ -1,0 +1,64 @@
+"""query.describe: the one screen a model reads first about a board."""
+
+from __future__ import annotations
+
+from ..checks.connectivity import connectivity
+from ..documents.board import Board
+from .common import mm
+
+
+def outline_bbox(board: Board) -> list[float] | None:
+    xs, ys = [], []
+    for g in board.graphics:
+        if g.layer != "Edge.Cuts":
+            continue
+        for head in ("start", "end", "center", "mid"):
+            p = g.point(head)
+            if p is not None:
+                xs.append(p[0])
+                ys.append(p[1])
+        pts = g.child("pts")
+        if pts is not None:
+            from ..sexpr import atoms
+
+            for xy in pts.lists("xy"):
+                v = xy.atoms()
+                xs.append(atoms.to_nm(v[0]))
+                ys.append(atoms.to_nm(v[1]))
+    if not xs:
+        return None
+    return [mm(min(xs)), mm(min(ys)), mm(max(xs)), mm(max(ys))]
+
+
+def describe_board(board: Board) -> dict:
+    s = board.summary()
+    box = outline_bbox(board)
+    conn = connectivity(board)
+    per_net: dict[str, int] = {}
+    for link in conn.links:
+        per_net[link.net] = per_net.get(link.net, 0) + 1
+    worst = sorted(per_net.items(), key=lambda kv: -kv[1])[:8]
+    rules = {}
+    pro = board.path.with_suffix(".kicad_pro") if board.path else None
+    if pro is not None and pro.is_file():
+        import json
+
+        try:
+            r = json.loads(pro.read_text())["board"]["design_settings"]["rules"]
+            rules = {k: r[k] for k in ("min_clearance", "min_track_width", "min_via_diameter",
+                                       "min_through_hole_diameter", "min_copper_edge_clearance") if k in r}
+        except (KeyError, ValueError):
+            rules = {}
+    classes = [c.get("name") for c in board.net_classes]
+    size = None if box is None else [round(box[2] - box[0], 3), round(box[3] - box[1], 3)]
+    text = (f"{s['kind']} KiCad {s['kicad']} (format {s['version']}); "
+            f"{len(s['copper_layers'])} copper layers; "
+            + (f"{size[0]} x {size[1]} mm; " if size else "no outline; ")
+            + f"{s['footprints']} footprints, {s['pads']} pads, {s['tracks'] + s['arcs']} tracks, "
+              f"{s['vias']} vias, {s['zones']} zones, {s['nets']} nets; {conn.unrouted} unrouted")
+    return {"summary": text, "size_mm": size, "outline_bbox": box,
+            "copper_layers": s["copper_layers"],
+            "counts": {k: s[k] for k in ("footprints", "pads", "tracks", "arcs", "vias", "zones",
+                                         "nets", "graphics", "texts", "groups", "dimensions")},
+            "unrouted": conn.unrouted, "unrouted_by_net": dict(worst),
+            "design_rules": rules, "net_classes": classes, "format": s["version"]}

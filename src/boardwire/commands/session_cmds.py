@@ -1,0 +1,136 @@
+"""session.*: open, close, list, undo, redo, save, revert, describe, batch."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from ..errors import BoardwireError, InvalidArgs
+from ..registry import Context, command
+from .common import Args, DocArgs, Result
+
+
+def _info(od) -> dict:
+    return od.info()
+
+
+@command("session.open", kind="session", args=DocArgs, result=Result, idempotent=True,
+         examples=({"path": "board.kicad_pcb"},))
+def open_(ctx: Context, a: DocArgs) -> dict:
+    """Open a KiCad file (board, schematic, library, rules, table or project) into the session; commands also open what they name."""
+    od = ctx.session.open(a.path, ctx.actor)
+    return {"summary": f"{od.path}: {od.kind}, revision {od.revision}", **_info(od)}
+
+
+class CloseArgs(DocArgs):
+    discard: bool = Field(False, description="Drop unsaved changes")
+
+
+@command("session.close", kind="session", args=CloseArgs, result=Result, destructive=True)
+def close(ctx: Context, a: CloseArgs) -> dict:
+    """Close a document; refuses (unsaved-changes) if it has unsaved changes unless discard."""
+    ctx.session.close(a.path, ctx.actor, discard=a.discard)
+    return {"summary": f"closed {a.path}"}
+
+
+@command("session.documents", kind="session", args=Args, result=Result, idempotent=True)
+def documents(ctx: Context, a: Args) -> dict:
+    """The open documents with their kind, revision and unsaved state."""
+    d = ctx.session.describe()
+    n = len(d["documents"])
+    return {"summary": f"{n} open document{'s' if n != 1 else ''}", **d}
+
+
+@command("session.undo", kind="session", args=DocArgs, result=Result)
+def undo(ctx: Context, a: DocArgs) -> dict:
+    """Undo the last change of a document (one command, or one whole batch)."""
+    od = ctx.session.undo(a.path, ctx.actor)
+    return {"summary": f"{od.path}: back to revision {od.revision}", **_info(od)}
+
+
+@command("session.redo", kind="session", args=DocArgs, result=Result)
+def redo(ctx: Context, a: DocArgs) -> dict:
+    """Redo the last undone change of a document."""
+    od = ctx.session.redo(a.path, ctx.actor)
+    return {"summary": f"{od.path}: forward to revision {od.revision}", **_info(od)}
+
+
+class SaveArgs(DocArgs):
+    force: bool = Field(False, description="Overwrite even if the file changed on disk since it was opened")
+
+
+@command("session.save", kind="session", args=SaveArgs, result=Result)
+def save(ctx: Context, a: SaveArgs) -> dict:
+    """Write a document to its file: atomic, keeps a backup and the file's permissions; refuses (file-changed) to overwrite someone else's change unless force."""
+    od = ctx.session.save(a.path, ctx.actor, force=a.force)
+    return {"summary": f"saved {od.path} at revision {od.revision}", **_info(od),
+            "hash": od.content_hash}
+
+
+@command("session.revert", kind="session", args=DocArgs, result=Result, destructive=True)
+def revert(ctx: Context, a: DocArgs) -> dict:
+    """Drop unsaved changes and read the file again."""
+    od = ctx.session.revert(a.path, ctx.actor)
+    return {"summary": f"reverted {od.path} to the file on disk", **_info(od)}
+
+
+@command("session.describe", kind="session", args=Args, result=Result, idempotent=True)
+def describe(ctx: Context, a: Args) -> dict:
+    """The working directory, open documents, and the command families available."""
+    from ..registry import REGISTRY
+
+    scopes: dict[str, int] = {}
+    for c in REGISTRY.all():
+        scopes[c.scope] = scopes.get(c.scope, 0) + 1
+    d = ctx.session.describe()
+    return {"summary": f"{len(d['documents'])} open, {sum(scopes.values())} commands", **d,
+            "commands": scopes}
+
+
+class Step(Args):
+    command: str = Field(description="Command id, e.g. pcb.addTrack")
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+class BatchArgs(Args):
+    steps: list[Step] = Field(min_length=1, max_length=1000)
+    label: str | None = Field(None, description="Name of the undo step")
+
+
+def _run_steps(ctx: Context, a: BatchArgs, id: str) -> dict:
+    from ..registry import REGISTRY
+
+    cmds = [REGISTRY.get(s.command) for s in a.steps]
+    for i, c in enumerate(cmds):
+        if c.kind != "edit":
+            raise InvalidArgs(f"step {i} ({c.id}) is a {c.kind} command; batches hold edits only",
+                              errors=[{"loc": f"steps.{i}.command", "msg": "not an edit", "type": "value"}])
+    results: list[dict] = []
+
+    def run() -> None:
+        for i, (step, c) in enumerate(zip(a.steps, cmds)):
+            try:
+                results.append(REGISTRY.call(c.id, step.args, ctx))
+            except BoardwireError as e:
+                e.message = f"step {i} ({c.id}): {e.message}"
+                e.args = (e.message,)
+                e.data["step"] = i
+                raise
+
+    ctx.session.edit(a.label or id, run, actor=ctx.actor, new_ids=ctx.new_ids)
+    return {"summary": f"{len(results)} steps applied as one change", "results": results}
+
+
+@command("session.batch", kind="session", args=BatchArgs, result=Result,
+         examples=({"steps": [{"command": "pcb.addVia", "args": {"path": "b.kicad_pcb", "at": [10, 10]}},
+                              {"command": "pcb.addTrack", "args": {"path": "b.kicad_pcb", "points": [[10, 10], [20, 10]], "layer": "F.Cu", "width": 0.25}}]},))
+def batch(ctx: Context, a: BatchArgs) -> dict:
+    """Run edit steps in order as one undo step per document; at the first failure everything is rolled back and the error names the step."""
+    return _run_steps(ctx, a, "session.batch")
+
+
+@command("session.transaction", kind="session", args=BatchArgs, result=Result)
+def transaction(ctx: Context, a: BatchArgs) -> dict:
+    """All-or-nothing edits across several documents: every document changes, or none does (one undo step each)."""
+    return _run_steps(ctx, a, "session.transaction")

@@ -1,0 +1,117 @@
+"""Running kicad-cli: found once, version probed once, children killable on cancel.
+
+kicad-cli is looked for in ``$BOARDWIRE_KICAD_CLI``, on ``PATH``, then in KiCad's usual
+install places. A missing or pre-9 kicad-cli raises ``service-unavailable`` saying what
+to install. Each run starts in its own process group so a cancelled call kills the
+whole group, grandchildren included.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import Cancelled, CheckFailed, ServiceUnavailable
+
+MIN_MAJOR = 9
+_PLACES = [
+    "/usr/bin/kicad-cli", "/usr/local/bin/kicad-cli", "/opt/kicad/bin/kicad-cli",
+    "/Applications/KiCad/KiCad.app/Contents/MacOS/kicad-cli",
+    r"C:\Program Files\KiCad\9.0\bin\kicad-cli.exe",
+]
+
+
+@dataclass(frozen=True)
+class KiCadCli:
+    path: str
+    version: str
+
+    @property
+    def major(self) -> int:
+        m = re.match(r"(\d+)", self.version)
+        return int(m.group(1)) if m else 0
+
+    def run(self, args: list[str], *, cancel=None, timeout: float = 3600,
+            cwd: str | Path | None = None) -> subprocess.CompletedProcess:
+        """Run ``kicad-cli args``; returns the completed process (any exit code).
+        Raises Cancelled (the process group is killed) or CheckFailed on timeout."""
+        popen_kw = {"start_new_session": True} if os.name == "posix" else {}
+        proc = subprocess.Popen([self.path, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, errors="replace", cwd=cwd, **popen_kw)
+        remove = cancel.on_cancel(lambda: _kill(proc)) if cancel is not None else None
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill(proc)
+            proc.communicate()
+            raise CheckFailed(f"kicad-cli {' '.join(args[:2])} took longer than {timeout:.0f} s")
+        finally:
+            if remove:
+                remove()
+        if cancel is not None and cancel.cancelled:
+            raise Cancelled(f"kicad-cli {' '.join(args[:2])} was cancelled")
+        return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    if proc.poll() is not None:
+        return
+    try:
+        if os.name == "posix":
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:
+            proc.kill()
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _candidates() -> list[str]:
+    out = [os.environ.get("BOARDWIRE_KICAD_CLI"), shutil.which("kicad-cli"), *_PLACES]
+    return [c for c in out if c]
+
+
+@functools.lru_cache(maxsize=1)
+def _probe() -> KiCadCli | str:
+    tried = []
+    for c in _candidates():
+        if not Path(c).exists():
+            continue
+        try:
+            r = subprocess.run([c, "version"], capture_output=True, text=True, timeout=60)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            tried.append(f"{c}: {e}")
+            continue
+        version = (r.stdout or r.stderr).strip().splitlines()[0] if (r.stdout or r.stderr) else ""
+        cli = KiCadCli(c, version)
+        if cli.major >= MIN_MAJOR:
+            return cli
+        tried.append(f"{c}: version {version or 'unknown'}")
+    return "; ".join(tried) or "no kicad-cli on PATH or in KiCad's usual places"
+
+
+def kicad_cli() -> KiCadCli:
+    """The kicad-cli to use; ServiceUnavailable if there is no KiCad 9."""
+    found = _probe()
+    if isinstance(found, str):
+        raise ServiceUnavailable(
+            f"KiCad {MIN_MAJOR} kicad-cli is needed ({found})",
+            hint="Install KiCad 9 (on Debian: apt-get install -t bookworm-backports kicad), "
+                 "or set BOARDWIRE_KICAD_CLI to its kicad-cli.")
+    return found
+
+
+def doctor() -> dict:
+    """What boardwire finds of KiCad on this machine."""
+    found = _probe()
+    return {"kicad_cli": None if isinstance(found, str) else found.path,
+            "kicad_version": None if isinstance(found, str) else found.version,
+            "problem": found if isinstance(found, str) else None,
+            "python": sys.version.split()[0], "time": time.strftime("%Y-%m-%d %H:%M:%S")}
