@@ -14,14 +14,34 @@ from pathlib import Path
 _DUMP = r'''
 import json, sys, pcbnew
 b = pcbnew.LoadBoard(sys.argv[1])
-out = {"footprints": [], "tracks": [], "vias": []}
+out = {"footprints": [], "tracks": [], "vias": [], "zones": [], "drawings": [], "nets": []}
 for fp in b.GetFootprints():
     out["footprints"].append({
-        "uuid": fp.m_Uuid.AsString(), "reference": fp.GetReference(),
+        "uuid": fp.m_Uuid.AsString(), "reference": fp.GetReference(), "value": fp.GetValue(),
+        "lib_id": fp.GetFPIDAsString(),
         "x": fp.GetPosition().x, "y": fp.GetPosition().y,
-        "angle": fp.GetOrientationDegrees(),
-        "pads": [[p.GetNumber(), p.GetPosition().x, p.GetPosition().y, p.GetNetname()]
-                 for p in fp.Pads()]})
+        "angle": fp.GetOrientationDegrees(), "layer": b.GetStandardLayerName(fp.GetLayer()),
+        "fields": sorted([str(f.GetName()), str(f.GetText())] for f in fp.GetFields()),
+        "dnp": fp.IsDNP(), "exclude_from_bom": fp.IsExcludedFromBOM(),
+        "pads": sorted([p.GetNumber(), p.GetPosition().x, p.GetPosition().y, p.GetNetname(),
+                        round(p.GetOrientationDegrees(), 6), b.GetStandardLayerName(p.GetLayer())]
+                       for p in fp.Pads())})
+for z in b.Zones():
+    o = z.Outline()
+    out["zones"].append({"uuid": z.m_Uuid.AsString(), "net": z.GetNetname(),
+                         "layers": [b.GetStandardLayerName(l) for l in z.GetLayerSet().Seq()],
+                         "outline": [[o.CVertex(i).x, o.CVertex(i).y] for i in range(o.TotalVertices())],
+                         "filled": z.IsFilled()})
+for d in b.GetDrawings():
+    rec = {"uuid": d.m_Uuid.AsString(), "class": d.GetClass(), "layer": b.GetStandardLayerName(d.GetLayer())}
+    if d.GetClass() == "PCB_SHAPE":
+        rec.update(shape=d.GetShapeStr(), start=[d.GetStart().x, d.GetStart().y], end=[d.GetEnd().x, d.GetEnd().y])
+    elif d.GetClass() == "PCB_TEXT":
+        t = d.Cast()
+        rec.update(text=str(t.GetText()), at=[t.GetPosition().x, t.GetPosition().y],
+                   angle=t.GetTextAngleDegrees(), mirrored=t.IsMirrored())
+    out["drawings"].append(rec)
+out["nets"] = sorted(str(n) for n in b.GetNetsByName().keys() if str(n))
 for t in b.GetTracks():
     c = t.GetClass()
     if c == "PCB_VIA":
@@ -57,3 +77,16 @@ def pcbnew_resave(python: str, board: Path, out: Path) -> None:
                        text=True, timeout=600)
     if r.returncode != 0:
         raise RuntimeError(f"pcbnew could not re-save {board}: {r.stderr[-2000:]}")
+
+
+def pcbnew_apply_dump(python: str, board: Path, code: str) -> dict:
+    """Load ``board`` in pcbnew, run ``code`` (with ``b`` the board and ``fp(ref)``
+    finding a footprint), then dump what pcbnew holds: KiCad doing the edit itself."""
+    script = _DUMP.replace("b = pcbnew.LoadBoard(sys.argv[1])",
+                           "b = pcbnew.LoadBoard(sys.argv[1])\n"
+                           "fp = lambda ref: b.FindFootprintByReference(ref)\n" + code)
+    r = subprocess.run([python, "-c", script, str(board)], capture_output=True, text=True,
+                       timeout=600)
+    if r.returncode != 0:
+        raise RuntimeError(f"pcbnew failed on {board}: {r.stderr[-2000:]}")
+    return json.loads(r.stdout)

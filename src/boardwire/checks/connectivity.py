@@ -3,7 +3,8 @@
 The rule follows KiCad's connectivity algorithm (``pcbnew/connectivity``): items of the
 same net touch when an *anchor* of one lies on the copper of the other, on a copper
 layer both are on. Anchors are a pad's and a via's centre and a track's two ends, and
-a track's or via's anchor reaches as far as its half width (its round end); a
+a track's or via's anchor reaches as far as its half width (its round end); pads and
+vias also connect to any same-net copper they overlap (a track crossing a pad); a
 zone connects the tracks with an anchor inside its filled copper, and the pads, vias and
 zones its fill touches (thermal spokes meet a pad's edge, not its centre). Clusters with neither a pad nor a via are orphans and do not count. The ratsnest of a net
 joins its clusters by the shortest pad-to-pad links (a minimum spanning tree); the
@@ -25,6 +26,7 @@ from shapely.geometry import LineString, Point, Polygon, box
 
 from ..documents.board import Board, Pad
 from ..sexpr import atoms
+from ..sexpr.node import SList
 
 ARC_SEGMENTS = 16
 EDGE_SLACK = 5  # nm
@@ -199,13 +201,22 @@ def copper_items(board: Board) -> list[CopperItem]:
                 continue
             out.append(CopperItem("pad", net_of(pad), layers, pad_shape(pad),
                                   (pad.world_position,), f"{ref}-{pad.number}", pad.uuid))
+    tracks, lines, widths = [], [], []
     for t in board.items(("segment", "arc")):
         if t.layer not in copper:
             continue
         start, end = t.start, t.end
-        line = LineString(_arc_points(start, t.mid, end) if t.kind == "arc" else [start, end])
-        out.append(CopperItem(t.kind, net_of(t), (t.layer,), line.buffer(max(t.width, 1) / 2, 4),
-                              (start, end), uuid=t.uuid, reach=t.width // 2))
+        lines.append(_arc_points(start, t.mid, end) if t.kind == "arc" else [start, end])
+        widths.append(max(t.width, 1) / 2)
+        tracks.append(CopperItem(t.kind, net_of(t), (t.layer,), None, (start, end), uuid=t.uuid,
+                                 reach=t.width // 2))
+    if tracks:  # one vectorised buffer for all tracks
+        shapes = shapely.buffer(shapely.linestrings(lines) if all(len(p) == 2 for p in lines)
+                                else np.array([LineString(p) for p in lines], dtype=object),
+                                np.array(widths), quad_segs=4)
+        for item, shape in zip(tracks, shapes):
+            item.shape = shape
+        out.extend(tracks)
     for v in board.vias:
         ends = [n for n in v.layers if n in copper]
         if len(ends) >= 2 and v.via_type != "through":
@@ -225,14 +236,40 @@ def copper_items(board: Board) -> list[CopperItem]:
             pts = fp_.find("pts")
             if pts is None or (layer is None and zone_layer is None):
                 continue
-            xy = [(atoms.to_nm(p.atoms()[0]), atoms.to_nm(p.atoms()[1])) for p in pts.lists("xy")]
+            # float() of every coordinate at once: nanometre rounding is not needed here
+            flat = [v for xy in pts.kids[1:] if type(xy) is SList for v in xy.kids[1:3]]
+            xy = (np.array(flat, dtype=float) * 1e6).reshape(-1, 2)
             if len(xy) >= 3:
                 name = atoms.text(layer.atoms()[0]) if layer is not None else zone_layer
-                poly = shapely.make_valid(Polygon(xy))
-                fills[name] = poly if name not in fills else fills[name].union(poly)
+                # KiCad's fills are "fractured" (holes joined by zero-width slits), which
+                # GEOS calls invalid; its predicates still answer correctly off the slits,
+                # and repairing 100k-vertex polygons costs seconds. Keep them as they are.
+                fills.setdefault(name, []).append(Polygon(xy))
         if fills:
-            out.append(CopperItem("zone", net_of(z), tuple(fills), fills, (), uuid=z.uuid))
+            merged = {name: (polys[0] if len(polys) == 1 else shapely.MultiPolygon(polys))
+                      for name, polys in fills.items()}
+            out.append(CopperItem("zone", net_of(z), tuple(merged), merged, (), uuid=z.uuid))
     return out
+
+
+def _shape_on(item: CopperItem, layer: str):
+    return item.shape[layer] if item.kind == "zone" else item.shape
+
+
+def _probes(items: list[CopperItem], which: list[int]):
+    """Anchor probes of ``which`` items: points, or discs of half the track width."""
+    pts, owner, reach = [], [], []
+    for i in which:
+        for a in items[i].anchors:
+            pts.append(a)
+            owner.append(i)
+            reach.append(items[i].reach)
+    if not pts:
+        return np.array([], dtype=object), owner
+    probes = shapely.points(np.array(pts, dtype=float))
+    wide = np.array(reach) > 0  # a point buffered by 0 would be empty
+    probes[wide] = shapely.buffer(probes[wide], np.array(reach, dtype=float)[wide], quad_segs=4)
+    return probes, owner
 
 
 class _Union:
@@ -252,7 +289,17 @@ class _Union:
 
 
 def connectivity(board: Board) -> Connectivity:
-    """Clusters of connected copper and the ratsnest links that would join them."""
+    """Clusters of connected copper and the ratsnest links that would join them
+    (cached until the board is edited)."""
+    cached = getattr(board, "_connectivity", None)
+    if cached is not None and cached[0] == board.edits:
+        return cached[1]
+    result = _compute(board)
+    board._connectivity = (board.edits, result)
+    return result
+
+
+def _compute(board: Board) -> Connectivity:
     items = copper_items(board)
     uf = _Union(len(items))
     by_layer: dict[str, list[tuple[int, object]]] = {}
@@ -261,32 +308,45 @@ def connectivity(board: Board) -> Connectivity:
             shape = it.shape[layer] if it.kind == "zone" else it.shape
             by_layer.setdefault(layer, []).append((i, shape))
     for layer, entries in by_layer.items():
-        idx = np.array([i for i, _ in entries])
-        tree = shapely.STRtree([g for _, g in entries])
-        pts, owner, reach = [], [], []
-        for i, _ in entries:
-            for a in items[i].anchors:
-                pts.append(a)
-                owner.append(i)
-                reach.append(items[i].reach)
-        if pts:
-            probes = shapely.points(np.array(pts, dtype=float))
-            wide = np.array(reach) > 0  # a point buffered by 0 would be empty
-            probes[wide] = shapely.buffer(probes[wide], np.array(reach, dtype=float)[wide], 4)
-            hits = tree.query(probes, predicate="intersects")
-            for p, t in zip(*hits):
+        plain = [(i, g) for i, g in entries if items[i].kind != "zone"]
+        zones = [(i, g) for i, g in entries if items[i].kind == "zone" and items[i].net]
+        # Anchors against the other items' copper. Zones stay out of this tree: testing
+        # thousands of points against a 100k-vertex fill one by one is what is slow.
+        idx = np.array([i for i, _ in plain], dtype=int)
+        tree = shapely.STRtree([g for _, g in plain])
+        probes, owner = _probes(items, [i for i, _ in plain])
+        if len(probes):
+            for p, t in zip(*tree.query(probes, predicate="intersects")):
                 a, b = owner[p], int(idx[t])
                 if a != b and items[a].net == items[b].net and items[a].net:
                     uf.join(a, b)
-        # A zone reaches a pad or via through its thermal spokes, which touch the pad's
-        # edge, not its centre: for those (and zone to zone) the shapes must meet.
-        for k, (i, g) in enumerate(entries):
-            if items[i].kind != "zone":
-                continue
-            for t in tree.query(g, predicate="intersects"):
-                j = int(idx[t])
-                if j != i and items[j].kind in ("pad", "via", "zone") \
-                        and items[i].net == items[j].net and items[i].net:
+        # Pads and vias connect to whatever copper of their net they overlap, anchor or
+        # not (a track crossing a pad is connected to it in KiCad).
+        solid = [k for k, (i, _) in enumerate(plain) if items[i].kind in ("pad", "via") and items[i].net]
+        if solid:
+            for s_, t in zip(*tree.query(np.array([plain[k][1] for k in solid], dtype=object),
+                                         predicate="intersects")):
+                a, b = int(idx[solid[s_]]), int(idx[t])
+                if a != b and items[a].net == items[b].net:
+                    uf.join(a, b)
+        # Each fill, prepared once, against the same-net items in its box: pads, vias
+        # and zones by shape (thermal spokes meet a pad's edge), tracks by their anchors.
+        for zi, (i, g) in enumerate(zones):
+            shapely.prepare(g)
+            near = [int(idx[t]) for t in tree.query(g)]
+            near = [j for j in near if items[j].net == items[i].net]
+            shapes = [j for j in near if items[j].kind not in ("segment", "arc")]
+            if shapes:
+                hit = shapely.intersects(g, np.array([_shape_on(items[j], layer) for j in shapes], dtype=object))
+                for j in np.array(shapes)[hit]:
+                    uf.join(i, int(j))
+            tracks = [j for j in near if items[j].kind in ("segment", "arc")]
+            if tracks:
+                pts, who = _probes(items, tracks)
+                for k in np.flatnonzero(shapely.intersects(g, pts)):
+                    uf.join(i, who[k])
+            for j, h in zones[zi + 1:]:
+                if items[j].net == items[i].net and shapely.intersects(g, h):
                     uf.join(i, j)
     cluster = [uf.find(i) for i in range(len(items))]
     return Connectivity(items, cluster, _ratsnest(items, cluster))

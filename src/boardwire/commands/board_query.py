@@ -193,3 +193,104 @@ def describe(ctx: Context, a: DocArgs) -> dict:
     from .describe import describe_board
 
     return describe_board(board_of(ctx, a.path))
+
+
+class PagedArgs(DocArgs):
+    offset: int = Field(0, ge=0)
+    limit: int = Field(100, ge=1, le=5000)
+
+
+@command("query.unrouted", kind="query", args=PagedArgs, result=Result, idempotent=True,
+         units="mm")
+def unrouted(ctx: Context, a: PagedArgs) -> dict:
+    """The ratsnest: connections still missing, computed from the board's own copper (pads, tracks, vias, zone fills), shortest first per net."""
+    from ..checks.connectivity import connectivity
+
+    conn = connectivity(board_of(ctx, a.path))
+    links = conn.links
+    rows = [{"net": l.net, "from": l.a, "to": l.b, "from_at": mm_pt(l.a_at), "to_at": mm_pt(l.b_at),
+             "length": round(l.length / 1e6, 3)} for l in links[a.offset:a.offset + a.limit]]
+    nets = len({l.net for l in links})
+    return {"summary": f"{len(links)} unrouted connection{'s' if len(links) != 1 else ''} on {nets} nets",
+            "total": len(links), "links": rows}
+
+
+def track_lengths(board: Board) -> dict[str, float]:
+    """Routed length per net name in mm (segments and arcs)."""
+    import math
+
+    from ..checks.connectivity import _arc_points
+
+    names = {n.number: n.name for n in board.nets}
+    out: dict[str, float] = {}
+    for t in board.items(("segment", "arc")):
+        name = t.net_name or names.get(t.net or 0, "")
+        if not name:
+            continue
+        pts = _arc_points(t.start, t.mid, t.end) if t.kind == "arc" else [t.start, t.end]
+        length = sum(math.dist(p, q) for p, q in zip(pts, pts[1:]))
+        out[name] = out.get(name, 0.0) + length / 1e6
+    return out
+
+
+def pair_of(name: str) -> str | None:
+    """KiCad's differential-pair naming: a net ending in + / - or P / N has a partner."""
+    for pos, neg in (("+", "-"), ("P", "N"), ("p", "n")):
+        if name.endswith(pos):
+            return name[: -len(pos)] + neg
+    return None
+
+
+@command("query.diffPairs", kind="query", args=DocArgs, result=Result, idempotent=True, units="mm")
+def diff_pairs(ctx: Context, a: DocArgs) -> dict:
+    """Differential pairs found by KiCad's naming rule (NAME+/NAME-, NAMEP/NAMEN), with each side's routed length and the skew."""
+    board = board_of(ctx, a.path)
+    names = {n.name for n in board.nets}
+    lengths = track_lengths(board)
+    pairs = []
+    for name in sorted(names):
+        other = pair_of(name)
+        if other and other in names:
+            lp, ln = lengths.get(name, 0.0), lengths.get(other, 0.0)
+            pairs.append({"positive": name, "negative": other, "length_p": round(lp, 3),
+                          "length_n": round(ln, 3), "skew": round(abs(lp - ln), 3)})
+    return {"summary": f"{len(pairs)} differential pair{'s' if len(pairs) != 1 else ''}", "pairs": pairs}
+
+
+@command("query.lengthGroups", kind="query", args=DocArgs, result=Result, idempotent=True,
+         units="mm")
+def length_groups(ctx: Context, a: DocArgs) -> dict:
+    """Length-matched groups: the custom rules (.kicad_dru) with a length or skew constraint, the nets their condition names, and each net's routed length."""
+    import fnmatch
+    import re
+
+    from ..documents.other import DesignRules
+
+    board = board_of(ctx, a.path)
+    dru = board.path.with_suffix(".kicad_dru") if board.path else None
+    groups = []
+    if dru is not None and dru.is_file():
+        lengths = track_lengths(board)
+        nets = [n.name for n in board.nets if n.name]
+        classes = {}
+        for c in board.net_classes:
+            for pattern in c.get("nets", []):
+                classes[pattern] = c.get("name")
+        rules = DesignRules.load(dru)
+        for rule in rules.rules:
+            constraints = {}
+            for c in rule.node.lists("constraint"):
+                vals = c.atoms()
+                if vals and atoms.text(vals[0]) in ("length", "skew"):
+                    constraints[atoms.text(vals[0])] = {k.head: atoms.text(k.atoms()[0]) for k in c.lists() if k.atoms()}
+            if not constraints:
+                continue
+            cond = rule.text_of("condition") or ""
+            pats = re.findall(r"NetName\s*==\s*'([^']*)'", cond)
+            members = sorted({n for n in nets for p in pats if fnmatch.fnmatchcase(n, p.replace("/", "/"))})
+            name = atoms.text(rule.node.atoms()[0]) if rule.node.atoms() else ""
+            groups.append({"rule": name, "condition": cond, "constraints": constraints,
+                           "nets": [{"net": n, "length": round(lengths.get(n, 0.0), 3)} for n in members]})
+    return {"summary": f"{len(groups)} length rule{'s' if len(groups) != 1 else ''}"
+                       + ("" if dru and dru.is_file() else " (no .kicad_dru beside the board)"),
+            "groups": groups}

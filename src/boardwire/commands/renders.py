@@ -44,10 +44,14 @@ def _png_from_svg(svg: bytes, width: int) -> bytes:
     return cairosvg.svg2png(bytestring=svg, output_width=width, background_color="white")
 
 
-def _write(ctx: Context, output: str | None, data: bytes) -> str | None:
-    if output is None:
+def _output(ctx: Context, output: str | None):
+    """Where to write the image (checked before any work is done)."""
+    return None if output is None else ctx.session.workspace.resolve(output)
+
+
+def _write(ctx: Context, target, data: bytes) -> str | None:
+    if target is None:
         return None
-    target = ctx.session.workspace.resolve(output)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(data)
     return ctx.session.workspace.relative(target)
@@ -58,6 +62,7 @@ def _write(ctx: Context, output: str | None, data: bytes) -> str | None:
                                     {"path": "board.kicad_pcb", "layers": ["F.Cu", "Edge.Cuts"]}))
 def png(ctx: Context, a: RenderArgs) -> dict:
     """A PNG of the board as it is in memory: chosen layers in 2D, or KiCad's 3D view of one side."""
+    target = _output(ctx, a.output)
     od = ctx.session.get(a.path, "board", ctx.actor)
     with snapshot(ctx.session, od) as board:
         if a.view == "3d":
@@ -71,7 +76,7 @@ def png(ctx: Context, a: RenderArgs) -> dict:
             data = out.read_bytes()
         else:
             data = _png_from_svg(_svg(ctx, a, board.parent, board), a.width)
-    written = _write(ctx, a.output, data)
+    written = _write(ctx, target, data)
     return {"summary": f"{a.view.upper()} render of {od.path} ({len(data)} bytes PNG)",
             "image": {"mime_type": "image/png", "data": base64.b64encode(data).decode()},
             **({"output": written} if written else {})}
@@ -80,9 +85,10 @@ def png(ctx: Context, a: RenderArgs) -> dict:
 @command("render.svg", kind="export", args=RenderArgs, result=Result, long=True, idempotent=True)
 def svg(ctx: Context, a: RenderArgs) -> dict:
     """An SVG of chosen layers of the board as it is in memory (KiCad's plotter)."""
+    target = _output(ctx, a.output)
     od = ctx.session.get(a.path, "board", ctx.actor)
     with snapshot(ctx.session, od) as board:
         data = _svg(ctx, a, board.parent, board)
-    written = _write(ctx, a.output, data)
+    written = _write(ctx, target, data)
     return {"summary": f"SVG of {od.path}, {len(data)} bytes", "mime_type": "image/svg+xml",
             **({"output": written} if written else {"svg": data.decode("utf-8", "replace")})}

@@ -122,6 +122,7 @@ class Session:
         self.max_undo = max_undo
         self._listeners: list[Callable[[Event], None]] = []
         self._depth = 0  # > 0 while an edit runs: nested edits join it (batches)
+        self._json_before: dict[str, bytes] | None = None  # JSON documents' content before the edit
 
     # -- events ----------------------------------------------------------------------
 
@@ -155,6 +156,8 @@ class Session:
                 raise NoDocument(f"{key}: no such file in the working directory")
             od = OpenDocument(key, full, cls.load(full))
             self.documents[key] = od
+            if self._json_before is not None and not isinstance(od.doc, SexprDocument):
+                self._json_before[key] = od.doc.to_bytes()  # opened by a running edit
             self._emit(od, "open", "open", actor)
             return od
 
@@ -200,6 +203,7 @@ class Session:
                 return fn()
             json_before = {k: od.doc.to_bytes() for k, od in self.documents.items()
                            if not isinstance(od.doc, SexprDocument)}
+            self._json_before = json_before
             with recording() as ops:
                 self._depth += 1
                 try:
@@ -210,6 +214,7 @@ class Session:
                     raise
                 finally:
                     self._depth -= 1
+                    self._json_before = None
             self._commit(label, ops, json_before, actor, new_ids or [])
             return result
 

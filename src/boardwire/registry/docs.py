@@ -1,0 +1,60 @@
+"""docs/commands.md, generated from the registry (tests fail when it is stale)."""
+
+from __future__ import annotations
+
+import json
+
+from .registry import REGISTRY
+
+HEADER = """# Commands
+
+Generated from the registry by `python -m boardwire.registry.docs > docs/commands.md`;
+do not edit by hand. Every command is reachable from every door: `boardwire call ID
+'{json}'`, and (in later releases) MCP tools (`.` becomes `_`), JSON-RPC methods and the
+script API. Units: millimetres and degrees, KiCad's axes (x right, y down). Every
+document path is relative to the working directory.
+"""
+
+
+def _type(prop: dict) -> str:
+    if "anyOf" in prop:
+        return " | ".join(_type(p) for p in prop["anyOf"] if p.get("type") != "null")
+    if "enum" in prop:
+        return " | ".join(json.dumps(v) for v in prop["enum"])
+    if prop.get("type") == "array":
+        return f"array of {_type(prop.get('items', {}))}"
+    if "$ref" in prop:
+        return prop["$ref"].rsplit("/", 1)[-1]
+    return prop.get("type", "any")
+
+
+def render() -> str:
+    out = [HEADER]
+    scopes: dict[str, list] = {}
+    for c in REGISTRY.all():
+        scopes.setdefault(c.scope, []).append(c)
+    for scope, cmds in scopes.items():
+        out.append(f"\n## {scope}\n")
+        for c in cmds:
+            flags = [c.kind] + [f for f, on in (("read-only", c.read_only), ("destructive", c.destructive),
+                                               ("idempotent", c.idempotent), ("long", c.long)) if on]
+            out.append(f"### `{c.id}`\n\n{c.summary}\n\n*{', '.join(flags)}*"
+                       + (f" · units: {c.units}" if c.units else "") + "\n")
+            schema = c.input_schema()
+            props = schema.get("properties", {})
+            required = set(schema.get("required", []))
+            if props:
+                out.append("| argument | type | | description |\n|---|---|---|---|")
+                for name, prop in props.items():
+                    desc = prop.get("description", "")
+                    if "default" in prop and prop["default"] is not None:
+                        desc = (desc + f" (default {json.dumps(prop['default'])})").strip()
+                    out.append(f"| `{name}` | {_type(prop).replace('|', '/')} | {'required' if name in required else ''} | {desc} |")
+                out.append("")
+            for ex in c.examples:
+                out.append(f"```sh\nboardwire call {c.id} '{json.dumps(ex)}'\n```\n")
+    return "\n".join(out).rstrip() + "\n"
+
+
+if __name__ == "__main__":
+    print(render(), end="")

@@ -1,0 +1,81 @@
+"""query.* on real boards."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from boardwire.registry import REGISTRY, Context
+from boardwire.session import Session
+from tests.inputs import DEMOS, demo_boards, need
+
+
+def q(session, cid, **args):
+    return REGISTRY.call(cid, args, Context(session))
+
+
+def tokens(text: str) -> int:
+    """Tokens as counted here: each run of letters/digits, and each other non-space
+    character, is one token. BPE tokenisers (GPT/Claude) merge more, so this is an
+    upper bound for them on JSON like ours."""
+    return len(re.findall(r"\w+|[^\w\s]", text))
+
+
+@pytest.mark.parametrize("board", demo_boards(), ids=lambda p: p.stem)
+def test_describe_fits_on_one_screen(board, tmp_path):
+    import json
+
+    s = Session(board.parent)
+    out = q(s, "query.describe", path=board.name)
+    text = json.dumps(out)
+    assert tokens(text) < 2000, tokens(text)
+    assert out["counts"]["footprints"] >= 0 and isinstance(out["unrouted"], int)
+    assert out["summary"].startswith("board KiCad")
+
+
+def test_items_filters_and_paging():
+    s = Session(need(DEMOS / "video"))
+    path = "video.kicad_pcb"
+    vias = q(s, "query.items", path=path, kind=["via"], limit=5)
+    assert vias["total"] == 808 and len(vias["items"]) == 5 and "more" in vias["summary"]
+    page2 = q(s, "query.items", path=path, kind=["via"], limit=5, offset=5)
+    assert {i["id"] for i in page2["items"]}.isdisjoint({i["id"] for i in vias["items"]})
+    gnd = q(s, "query.items", path=path, kind=["segment"], net="GND", limit=1000)
+    assert gnd["total"] > 0 and all(i["net"] == "GND" for i in gnd["items"])
+    inner = q(s, "query.items", path=path, layer="In1.Cu", kind=["segment"], limit=1000)
+    assert all(i["layer"] == "In1.Cu" for i in inner["items"])
+    fp = q(s, "query.items", path=path, reference="U1")
+    assert fp["total"] == 1 and fp["items"][0]["ref"] == "U1"
+    box = q(s, "query.items", path=path, kind=["footprint"], bbox=[100, 50, 150, 100], limit=1000)
+    assert 0 < box["total"] < 189
+    assert all(100 <= i["at"][0] <= 150 and 50 <= i["at"][1] <= 100 for i in box["items"])
+
+
+def test_nets_footprint_and_pads():
+    s = Session(need(DEMOS / "pic_programmer"))
+    path = "pic_programmer.kicad_pcb"
+    nets = q(s, "query.nets", path=path)
+    gnd = next(n for n in nets["nets"] if n["net"] == "GND")
+    vcc = next(n for n in nets["nets"] if n["net"] == "VCC")
+    assert gnd["pads"] > 10 and vcc["tracks"] > 0  # GND is a zone here
+    u1 = q(s, "query.footprint", path=path, reference="U1")
+    assert u1["ref"] == "U1" and len(u1["pads"]) > 2
+    pads = q(s, "query.pads", path=path, reference="U1")
+    assert [p["number"] for p in pads["pads"]] == [p["number"] for p in u1["pads"]]
+    from boardwire.errors import NotFound
+
+    with pytest.raises(NotFound):
+        q(s, "query.pads", path=path, reference="NOPE")
+
+
+def test_wrong_kind_and_missing_document(tmp_path):
+    from boardwire.errors import NoDocument, WrongKind
+
+    shutil.copy(need(DEMOS / "complex_hierarchy" / "complex_hierarchy.kicad_sch"), tmp_path / "a.kicad_sch")
+    s = Session(tmp_path)
+    with pytest.raises(WrongKind):
+        q(s, "query.describe", path="a.kicad_sch")
+    with pytest.raises(NoDocument):
+        q(s, "query.describe", path="missing.kicad_pcb")

@@ -1,0 +1,93 @@
+"""The registry: one declaration per command, stable error codes, generated docs."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pydantic import ValidationError
+
+from boardwire.errors import ALL_CODES, BoardwireError, Internal, InvalidArgs, UnknownCommand
+from boardwire.registry import REGISTRY, Context
+from boardwire.registry.command import KINDS
+from boardwire.registry.docs import render
+from boardwire.session import Session
+from tests.inputs import REPO
+
+STABLE = {"unknown-command", "invalid-args", "no-document", "wrong-kind", "not-found",
+          "stale-revision", "check-failed", "service-unavailable", "path-outside-workspace",
+          "policy-denied", "cancelled", "internal"}
+
+
+def test_every_stable_code_exists_with_a_hint():
+    assert STABLE <= set(ALL_CODES)
+    for code, cls in ALL_CODES.items():
+        assert cls.code == code and cls.hint, code
+
+
+def test_commands_are_well_formed():
+    cmds = REGISTRY.all()
+    assert len(cmds) >= 35
+    for c in cmds:
+        scope, _, verb = c.id.partition(".")
+        assert scope and verb and verb[0].islower(), c.id
+        assert c.kind in KINDS and c.summary and len(c.examples) <= 3
+        schema = c.input_schema()
+        assert schema["type"] == "object" and "title" not in json.dumps(schema)
+        for ex in c.examples:  # every example is valid input
+            c.args.model_validate(ex)
+        if c.kind == "edit":
+            assert "revision" in schema["properties"], c.id
+        if c.kind == "query":
+            assert c.read_only
+
+
+def test_docs_are_generated_from_the_registry():
+    on_disk = (REPO / "docs" / "commands.md").read_text()
+    assert on_disk == render(), "docs/commands.md is stale: python -m boardwire.registry.docs > docs/commands.md"
+
+
+def test_unknown_command_and_bad_arguments(tmp_path):
+    s = Session(tmp_path)
+    with pytest.raises(UnknownCommand) as e:
+        REGISTRY.call("pcb.teleport", {}, Context(s))
+    assert e.value.code == "unknown-command"
+    with pytest.raises(UnknownCommand) as e:
+        REGISTRY.call("board.move", {}, Context(s))
+    assert "pcb.move" in e.value.message  # a suggestion
+    with pytest.raises(InvalidArgs) as e:
+        REGISTRY.call("pcb.addVia", {"path": "b.kicad_pcb", "at": [1], "size": -1, "bogus": 1}, Context(s))
+    locs = {err["loc"] for err in e.value.data["errors"]}
+    assert {"at", "size", "bogus"} <= locs
+    with pytest.raises(InvalidArgs):
+        REGISTRY.call("pcb.addVia", ["not", "an", "object"], Context(s))
+
+
+def test_an_unexpected_exception_is_internal_and_changes_nothing(tmp_path, monkeypatch):
+    import shutil
+
+    from tests.inputs import DEMOS, need
+
+    shutil.copy(need(DEMOS / "ecc83" / "ecc83-pp.kicad_pcb"), tmp_path / "b.kicad_pcb")
+    s = Session(tmp_path)
+    od = s.open("b.kicad_pcb")
+    before = od.doc.to_bytes()
+    from boardwire.documents.board import Board
+
+    real = Board.add_via
+
+    def half_then_crash(self, *a, **k):
+        real(self, *a, **k)
+        raise ZeroDivisionError("boom")
+
+    monkeypatch.setattr(Board, "add_via", half_then_crash)
+    with pytest.raises(Internal) as e:
+        REGISTRY.call("pcb.addVia", {"path": "b.kicad_pcb", "at": [1, 1]}, Context(s))
+    assert e.value.code == "internal" and "ZeroDivisionError" in e.value.message
+    assert od.doc.tree.to_bytes() == before and od.revision == 0
+
+
+def test_errors_serialise_with_code_message_hint():
+    d = InvalidArgs("x: bad", errors=[{"loc": "x", "msg": "bad", "type": "value"}]).to_dict()
+    assert d["code"] == "invalid-args" and d["hint"] and d["data"]["errors"][0]["loc"] == "x"
+    assert isinstance(BoardwireError("m").to_dict()["code"], str)
