@@ -42,7 +42,8 @@ def main() -> int:
         t2 = time.perf_counter()
         board = session.get(path).doc
         ref = next(fp.reference for fp in board.footprints if fp.reference)
-        net = next(n.name for n in board.nets if n.number > 0)
+        nets = REGISTRY.call("query.nets", {"path": path}, ctx)["nets"]
+        net = max(nets, key=lambda n: n["tracks"])["net"]  # the busiest net
         cases = [
             ("query.items", {"path": path, "kind": ["footprint"], "limit": 20}, False),
             ("query.items", {"path": path, "net": net, "limit": 20}, False),

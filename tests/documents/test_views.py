@@ -73,7 +73,7 @@ def test_pad_positions_equal_pcbnew(pcbnew_python):
             ref = kicad[fp.uuid]
             assert (fp.position, fp.orientation) == ((ref["x"], ref["y"]), ref["angle"])
             ours = sorted((p.number, *p.world_position) for p in fp.pads)
-            theirs = sorted((num, x, y) for num, x, y, _ in ref["pads"])
+            theirs = sorted((p[0], p[1], p[2]) for p in ref["pads"])
             assert ours == theirs, (name, fp.reference)
             n += len(ours)
         assert n > 200

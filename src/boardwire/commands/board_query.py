@@ -10,7 +10,7 @@ from ..documents.board import Arc, Board, Footprint, Graphic, Text, Track, Via, 
 from ..errors import NotFound
 from ..registry import Context, command
 from ..sexpr import atoms
-from .common import DocArgs, Result, mm, mm_pt
+from .common import DocArgs, Result, mm, mm_pt, nm
 
 
 def board_of(ctx: Context, path: str) -> Board:
@@ -23,7 +23,7 @@ def item_dict(item, nets: dict[int, str]) -> dict:
     if isinstance(item, Footprint):
         out.update(ref=item.reference, value=item.value, lib_id=item.lib_id,
                    at=mm_pt(item.position), angle=item.orientation, side=item.side,
-                   pads=sum(1 for _ in item.node.lists("pad")))
+                   pads=sum(1 for k in item.node.kids if type(k) is not bytes and k.head_bytes() == b"pad"))
         return out
     if isinstance(item, Track):
         out.update(start=mm_pt(item.start), end=mm_pt(item.end), width=mm(item.width),
@@ -80,33 +80,43 @@ class ItemsArgs(DocArgs):
          idempotent=True, examples=({"path": "b.kicad_pcb", "kind": ["via"], "net": "GND"},))
 def items(ctx: Context, a: ItemsArgs) -> dict:
     """Board items filtered by kind, layer, net, footprint reference and bounding box; paged."""
+    from ..documents.board import _BOARD_KINDS
+
     board = board_of(ctx, a.path)
-    nets = {n.number: n.name for n in board.nets}
-    kinds = tuple(a.kind) if a.kind else None
-    want_net = None
+    idx = board.index
+    nets = {n: name for name, n in idx.net_table.items()}
+    kinds = set(a.kind) if a.kind else set(_BOARD_KINDS)
+    # start from the smallest index that applies, then check the rest per record
+    pools: list[tuple[int, object]] = []
+    if a.kind:
+        pools.append((sum(len(idx.by_kind.get(k, ())) for k in kinds),
+                      lambda: [e for k in a.kind for e in idx.by_kind.get(k, {}).values()]))
     if a.net is not None:
-        want_net = board.net_number(a.net)
-    box = a.bbox
-    if box is not None:
-        x1, x2 = sorted((box[0], box[2]))
-        y1, y2 = sorted((box[1], box[3]))
+        by_number = idx.by_net.get(idx.net_table.get(a.net), {})
+        by_name = idx.by_net.get(a.net, {})
+        pools.append((len(by_number) + len(by_name),
+                      lambda: [*by_number.values(), *by_name.values()]))
+    if a.reference is not None:
+        e = idx.by_ref.get(a.reference)
+        pools.append((1, lambda: [e] if e is not None else []))
+    pool = min(pools, key=lambda p: p[0])[1]() if pools else idx.entries.values()
+    if a.bbox is not None:
+        x1, x2 = sorted((nm(a.bbox[0]), nm(a.bbox[2])))
+        y1, y2 = sorted((nm(a.bbox[1]), nm(a.bbox[3])))
+    want_net = {idx.net_table.get(a.net), a.net} if a.net is not None else None
     found, total = [], 0
-    for item in board.items(kinds):
-        if a.reference is not None and not (isinstance(item, Footprint) and item.reference == a.reference):
+    for e in pool:
+        if e.kind not in kinds or (a.layer is not None and a.layer not in e.layers):
             continue
-        if a.layer is not None and a.layer not in (getattr(item, "layers", None) or []):
+        if want_net is not None and e.net not in want_net:
             continue
-        if a.net is not None:
-            n = getattr(item, "net", None)
-            if not (n is not None and n == want_net) and getattr(item, "net_name", None) != a.net:
-                continue
-        if box is not None:
-            p = anchor(item)
-            if p is None or not (x1 <= p[0] / 1e6 <= x2 and y1 <= p[1] / 1e6 <= y2):
-                continue
+        if a.reference is not None and e.ref != a.reference:
+            continue
+        if a.bbox is not None and (e.anchor is None or not (x1 <= e.anchor[0] <= x2 and y1 <= e.anchor[1] <= y2)):
+            continue
         total += 1
         if a.offset < total <= a.offset + a.limit:
-            found.append(item_dict(item, nets))
+            found.append(item_dict(_BOARD_KINDS[e.kind](board, e.node), nets))
     more = total > a.offset + len(found)
     return {"summary": f"{total} item{'s' if total != 1 else ''} match; showing {len(found)}"
                        + (f" from {a.offset}" if a.offset else "") + ("; more with offset" if more else ""),
@@ -116,19 +126,22 @@ def items(ctx: Context, a: ItemsArgs) -> dict:
 @command("query.nets", kind="query", args=DocArgs, result=Result, idempotent=True)
 def nets(ctx: Context, a: DocArgs) -> dict:
     """The board's nets with how many pads, tracks and vias each has."""
-    board = board_of(ctx, a.path)
-    counts: dict[int, list[int]] = {n.number: [0, 0, 0] for n in board.nets}
-    for fp in board.footprints:
-        for pad in fp.pads:
-            if pad.net is not None and pad.net in counts:
-                counts[pad.net][0] += 1
-    for item in board.items(("segment", "arc", "via")):
-        n = item.net
-        if n in counts:
-            counts[n][1 if item.kind != "via" else 2] += 1
-    rows = [{"net": n.name, "number": n.number, "pads": counts[n.number][0],
-             "tracks": counts[n.number][1], "vias": counts[n.number][2]}
-            for n in board.nets if n.number > 0]
+    idx = board_of(ctx, a.path).index
+    names = {n: name for name, n in idx.net_table.items()}
+    tracks: dict = {}
+    vias: dict = {}
+    for (net, kind), count in idx.net_kinds.items():
+        name = names.get(net, net)  # KiCad 10 items name their net
+        if kind == "via":
+            vias[name] = vias.get(name, 0) + count
+        elif kind in ("segment", "arc"):
+            tracks[name] = tracks.get(name, 0) + count
+    pads: dict = {}
+    for net, count in idx.pad_nets.items():
+        name = names.get(net, net)
+        pads[name] = pads.get(name, 0) + count
+    rows = [{"net": name, "number": n, "pads": pads.get(name, 0), "tracks": tracks.get(name, 0),
+             "vias": vias.get(name, 0)} for name, n in idx.net_table.items() if n > 0]
     return {"summary": f"{len(rows)} nets", "nets": rows}
 
 

@@ -14,6 +14,7 @@ from typing import Iterator
 from ..sexpr import atoms
 from ..sexpr.atoms import mm, quote
 from ..sexpr.node import SList
+from .board_index import BoardIndex
 from .placement import board_footprint
 from .sexpr_doc import SexprDocument, make
 from .versions import board_has
@@ -467,7 +468,32 @@ class FootprintContainer(SexprDocument):
 class Board(FootprintContainer):
     """A ``.kicad_pcb`` file."""
 
+    def _insert_index(self, kinds: tuple[str, ...], fallback_before: tuple[str, ...]) -> int:
+        """After the last item of ``kinds`` (found through the index), else as for any
+        document."""
+        idx = self.index
+        last = [next(reversed(idx.by_kind[k].values())).node for k in kinds if idx.by_kind.get(k)]
+        if last:
+            kids = self.root.kids
+            return max(kids.index(node) for node in last) + 1
+        return super()._insert_index(kinds, fallback_before)
+
     kind = "board"
+    _index: BoardIndex | None = None
+
+    @property
+    def index(self) -> BoardIndex:
+        """Records of the top-level items, refreshed for what edits touched."""
+        index = self._index
+        if index is None:
+            index = self._index = BoardIndex(self.root)
+            self._touched = {}
+        elif self._touched:
+            index.refresh(self._touched)
+            self._touched.clear()
+            if len(index.entries) != len(self.root.kids) - index.root_atoms:
+                index = self._index = BoardIndex(self.root)  # lost track: start again
+        return index
 
     # -- reading ---------------------------------------------------------------------
 
@@ -523,16 +549,13 @@ class Board(FootprintContainer):
         return out
 
     def net_name(self, number: int | None) -> str | None:
-        for n in self.nets:
-            if n.number == number:
-                return n.name
+        for name, n in self.index.net_table.items():
+            if n == number:
+                return name
         return None
 
     def net_number(self, name: str) -> int | None:
-        for n in self.nets:
-            if n.name == name:
-                return n.number
-        return None
+        return self.index.net_table.get(name)
 
     @property
     def layers(self) -> list[Layer]:
@@ -581,16 +604,15 @@ class Board(FootprintContainer):
         return out
 
     def footprint(self, reference: str) -> Footprint | None:
-        for fp in self.items(("footprint", "module")):
-            if fp.reference == reference:
-                return fp  # type: ignore[return-value]
-        return None
+        e = self.index.by_ref.get(reference)
+        return Footprint(self, e.node) if e is not None else None
 
     def by_uuid(self, uid: str) -> View | None:
-        for item in self.items():
-            if item.uuid == uid:
-                return item
-        return None
+        e = self.index.by_uuid.get(uid)
+        if e is None:
+            return None
+        cls = _BOARD_KINDS.get(e.kind)
+        return cls(self, e.node) if cls is not None else None
 
     def summary(self) -> dict:
         """Counts a person reads first: format, layers, and items by kind."""

@@ -39,6 +39,8 @@ class SexprDocument(Document):
     def __init__(self, data: bytes, path: str | Path | None = None):
         super().__init__(data, path)
         self.tree = SexprFile(data, str(path) if path else None, forest=self.forest)
+        # Top-level lists changed since an index last looked (None: nobody is looking).
+        self._touched: dict[int, SList] | None = None
 
     @property
     def root(self) -> SList:
@@ -101,6 +103,33 @@ class SexprDocument(Document):
             ws, text = ws.replace(b"\n", nl), text.replace(b"\n", nl)
         return ws, as_tree(text)
 
+    # -- what changed (for indexes kept by subclasses) ---------------------------------
+
+    def note(self, node: SList) -> None:
+        """Record that ``node`` (in the tree, or just taken out of it) changed."""
+        if self._touched is None:
+            return
+        top, root = node, self.root
+        while top.parent is not None and top.parent is not root:
+            top = top.parent
+        if top is not root:
+            self._touched[id(top)] = top
+
+    def note_journal(self, ops: list) -> None:
+        """Record what an undo or redo journal touches (call before and after it runs)."""
+        if self._touched is None:
+            return
+        kids = self.root.kids
+        for op in ops:
+            if op[1] is self.root:
+                i = op[2]
+                if i < len(kids) and type(kids[i]) is SList:
+                    self.note(kids[i])
+                if op[0] in ("set", "insert") and type(op[3]) is SList:
+                    self.note(op[3])
+            else:
+                self.note(op[1])
+
     # -- edits -------------------------------------------------------------------------
 
     def insert(self, parent: SList, node: SList, index: int | None = None) -> SList:
@@ -113,6 +142,7 @@ class SexprDocument(Document):
             index = len(kids)
         parent.insert_kid(index, fresh, ws)
         self._retail(parent, depth - 1)
+        self.note(fresh)
         self.touch()
         return fresh
 
@@ -120,7 +150,9 @@ class SexprDocument(Document):
         """Put ``node`` where ``old`` is, keeping the whitespace before it."""
         parent = old.parent
         _, fresh = self._layout(node, parent.depth + 1)
+        self.note(old)
         parent.set_kid(parent.index(old), fresh)
+        self.note(fresh)
         self.touch()
         return fresh
 
@@ -129,6 +161,7 @@ class SexprDocument(Document):
         parent = node.parent
         if parent is None:
             raise ValueError("cannot remove the root list")
+        self.note(node)
         parent.remove_kid(parent.index(node))
         self._retail(parent, parent.depth)
         self.touch()
@@ -136,6 +169,7 @@ class SexprDocument(Document):
     def set_atoms(self, node: SList, values: list[bytes], start: int = 1) -> None:
         """Overwrite the atoms of ``node`` from position ``start`` (1 = after the head),
         adding or dropping trailing atoms as needed; whitespace is kept where it was."""
+        self.note(node)
         kids = node.kids
         old = [i for i in range(start, len(kids)) if type(kids[i]) is bytes]
         for i, v in zip(old, values):

@@ -271,8 +271,10 @@ class Session:
             od.doc = type(od.doc)(step.data, od.full)  # type: ignore[arg-type]
             inverse = Step(step.label, None, current, back_to)
         else:
+            od.doc.note_journal(step.ops)
             with recording() as ops:
                 apply_undo(step.ops)
+            od.doc.note_journal(ops)
             od.doc.touch()
             inverse = Step(step.label, ops[:], None, back_to)
         od.revision = step.target

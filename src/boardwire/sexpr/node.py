@@ -179,6 +179,10 @@ class SList:
         return [k for k in self.kids[1:] if type(k) is bytes]
 
     def index(self, child: Child) -> int:
+        """Position of ``child`` (by identity; SList has no value equality, so the
+        list's own C search compares identities for lists)."""
+        if type(child) is SList:
+            return self.kids.index(child)
         for i, kid in enumerate(self.kids):
             if kid is child:
                 return i
