@@ -19,7 +19,17 @@ KICAD_SHARE = Path(os.environ.get("BOARDWIRE_KICAD_SHARE", "/usr/share/kicad"))
 DEMOS = KICAD_SHARE / "demos"
 FOOTPRINTS = KICAD_SHARE / "footprints"
 SYMBOLS = KICAD_SHARE / "symbols"
-CORPUS = Path(os.environ.get("BOARDWIRE_CORPUS", REPO.parent / "shared" / "corpus"))
+def _corpus() -> Path:
+    """../shared/corpus beside the checkout (the team's layout), or $BOARDWIRE_CORPUS."""
+    if os.environ.get("BOARDWIRE_CORPUS"):
+        return Path(os.environ["BOARDWIRE_CORPUS"])
+    for candidate in (REPO.parent / "shared" / "corpus", Path("/work/shared/corpus")):
+        if candidate.is_dir():
+            return candidate
+    return REPO.parent / "shared" / "corpus"
+
+
+CORPUS = _corpus()
 SYSTEM_PYTHON = os.environ.get("BOARDWIRE_PCBNEW_PYTHON", "/usr/bin/python3")
 
 SEXPR_SUFFIXES = (".kicad_pcb", ".kicad_sch", ".kicad_mod", ".kicad_sym", ".kicad_dru",
