@@ -123,3 +123,27 @@ def test_new_schematic_items_match_eeschema_and_connect(tmp_path, kicad_cli):
     for inst in ("ampli_ht_horizontal", "ampli_ht_vertical"):
         start = text.index(f'(name "/{inst}/BW_NEW_NET")')
         assert "(node " in text[start:text.index("(net ", start + 1)]
+
+
+def test_no_token_newer_than_the_file(tmp_path):
+    """Into a KiCad 7 board a KiCad 9 library footprint is refused (it would bring
+    KiCad 8+ tokens); tracks and vias are written with KiCad 7's tokens."""
+    from boardwire.errors import UnsupportedFormat
+    from tests.inputs import CORPUS
+
+    src = CORPUS / "DangerousPrototypes__BusPirate5-hardware/bus_pirate_pcb/5-REV10A/REV10a.kicad_pcb"
+    if not src.exists():
+        pytest.skip("corpus not here")
+    board = boardwire.open(src)
+    assert board.version == 20221018
+    lib = boardwire.open(need(FOOTPRINTS / "Resistor_SMD.pretty" / "R_0805_2012Metric.kicad_mod"))
+    with pytest.raises(UnsupportedFormat) as e:
+        board.add_footprint(lib, "Resistor_SMD:R_0805_2012Metric", (0, 0))
+    assert "KiCad 9" in e.value.hint and board.edits == 0
+    via = board.add_via((MM, MM), 600_000, 300_000, net=1)
+    text = via.node.to_bytes()
+    assert b"(tstamp " in text and b"(uuid" not in text and text.count(b"\n") == 0
+    v5 = boardwire.open(CORPUS / "OLIMEX__ESP32-POE/HARDWARE/ESP32-PoE-hardware-revision-L1/ESP32-PoE_Rev_L1.kicad_pcb")
+    assert v5.version == 20171130
+    t = v5.add_track((0, 0), (MM, 0), 250_000, "F.Cu", 1).node.to_bytes()
+    assert b"(layer F.Cu)" in t and b"(tstamp " in t and len(t.split(b"(tstamp ")[1].rstrip(b")")) == 8

@@ -228,6 +228,7 @@ class Footprint(BoardItem):
             if key and vals and vals[0] == key:
                 self.doc.set_atoms(t, [vals[0], quote(value)] + vals[2:])
                 return False
+        self.doc.require("fields", f"adding the field {name!r}")
         fab = ("B." if self.side == "back" else "F.") + "Fab"
         at = self.node.find("at")
         angle = at.atoms()[2] if at is not None and len(at.atoms()) > 2 else b"0"
@@ -625,7 +626,20 @@ class Board(FootprintContainer):
     def _id_token(self, uid: str) -> SList:
         if board_has(self.version, "uuid"):
             return make("uuid", quote(uid))
-        return make("tstamp", uid.encode())
+        if board_has(self.version, "fp_uuid"):
+            return make("tstamp", uid.encode())
+        # KiCad 5 and earlier: 32-bit hexadecimal time stamps
+        return make("tstamp", uid.replace("-", "")[:8].upper().encode())
+
+    def require(self, feature: str, what: str) -> None:
+        """Refuse an edit whose tokens this file's format version cannot hold."""
+        from ..errors import UnsupportedFormat
+
+        if not board_has(self.version, feature):
+            raise UnsupportedFormat(
+                f"{what} needs a KiCad 8 or newer board; this one is format {self.version}",
+                hint="Open and save the board in KiCad 9 to upgrade it, then try again "
+                     "(boardwire never writes tokens newer than a file's own version).")
 
     def _layer_token(self, name: str) -> bytes:
         return quote(name) if board_has(self.version, "quoted_layers") else name.encode()
@@ -679,6 +693,7 @@ class Board(FootprintContainer):
                     width: int = 100_000, fill: bool = False, uid: str | None = None) -> Graphic:
         """Add a board drawing. ``shape``: line (2 points), rect (2 corners), circle
         (centre, a point on it), arc (start, mid, end), poly (3+ points). nm."""
+        self.require("uuid", "adding a drawing")
         p = [make(h, mm(x), mm(y)) for h, (x, y) in zip(
             {"line": ("start", "end"), "rect": ("start", "end"), "circle": ("center", "end"),
              "arc": ("start", "mid", "end")}.get(shape, ()), points)]
@@ -693,6 +708,7 @@ class Board(FootprintContainer):
     def add_text(self, text: str, at: Point, layer: str = "F.SilkS", angle: float = 0.0,
                  size: int = 1_000_000, thickness: int = 150_000, uid: str | None = None) -> Text:
         """Add board text (gr_text); on a back layer it is mirrored, as KiCad does."""
+        self.require("uuid", "adding text")
         effects = make("effects", make("font", make("size", mm(size), mm(size)),
                                        make("thickness", mm(thickness))),
                        make("justify", b"mirror") if layer.startswith("B.") else None)
@@ -708,6 +724,7 @@ class Board(FootprintContainer):
         """Place a copy of a library footprint (front side) at ``at`` (nm), turned
         ``angle`` degrees, as KiCad 9 does (see `placement`). ``pad_nets`` maps pad
         numbers to net names already in the board's net table."""
+        self.require("uuid", "placing a KiCad 9 library footprint")
         nets = {}
         for number, name in (pad_nets or {}).items():
             code = self.net_number(name)

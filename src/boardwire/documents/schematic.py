@@ -296,6 +296,14 @@ class Schematic(SexprDocument):
         return make("uuid", quote(text) if (self.version or 0) >= 20231120 else text.encode())
 
     def _place(self, node: SList, kinds: tuple[str, ...]) -> SList:
+        from ..errors import UnsupportedFormat
+
+        if (self.version or 0) < SCHEMATIC_RELEASES[8]:
+            # KiCad 6/7 wrote these items with other tokens (bare flags, stroke colours)
+            raise UnsupportedFormat(
+                f"adding a {node.head} needs a KiCad 8 or newer schematic; this one is "
+                f"format {self.version}",
+                hint="Open and save the schematic in KiCad 9 to upgrade it, then try again.")
         kids = self.root.kids
         later = set(_SCH_ORDER[max(_SCH_ORDER.index(k) for k in kinds) + 1:])
         index = None

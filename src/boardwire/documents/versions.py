@@ -20,7 +20,7 @@ LATEST_SCHEMATIC = SCHEMATIC_RELEASES[9]
 _BOARD_FEATURES = {
     "arc_tracks": 20200119,  # (arc ...) track segments
     "footprint_keyword": 20201115,  # (footprint ...) rather than (module ...)
-    "fp_uuid": 20200724,
+    "fp_uuid": 20200724,  # KIID UUIDs (tstamp before 20231014, hex time stamps before this)
     "pad_locking": 20210108,
     "quoted_layers": 20200512,  # layer names written as strings from KiCad 6
     "stroke": 20211229,  # (stroke (width) (type)) on graphics
