@@ -58,11 +58,21 @@ class FileChangedOnDisk(BoardwireError):
     hint = "Reload the document, or save with force=True to overwrite the other change."
 
 
+class IOFailure(BoardwireError):
+    code = "io-error"
+    hint = "The file system refused the operation; the message says which file and why."
+
+
+class ReadOnlyFile(BoardwireError):
+    code = "read-only"
+    hint = "Make the file (and its folder) writable, or save to another path."
+
+
 # -- the registry's stable codes (C3). Each says what to do next. ------------------------
 
 class UnknownCommand(BoardwireError):
     code = "unknown-command"
-    hint = "List the commands (session.describe, or `boardwire mcp --tools`) and use an id from it."
+    hint = "See docs/commands.md (or call session.describe) for the command ids."
 
 
 class InvalidArgs(BoardwireError):
@@ -107,7 +117,7 @@ class PathOutsideWorkspace(BoardwireError):
 
 class PolicyDenied(BoardwireError):
     code = "policy-denied"
-    hint = "Allow it in boardwire.toml [agent], or ask the person who runs boardwire to."
+    hint = "The server's policy does not allow this call; ask the person who runs boardwire."
 
 
 class Cancelled(BoardwireError):
@@ -123,10 +133,17 @@ class Internal(BoardwireError):
 ALL_CODES = {cls.code: cls for cls in (
     UnknownCommand, InvalidArgs, NoDocument, WrongKind, NotFound, StaleRevision, CheckFailed,
     ServiceUnavailable, PathOutsideWorkspace, PolicyDenied, Cancelled, Internal, ParseError,
-    UnsupportedFormat, FileChangedOnDisk)}
+    UnsupportedFormat, FileChangedOnDisk, ReadOnlyFile, IOFailure)}
 
 
-# Process exit status of `boardwire call` for each code (0 is success, 1 is left to
-# Python's own failures, 2 to bad command-line usage).
-EXIT_CODES = {code: 10 + i for i, code in enumerate(sorted(ALL_CODES) + ["unsaved-changes",
-                                                                          "nothing-to-undo"])}
+# Process exit status of `boardwire call` for each code: fixed numbers, never reused
+# (0 success, 1 Python's own failures, 2 bad command-line usage, 3 checks that found
+# errors).
+EXIT_CODES = {
+    "unknown-command": 10, "invalid-args": 11, "no-document": 12, "wrong-kind": 13,
+    "not-found": 14, "stale-revision": 15, "check-failed": 16, "service-unavailable": 17,
+    "path-outside-workspace": 18, "policy-denied": 19, "cancelled": 20, "internal": 21,
+    "parse-error": 22, "unsupported-format": 23, "file-changed": 24, "read-only": 25,
+    "unsaved-changes": 26, "nothing-to-undo": 27, "io-error": 28,
+}
+EXIT_CHECK_ERRORS = 3

@@ -16,7 +16,7 @@ from rich.table import Table
 
 from ..errors import BoardwireError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="boardwire: KiCad documents for agents and scripts.")
 err = Console(stderr=True, soft_wrap=True, highlight=False)
 
@@ -47,6 +47,8 @@ def info(path: str = typer.Argument(..., help="A KiCad file, or 'example' for th
         print(json.dumps(summary, indent=2))
         return
     table = Table(title=target.name, show_header=False, title_justify="left")
+    table.add_column(no_wrap=True)
+    table.add_column(overflow="fold")
     for key, value in summary.items():
         if isinstance(value, (list, tuple)):
             value = ", ".join(map(str, value)) if value else "-"
@@ -54,6 +56,30 @@ def info(path: str = typer.Argument(..., help="A KiCad file, or 'example' for th
             value = ", ".join(f"{k} {v}" for k, v in value.items()) or "-"
         table.add_row(key.replace("_", " "), str(value))
     Console().print(table)
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def parse_json_args(args: str) -> dict:
+    """Command arguments from the command line: JSON text, or ``@file.json``. Strict
+    JSON: NaN and Infinity are refused, and so is nesting deeper than Python can read."""
+    from ..errors import InvalidArgs
+
+    def bad(msg: str) -> InvalidArgs:
+        return InvalidArgs(f"arguments: {msg}", errors=[{"loc": "(arguments)", "msg": msg, "type": "json"}])
+
+    text = args
+    if args.startswith("@"):
+        try:
+            text = Path(args[1:]).read_text()
+        except (OSError, UnicodeDecodeError) as e:
+            raise bad(f"cannot read {args[1:]}: {e}") from None
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as e:
+        raise bad(f"not JSON ({str(e)[:200]})") from None
 
 
 def _print_json(obj) -> None:
@@ -65,6 +91,10 @@ def _run(command_id: str, args: dict, *, save: bool, root: str) -> dict:
     from ..registry import REGISTRY, Context
     from ..session import Session
 
+    if not Path(root).is_dir():
+        from ..errors import NoDocument
+
+        raise NoDocument(f"the working directory {root} does not exist")
     session = Session(root)
     cmd = REGISTRY.get(command_id)
     progress = None
@@ -107,18 +137,20 @@ def call(command_id: str = typer.Argument(..., help="Command id, e.g. pcb.addTra
          args: str = typer.Argument("{}", help="Arguments as a JSON object (or @file.json)"),
          no_save: bool = typer.Option(False, "--no-save", help="Do not save changed documents"),
          root: str = typer.Option(".", "--root", help="Working directory of the session")):
-    """Run any registry command; the JSON result goes to stdout, an error's code sets the exit status."""
+    """Run any registry command; the JSON result goes to stdout, an error's code sets the exit status.
+
+    Each call is its own session: documents are read, changed, saved. Undo history and
+    `revision` checks span the calls of one session (a server, or a script)."""
     from ..errors import InvalidArgs
 
     try:
-        text = Path(args[1:]).read_text() if args.startswith("@") else args
-        try:
-            parsed = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise InvalidArgs(f"arguments are not JSON: {e}", errors=[{"loc": "(arguments)", "msg": str(e), "type": "json"}])
-        _print_json(_run(command_id, parsed, save=not no_save, root=root))
+        _print_json(_run(command_id, parse_json_args(args), save=not no_save, root=root))
     except BoardwireError as e:
         _fail(e)
+    except OSError as e:  # saving: the file system said no
+        from ..errors import IOFailure
+
+        _fail(IOFailure(str(e)))
 
 
 @app.command()
@@ -140,7 +172,9 @@ def drc(path: str = typer.Argument(..., help="Board file"),
         table.add_row(t, str(n))
     Console().print(table)
     if result["counts"]["errors"]:
-        raise typer.Exit(1)
+        from ..errors import EXIT_CHECK_ERRORS
+
+        raise typer.Exit(EXIT_CHECK_ERRORS)
 
 
 @app.command()
@@ -168,14 +202,6 @@ def doctor():
     report = probe()
     report["pcbnew_python"] = pcbnew_python()
     _print_json(report)
-
-
-@app.command()
-def version():
-    """Print boardwire's version."""
-    from .. import __version__
-
-    print(__version__)
 
 
 def main() -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
@@ -13,9 +13,22 @@ from ..errors import InvalidArgs, NotFound
 from ..registry import Context, command
 from ..sexpr import atoms
 from .board_query import board_of, footprint_of
-from .common import EditArgs, Point, Result, mm_pt, nm, pt
+from .common import Angle, Coord, EditArgs, Name, Point, Result, Size, mm_pt, nm, pt
+
+Gap = Annotated[float, Field(ge=0, le=100, description="mm")]
 
 UNITS = "mm, degrees"
+
+
+def _layer(board: Board, layer: str, copper: bool) -> str:
+    """Check a layer name against the board's layer table (copper layers only for
+    tracks, vias and zones)."""
+    names = board.copper_layers if copper else [lay.name for lay in board.layers] + ["Edge.Cuts"]
+    if layer not in names:
+        raise InvalidArgs(f"{layer!r} is not a {'copper ' if copper else ''}layer of this board; "
+                          f"it has {', '.join(names)}",
+                          errors=[{"loc": "layer", "msg": "no such layer", "type": "value"}])
+    return layer
 
 
 def _net_number(board: Board, net: str | None) -> int:
@@ -29,13 +42,15 @@ def _net_number(board: Board, net: str | None) -> int:
 
 
 class PlaceArgs(EditArgs):
-    footprint: str = Field(description="Library id Lib:Name, e.g. Resistor_SMD:R_0805_2012Metric")
-    reference: str
-    value: str | None = None
+    footprint: str = Field(pattern=r"^[^:/\\]+:[^:/\\]+$", max_length=500,
+                           description="Library id Lib:Name, e.g. Resistor_SMD:R_0805_2012Metric")
+    reference: Name
+    value: str | None = Field(None, max_length=1000)
     at: Point
-    angle: float = 0
+    angle: Angle = 0
     side: Literal["front", "back"] = "front"
-    nets: dict[str, str] = Field(default_factory=dict, description="Pad number -> net name (new nets are added)")
+    nets: dict[str, str] = Field(default_factory=dict, max_length=10000,
+                                 description="Pad number -> net name (new nets are added)")
 
 
 @command("pcb.placeFootprint", kind="edit", args=PlaceArgs, result=Result, units=UNITS,
@@ -125,8 +140,8 @@ def move(ctx: Context, a: MoveArgs) -> dict:
 
 
 class RotateArgs(EditArgs):
-    reference: str
-    angle: float = Field(description="Degrees, counter-clockwise as seen from the front")
+    reference: Name
+    angle: Angle = Field(description="Degrees, counter-clockwise as seen from the front")
     relative: bool = Field(False, description="Add to the current angle instead of setting it")
 
 
@@ -141,7 +156,7 @@ def rotate(ctx: Context, a: RotateArgs) -> dict:
 
 
 class RefEdit(EditArgs):
-    reference: str
+    reference: Name
 
 
 @command("pcb.flip", kind="edit", args=RefEdit, result=Result)
@@ -154,7 +169,7 @@ def flip(ctx: Context, a: RefEdit) -> dict:
 
 class DeleteArgs(EditArgs):
     reference: str | None = None
-    ids: list[str] | None = Field(None, description="Item uuids")
+    ids: list[Name] | None = Field(None, max_length=10000, description="Item uuids")
 
     @model_validator(mode="after")
     def some_target(self):
@@ -168,7 +183,7 @@ def delete(ctx: Context, a: DeleteArgs) -> dict:
     """Delete a footprint (by reference) or items (by id)."""
     board = board_of(ctx, a.path)
     targets = [footprint_of(board, a.reference)] if a.reference else []
-    for uid in a.ids or []:
+    for uid in dict.fromkeys(a.ids or []):  # each id once
         item = board.by_uuid(uid)
         if item is None:
             raise NotFound(f"no item with id {uid}")
@@ -180,9 +195,9 @@ def delete(ctx: Context, a: DeleteArgs) -> dict:
 
 
 class FieldArgs(EditArgs):
-    reference: str
-    field: str | None = Field(None, description="Reference, Value, Footprint, Datasheet or any property")
-    value: str | None = None
+    reference: Name
+    field: Name | None = Field(None, description="Reference, Value, Datasheet or any property (change the footprint itself with pcb.swapFootprint)")
+    value: str | None = Field(None, max_length=10000)
     dnp: bool | None = Field(None, description="Do not populate")
     exclude_from_bom: bool | None = None
     exclude_from_pos_files: bool | None = None
@@ -197,6 +212,9 @@ def set_field(ctx: Context, a: FieldArgs) -> dict:
     board = board_of(ctx, a.path)
     fp = footprint_of(board, a.reference)
     done = []
+    if a.field == "Footprint":
+        raise InvalidArgs("the footprint of a footprint is its library id: use pcb.swapFootprint",
+                          errors=[{"loc": "field", "msg": "use pcb.swapFootprint", "type": "value"}])
     if a.field is not None:
         if a.value is None:
             raise InvalidArgs("field needs a value", errors=[{"loc": "value", "msg": "required", "type": "missing"}])
@@ -216,9 +234,9 @@ def set_field(ctx: Context, a: FieldArgs) -> dict:
 
 
 class PadNetArgs(EditArgs):
-    reference: str
-    pad: str = Field(description="Pad number")
-    net: str = Field(description="Net name; empty to clear; a new name is added to the board")
+    reference: Name
+    pad: Name = Field(description="Pad number")
+    net: str = Field(max_length=1000, description="Net name; empty to clear; a new name is added to the board")
 
 
 @command("pcb.setPadNet", kind="edit", args=PadNetArgs, result=Result)
@@ -236,13 +254,13 @@ def set_pad_net(ctx: Context, a: PadNetArgs) -> dict:
 
 
 class SwapArgs(EditArgs):
-    reference: str
-    footprint: str = Field(description="New library id Lib:Name")
+    reference: Name
+    footprint: str = Field(pattern=r"^[^:/\\]+:[^:/\\]+$", max_length=500, description="New library id Lib:Name")
 
 
 @command("pcb.swapFootprint", kind="edit", args=SwapArgs, result=Result)
 def swap_footprint(ctx: Context, a: SwapArgs) -> dict:
-    """Replace a footprint with another library footprint in the same place, side and angle, keeping its reference, value, fields, id and pad nets by pad number."""
+    """Replace a footprint with another library footprint in the same place, side and angle, keeping its reference, value, other fields, DNP/BOM flags, id, schematic link and pad nets by pad number."""
     board = board_of(ctx, a.path)
     old = footprint_of(board, a.reference)
     lib = FootprintFile.load(footprint_path(a.footprint, board.path.parent if board.path else None))
@@ -251,6 +269,9 @@ def swap_footprint(ctx: Context, a: SwapArgs) -> dict:
     numbers = {p.number for p in lib.pads}
     dropped = sorted(set(nets) - numbers)
     keep = {n: old.field(n) for n in ("Reference", "Value")}
+    fields = [(atoms.text(p.atoms()[0]), atoms.text(p.atoms()[1])) for p in old.node.lists("property")
+              if len(p.atoms()) >= 2 and atoms.text(p.atoms()[0]) not in ("Reference", "Value")]
+    flags = [f for f in Footprint.ATTR_FLAGS if f.encode() in old.values("attr")]
     index = board.root.index(old.node)
     uid, side, angle, at = old.uuid, old.side, old.orientation, old.position
     carried = [k for k in old.node.lists() if k.head in ("path", "sheetname", "sheetfile")]
@@ -262,6 +283,10 @@ def swap_footprint(ctx: Context, a: SwapArgs) -> dict:
     last_field = max(i for i, k in enumerate(new.node.kids) if type(k) is not bytes and k.head == "property")
     for offset, c in enumerate(carried, 1):
         board.insert(new.node, c, last_field + offset)
+    for name, value in fields:  # the instance's field values and flags stay
+        new.set_field(name, value)
+    for flag in flags:
+        new.set_attribute(flag, True)
     if side == "back":
         new.flip()
     return {"summary": f"{a.reference} is now {a.footprint}" + (f"; pads without a match: {', '.join(dropped)}" if dropped else ""),
@@ -269,17 +294,27 @@ def swap_footprint(ctx: Context, a: SwapArgs) -> dict:
 
 
 class TrackArgs(EditArgs):
-    points: list[Point] = Field(min_length=2, description="Polyline; one segment per pair of points")
-    width: float = Field(gt=0, description="mm")
+    points: list[Point] = Field(min_length=2, max_length=1000, description="Polyline; one segment per pair of points")
+    width: Size
     layer: str = "F.Cu"
     net: str | None = None
+
+
+def _no_zero_segments(points: list) -> None:
+    """A zero-length segment is invisible and only clutters DRC: refuse it."""
+    for i, (p, q) in enumerate(zip(points, points[1:])):
+        if pt(p) == pt(q):
+            raise InvalidArgs(f"points {i} and {i + 1} are the same: a segment needs length",
+                              errors=[{"loc": f"points.{i + 1}", "msg": "zero-length segment", "type": "value"}])
 
 
 @command("pcb.addTrack", kind="edit", args=TrackArgs, result=Result, units="mm",
          examples=({"path": "b.kicad_pcb", "points": [[100, 50], [110, 50], [110, 60]], "width": 0.25, "layer": "F.Cu", "net": "GND"},))
 def add_track(ctx: Context, a: TrackArgs) -> dict:
     """Add a track (one segment per pair of consecutive points) on one copper layer."""
+    _no_zero_segments(a.points)
     board = board_of(ctx, a.path)
+    _layer(board, a.layer, copper=True)
     net = _net_number(board, a.net)
     ids = []
     for p, q in zip(a.points, a.points[1:]):
@@ -290,12 +325,12 @@ def add_track(ctx: Context, a: TrackArgs) -> dict:
 
 
 class RouteArgs(EditArgs):
-    points: list[Point] = Field(min_length=2)
-    layers: list[str] = Field(min_length=1, description="Layer of each segment (one per pair of points), or one for all")
-    width: float = Field(gt=0)
+    points: list[Point] = Field(min_length=2, max_length=1000)
+    layers: list[str] = Field(min_length=1, max_length=1000, description="Layer of each segment (one per pair of points), or one for all")
+    width: Size
     net: str | None = None
-    via_size: float = Field(0.6, gt=0)
-    via_drill: float = Field(0.3, gt=0)
+    via_size: Size | None = Field(None, description="Default: the net class's via diameter")
+    via_drill: Size | None = Field(None, description="Default: the net class's via drill")
 
 
 @command("pcb.route", kind="edit", args=RouteArgs, result=Result, units="mm",
@@ -307,13 +342,17 @@ def route(ctx: Context, a: RouteArgs) -> dict:
     if len(layers) != n:
         raise InvalidArgs(f"{n} segments but {len(a.layers)} layers",
                           errors=[{"loc": "layers", "msg": f"need 1 or {n}", "type": "value"}])
+    _no_zero_segments(a.points)
     board = board_of(ctx, a.path)
+    for layer in set(layers):
+        _layer(board, layer, copper=True)
     net = _net_number(board, a.net)
+    size, drill = _via_size(board, a.net, a.via_size, a.via_drill)
     ids, vias = [], []
     for i, (p, q) in enumerate(zip(a.points, a.points[1:])):
         ids.append(board.add_track(pt(p), pt(q), nm(a.width), layers[i], net).uuid)
         if i + 1 < n and layers[i + 1] != layers[i]:
-            v = board.add_via(pt(q), nm(a.via_size), nm(a.via_drill), net=net)
+            v = board.add_via(pt(q), size, drill, net=net)
             vias.append(v.uuid)
     ctx.created(*ids, *vias)
     return {"summary": f"{len(ids)} segments, {len(vias)} vias", "ids": ids, "vias": vias}
@@ -321,8 +360,8 @@ def route(ctx: Context, a: RouteArgs) -> dict:
 
 class ViaArgs(EditArgs):
     at: Point
-    size: float = Field(0.6, gt=0, description="Pad diameter, mm")
-    drill: float = Field(0.3, gt=0)
+    size: Size | None = Field(None, description="Pad diameter; default: the net class's")
+    drill: Size | None = Field(None, description="Default: the net class's")
     net: str | None = None
 
 
@@ -331,21 +370,21 @@ class ViaArgs(EditArgs):
 def add_via(ctx: Context, a: ViaArgs) -> dict:
     """Add a through via."""
     board = board_of(ctx, a.path)
-    if a.drill >= a.size:
-        raise InvalidArgs("drill must be smaller than size", errors=[{"loc": "drill", "msg": "too big", "type": "value"}])
-    v = board.add_via(pt(a.at), nm(a.size), nm(a.drill), net=_net_number(board, a.net))
+    net = _net_number(board, a.net)
+    size, drill = _via_size(board, a.net, a.size, a.drill)
+    v = board.add_via(pt(a.at), size, drill, net=net)
     ctx.created(v.uuid)
     return {"summary": f"via at {a.at}", "id": v.uuid}
 
 
 class ZoneArgs(EditArgs):
-    outline: list[Point] = Field(min_length=3)
+    outline: list[Point] = Field(min_length=3, max_length=10000)
     layer: str = "F.Cu"
     net: str | None = Field(None, description="Net name, e.g. GND")
-    clearance: float = 0.5
-    min_width: float = 0.25
-    priority: int = 0
-    name: str | None = None
+    clearance: float = Field(0.5, ge=0, le=100)
+    min_width: Size = 0.25
+    priority: int = Field(0, ge=0, le=1_000_000)
+    name: str | None = Field(None, max_length=1000)
 
 
 @command("pcb.addZone", kind="edit", args=ZoneArgs, result=Result, units="mm",
@@ -353,7 +392,9 @@ class ZoneArgs(EditArgs):
 def add_zone(ctx: Context, a: ZoneArgs) -> dict:
     """Add a copper zone (unfilled; run pcb.fillZones)."""
     board = board_of(ctx, a.path)
+    _layer(board, a.layer, copper=True)
     _net_number(board, a.net)
+    _polygon(a.outline, "outline")
     z = board.add_zone([pt(p) for p in a.outline], a.layer, a.net or "", clearance=nm(a.clearance),
                        min_thickness=nm(a.min_width), priority=a.priority, name=a.name)
     ctx.created(z.uuid)
@@ -362,13 +403,53 @@ def add_zone(ctx: Context, a: ZoneArgs) -> dict:
 
 class GraphicArgs(EditArgs):
     shape: Literal["line", "rect", "circle", "arc", "poly"]
-    points: list[Point] = Field(min_length=2, description="line/rect: 2; circle: centre and a point on it; arc: start, mid, end; poly: 3+")
+    points: list[Point] = Field(min_length=2, max_length=10000, description="line/rect: 2; circle: centre and a point on it; arc: start, mid, end; poly: 3+")
     layer: str = "Edge.Cuts"
-    width: float = 0.1
+    width: Size = 0.1
     fill: bool = False
 
 
 _NPOINTS = {"line": 2, "rect": 2, "circle": 2, "arc": 3}
+
+
+def _degenerate(shape: str, points: list) -> None:
+    """Refuse drawings KiCad would keep but nobody can see or fabricate."""
+    bad = None
+    if shape in ("line", "circle") and points[0] == points[1]:
+        bad = "the two points are the same"
+    elif shape == "rect" and (points[0][0] == points[1][0] or points[0][1] == points[1][1]):
+        bad = "the rectangle has no area"
+    elif shape == "arc":
+        (ax, ay), (bx, by), (cx, cy) = points
+        if abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax)) < 1e-12:
+            bad = "the three points of the arc are on one line"
+    elif shape == "poly":
+        _polygon(points, "points")
+    if bad:
+        raise InvalidArgs(f"a degenerate {shape}: {bad}",
+                          errors=[{"loc": "points", "msg": bad, "type": "value"}])
+
+
+def _polygon(points: list, loc: str) -> None:
+    from shapely.geometry import Polygon
+
+    poly = Polygon(points)
+    if not poly.is_valid or poly.area <= 0:
+        raise InvalidArgs(f"the {loc} is not a simple polygon (it crosses itself or has no area)",
+                          errors=[{"loc": loc, "msg": "not a simple polygon", "type": "value"}])
+
+
+def _via_size(board: Board, net: str | None, size: float | None, drill: float | None) -> tuple[int, int]:
+    """Via diameter and drill (nm): given, else the net's class's, else KiCad's default."""
+    from .project_rules import netclass_of
+
+    cls = netclass_of(board, net)
+    size_nm = nm(size if size is not None else cls.get("via_diameter", 0.6))
+    drill_nm = nm(drill if drill is not None else cls.get("via_drill", 0.3))
+    if drill_nm >= size_nm:
+        raise InvalidArgs("the via drill must be smaller than its diameter",
+                          errors=[{"loc": "drill", "msg": "not smaller than size", "type": "value"}])
+    return size_nm, drill_nm
 
 
 @command("pcb.addGraphic", kind="edit", args=GraphicArgs, result=Result, units="mm")
@@ -378,16 +459,19 @@ def add_graphic(ctx: Context, a: GraphicArgs) -> dict:
     if (need and len(a.points) != need) or (a.shape == "poly" and len(a.points) < 3):
         raise InvalidArgs(f"a {a.shape} takes {need or '3 or more'} points",
                           errors=[{"loc": "points", "msg": "wrong count", "type": "value"}])
-    g = board_of(ctx, a.path).add_graphic(a.shape, [pt(p) for p in a.points], a.layer, nm(a.width), a.fill)
+    _degenerate(a.shape, a.points)
+    board = board_of(ctx, a.path)
+    _layer(board, a.layer, copper=False)
+    g = board.add_graphic(a.shape, [pt(p) for p in a.points], a.layer, nm(a.width), a.fill)
     ctx.created(g.uuid)
     return {"summary": f"{a.shape} on {a.layer}", "id": g.uuid}
 
 
 class OutlineArgs(EditArgs):
-    rect: list[float] | None = Field(None, min_length=4, max_length=4, description="[x1, y1, x2, y2]")
-    polygon: list[Point] | None = Field(None, min_length=3)
+    rect: list[Coord] | None = Field(None, min_length=4, max_length=4, description="[x1, y1, x2, y2]")
+    polygon: list[Point] | None = Field(None, min_length=3, max_length=10000)
     replace: bool = Field(True, description="Remove the existing Edge.Cuts drawings first")
-    width: float = 0.1
+    width: Size = 0.1
 
 
 @command("pcb.outline", kind="edit", args=OutlineArgs, result=Result, units="mm",
@@ -396,6 +480,11 @@ def outline(ctx: Context, a: OutlineArgs) -> dict:
     """Set the board outline on Edge.Cuts: a rectangle or a polygon (closed)."""
     if (a.rect is None) == (a.polygon is None):
         raise InvalidArgs("give rect or polygon", errors=[{"loc": "rect", "msg": "one of rect/polygon", "type": "value"}])
+    if a.rect is not None and (a.rect[0] == a.rect[2] or a.rect[1] == a.rect[3]):
+        raise InvalidArgs("the outline rectangle has no area",
+                          errors=[{"loc": "rect", "msg": "zero width or height", "type": "value"}])
+    if a.polygon is not None:
+        _polygon(a.polygon, "polygon")
     board = board_of(ctx, a.path)
     removed = 0
     if a.replace:
@@ -413,24 +502,26 @@ def outline(ctx: Context, a: OutlineArgs) -> dict:
 
 
 class TextArgs(EditArgs):
-    text: str = Field(min_length=1)
+    text: str = Field(min_length=1, max_length=10000)
     at: Point
     layer: str = "F.SilkS"
-    angle: float = 0
-    size: float = Field(1.0, gt=0)
-    thickness: float = Field(0.15, gt=0)
+    angle: Angle = 0
+    size: Size = 1.0
+    thickness: Size = 0.15
 
 
 @command("pcb.addText", kind="edit", args=TextArgs, result=Result, units=UNITS)
 def add_text(ctx: Context, a: TextArgs) -> dict:
     """Add text to the board (mirrored on back layers, as KiCad does)."""
-    t = board_of(ctx, a.path).add_text(a.text, pt(a.at), a.layer, a.angle, nm(a.size), nm(a.thickness))
+    board = board_of(ctx, a.path)
+    _layer(board, a.layer, copper=False)
+    t = board.add_text(a.text, pt(a.at), a.layer, a.angle, nm(a.size), nm(a.thickness))
     ctx.created(t.uuid)
     return {"summary": f"text {a.text!r} on {a.layer}", "id": t.uuid}
 
 
 class FillArgs(EditArgs):
-    ids: list[str] | None = Field(None, description="Zones to fill (default all)")
+    ids: list[Name] | None = Field(None, max_length=10000, description="Zones to fill (default all)")
 
 
 @command("pcb.fillZones", kind="edit", args=FillArgs, result=Result, long=True)
@@ -442,14 +533,14 @@ def fill_zones(ctx: Context, a: FillArgs) -> dict:
 
 
 class NetclassArgs(EditArgs):
-    name: str = Field(description="Net class name (created if new)")
-    nets: list[str] | None = Field(None, description="Nets to put in the class (exact names or KiCad wildcards)")
-    clearance: float | None = None
-    track_width: float | None = None
-    via_diameter: float | None = None
-    via_drill: float | None = None
-    diff_pair_width: float | None = None
-    diff_pair_gap: float | None = None
+    name: Name = Field(description="Net class name (created if new; KiCad compares names without case)")
+    nets: list[Name] | None = Field(None, max_length=10000, description="Nets to put in the class (exact names or KiCad wildcards)")
+    clearance: Gap | None = None
+    track_width: Size | None = None
+    via_diameter: Size | None = None
+    via_drill: Size | None = None
+    diff_pair_width: Size | None = None
+    diff_pair_gap: Gap | None = None
 
 
 @command("pcb.setNetclass", kind="edit", args=NetclassArgs, result=Result, units="mm",
@@ -462,14 +553,14 @@ def set_netclass(ctx: Context, a: NetclassArgs) -> dict:
 
 
 class RulesArgs(EditArgs):
-    min_clearance: float | None = None
-    min_track_width: float | None = None
-    min_via_diameter: float | None = None
-    min_via_annular_width: float | None = None
-    min_through_hole_diameter: float | None = None
-    min_hole_to_hole: float | None = None
-    min_copper_edge_clearance: float | None = None
-    min_silk_clearance: float | None = None
+    min_clearance: Gap | None = None
+    min_track_width: Gap | None = None
+    min_via_diameter: Gap | None = None
+    min_via_annular_width: Gap | None = None
+    min_through_hole_diameter: Gap | None = None
+    min_hole_to_hole: Gap | None = None
+    min_copper_edge_clearance: Gap | None = None
+    min_silk_clearance: Gap | None = None
 
 
 @command("pcb.setDesignRules", kind="edit", args=RulesArgs, result=Result, units="mm",

@@ -10,7 +10,7 @@ from ..documents.board import Arc, Board, Footprint, Graphic, Text, Track, Via, 
 from ..errors import NotFound
 from ..registry import Context, command
 from ..sexpr import atoms
-from .common import DocArgs, Result, mm, mm_pt, nm
+from .common import Coord, DocArgs, Name, Result, mm, mm_pt, nm
 
 
 def board_of(ctx: Context, path: str) -> Board:
@@ -66,12 +66,17 @@ def anchor(item) -> tuple[int, int] | None:
     return None
 
 
+ItemKind = Literal["footprint", "module", "segment", "arc", "via", "zone", "gr_line", "gr_rect",
+                   "gr_circle", "gr_arc", "gr_poly", "gr_curve", "gr_bezier", "gr_text",
+                   "gr_text_box", "group", "dimension"]
+
+
 class ItemsArgs(DocArgs):
-    kind: list[str] | None = Field(None, description="KiCad keywords: footprint, segment, arc, via, zone, gr_line, gr_text...")
+    kind: list[ItemKind] | None = Field(None, max_length=20)
     layer: str | None = Field(None, description="e.g. F.Cu")
     net: str | None = None
-    reference: str | None = Field(None, description="Footprint reference, e.g. R1")
-    bbox: list[float] | None = Field(None, min_length=4, max_length=4, description="[x1, y1, x2, y2] mm")
+    reference: str | None = Field(None, max_length=1000, description="Footprint reference, e.g. R1")
+    bbox: list[Coord] | None = Field(None, min_length=4, max_length=4, description="[x1, y1, x2, y2] mm")
     offset: int = Field(0, ge=0)
     limit: int = Field(50, ge=1, le=1000)
 
@@ -90,7 +95,7 @@ def items(ctx: Context, a: ItemsArgs) -> dict:
     pools: list[tuple[int, object]] = []
     if a.kind:
         pools.append((sum(len(idx.by_kind.get(k, ())) for k in kinds),
-                      lambda: [e for k in a.kind for e in idx.by_kind.get(k, {}).values()]))
+                      lambda: [e for k in kinds for e in idx.by_kind.get(k, {}).values()]))
     if a.net is not None:
         by_number = idx.by_net.get(idx.net_table.get(a.net), {})
         by_name = idx.by_net.get(a.net, {})
@@ -154,7 +159,7 @@ def netclasses(ctx: Context, a: DocArgs) -> dict:
 
 
 class RefArgs(DocArgs):
-    reference: str = Field(description="Footprint reference, e.g. U1")
+    reference: Name = Field(description="Footprint reference, e.g. U1")
 
 
 def footprint_of(board: Board, reference: str) -> Footprint:

@@ -12,18 +12,25 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..sexpr.atoms import IU_PER_MM, kiround
 
-Point = Annotated[list[float], Field(min_length=2, max_length=2, description="[x, y] mm")]
-Mm = Annotated[float, Field(description="mm")]
+# KiCad stores coordinates as 32-bit nanometres: +-2147.48 mm is the whole world.
+LIMIT_MM = 2147.0
+Coord = Annotated[float, Field(ge=-LIMIT_MM, le=LIMIT_MM)]
+Point = Annotated[list[Coord], Field(min_length=2, max_length=2, description="[x, y] mm")]
+Size = Annotated[float, Field(gt=0, le=1000, description="mm")]
+Angle = Annotated[float, Field(ge=-3600, le=3600, description="degrees")]
+Name = Annotated[str, Field(min_length=1, max_length=1000)]
 
 
 class Args(BaseModel):
-    """Base of every argument model: unknown keys are an error, not ignored."""
+    """Base of every argument model: unknown keys are an error, types are not coerced
+    ("1" is not 1, true is not 1), NaN and infinity are refused."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
 
 class DocArgs(Args):
-    path: str = Field(description="Document path relative to the working directory")
+    path: str = Field(min_length=1, max_length=4096,
+                      description="Document path relative to the working directory")
 
 
 class EditArgs(DocArgs):

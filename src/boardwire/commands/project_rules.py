@@ -72,3 +72,23 @@ def set_rules(ctx: Context, a) -> dict:
             changed[key] = value
     pro.doc.touch()
     return {"summary": f"{len(changed)} rules set in {pro.path}", "rules": changed, "project": pro.path}
+
+
+def netclass_of(board, net: str | None) -> dict:
+    """The net class (as in the project file) a net belongs to: the first pattern that
+    matches it, else Default; {} without a project file."""
+    import fnmatch
+    import json
+
+    pro = board.path.with_suffix(".kicad_pro") if board.path else None
+    if pro is None or not pro.is_file():
+        return {}
+    try:
+        settings = json.loads(pro.read_text()).get("net_settings", {})
+    except ValueError:
+        return {}
+    classes = {c.get("name"): c for c in settings.get("classes", [])}
+    for p in settings.get("netclass_patterns") or []:
+        if net and fnmatch.fnmatchcase(net, p.get("pattern", "")) and p.get("netclass") in classes:
+            return classes[p["netclass"]]
+    return classes.get("Default", {})

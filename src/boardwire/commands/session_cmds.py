@@ -110,8 +110,10 @@ def _run_steps(ctx: Context, a: BatchArgs, id: str) -> dict:
 
     def run() -> None:
         for i, (step, c) in enumerate(zip(a.steps, cmds)):
+            step_ctx = Context(ctx.session, ctx.actor, ctx.progress_fn, ctx.cancel)
             try:
-                results.append(REGISTRY.call(c.id, step.args, ctx))
+                results.append(REGISTRY.call(c.id, step.args, step_ctx))
+                ctx.new_ids.extend(step_ctx.new_ids)
             except BoardwireError as e:
                 e.message = f"step {i} ({c.id}): {e.message}"
                 e.args = (e.message,)

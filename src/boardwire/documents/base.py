@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import ClassVar
 
-from ..errors import FileChangedOnDisk
+from ..errors import FileChangedOnDisk, ReadOnlyFile
 from . import fileio
 
 
@@ -69,19 +70,28 @@ class Document:
             raise ValueError("this document has no path: pass one to save()")
         data = self.to_bytes()
         same_file = self.path is not None and target.resolve() == self.path.resolve()
-        if same_file and not force and self.changed_on_disk():
-            raise FileChangedOnDisk(
-                f"{target} changed on disk since it was opened; saving would overwrite "
-                "that change")
-        if same_file and not self.changed_on_disk() and data == self.original:
-            self._saved_edits = self.edits
-            return target
-        if backup and target.exists():
-            fileio.backup(target)
-        fileio.atomic_write(target, data)
-        if same_file or self.path is None:
-            self.path = target
-            self.original = data
-            self._disk = fileio.DiskState.of(target, data)
+        if target.is_dir():
+            raise ReadOnlyFile(f"{target} is a folder")
+        # A file with no write bit at all is marked read-only by its owner; honour that
+        # even for root, who may write anything (the atomic rename would bypass it).
+        if not os.access(target.parent, os.W_OK) or (target.exists() and (
+                not os.access(target, os.W_OK) or not target.stat().st_mode & 0o222)):
+            raise ReadOnlyFile(f"{target} is read-only (or its folder is); nothing was written")
+        with fileio.locked(target):
+            if same_file and not force and self.changed_on_disk():
+                gone = not target.exists()
+                raise FileChangedOnDisk(
+                    f"{target} was {'deleted' if gone else 'changed on disk'} since it was "
+                    "opened; saving would " + ("re-create it" if gone else "overwrite that change"))
+            if same_file and not self.changed_on_disk() and data == self.original:
+                self._saved_edits = self.edits
+                return target
+            if backup and target.exists():
+                fileio.backup(target)
+            fileio.atomic_write(target, data)
+            if same_file or self.path is None:
+                self.path = target
+                self.original = data
+                self._disk = fileio.DiskState.of(target, data)
         self._saved_edits = self.edits
         return target

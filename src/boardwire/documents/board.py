@@ -17,7 +17,7 @@ from ..sexpr.node import SList
 from .board_index import BoardIndex
 from .placement import board_footprint
 from .sexpr_doc import SexprDocument, make
-from .versions import board_has
+from .versions import LATEST_BOARD, board_has
 from .views import Point, View, iter_views
 
 
@@ -480,6 +480,8 @@ class Board(FootprintContainer):
         return super()._insert_index(kinds, fallback_before)
 
     kind = "board"
+    roots = ("kicad_pcb",)
+    latest = LATEST_BOARD
     _index: BoardIndex | None = None
 
     @property
@@ -785,6 +787,7 @@ class FootprintFile(FootprintContainer):
     """A ``.kicad_mod`` file: one footprint at the root."""
 
     kind = "footprint"
+    roots = ("footprint", "module")
 
     @property
     def footprint(self) -> Footprint:

@@ -10,6 +10,7 @@ keeping the newest `KEEP_BACKUPS` per file.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import stat
@@ -123,3 +124,22 @@ def _fsync_dir(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+@contextlib.contextmanager
+def locked(path: Path):
+    """Hold an exclusive lock for saving ``path`` (``.boardwire/locks/NAME.lock`` beside
+    it), so two processes never both check-then-replace the same file."""
+    folder = path.parent / ".boardwire" / "locks"
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / f"{path.name}.lock", "a+") as f:
+        try:
+            import fcntl
+        except ImportError:  # not POSIX: no advisory locks
+            yield
+            return
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f.fileno(), fcntl.LOCK_UN)

@@ -42,6 +42,7 @@ class Worksheet(SexprDocument):
     """A ``.kicad_wks`` drawing sheet (title block layout)."""
 
     kind = "worksheet"
+    roots = ("kicad_wks", "page_layout")
 
     def summary(self) -> dict:
         counts: dict[str, int] = {}
@@ -54,6 +55,7 @@ class LibTable(SexprDocument):
     """``fp-lib-table`` / ``sym-lib-table``: ``(lib (name ..)(type ..)(uri ..)...)``."""
 
     kind = "library_table"
+    roots = ("fp_lib_table", "sym_lib_table")
 
     @property
     def libraries(self) -> list[dict[str, str]]:

@@ -287,6 +287,8 @@ class Schematic(SexprDocument):
     """A ``.kicad_sch`` file: one sheet of a design (hierarchy lives across files)."""
 
     kind = "schematic"
+    roots = ("kicad_sch",)
+    latest = SCHEMATIC_RELEASES[9]
 
     # -- edits -----------------------------------------------------------------------
 
@@ -448,6 +450,7 @@ class SymbolLibrary(SexprDocument):
     """A ``.kicad_sym`` file."""
 
     kind = "symbol_library"
+    roots = ("kicad_symbol_lib",)
 
     @property
     def symbols(self) -> list[LibSymbol]:

@@ -16,6 +16,7 @@ from ..sexpr import atoms
 from ..sexpr.file import SexprFile
 from ..sexpr.node import SList
 from ..sexpr.pretty import as_tree, kicad9_text, legacy_text, tail_for
+from ..errors import UnsupportedFormat
 from .base import Document
 
 
@@ -35,10 +36,20 @@ class SexprDocument(Document):
     """Base of boards, schematics, libraries and tables."""
 
     forest = False  # True for files that are a sequence of lists (.kicad_dru)
+    roots: tuple[str, ...] = ()  # keywords the root list may have (empty: any)
+    latest: int | None = None  # newest format version boardwire writes (None: unversioned)
 
     def __init__(self, data: bytes, path: str | Path | None = None):
         super().__init__(data, path)
         self.tree = SexprFile(data, str(path) if path else None, forest=self.forest)
+        if self.roots and self.root.head not in self.roots:
+            raise UnsupportedFormat(
+                f"{path or 'the data'} holds a {self.root.head or 'list without keyword'}, "
+                f"not a {self.kind} ({' or '.join(self.roots)})",
+                hint="Check the file: its extension and its content disagree.")
+        v = self._header_atom("version")
+        if v is not None and not v.isdigit():
+            raise UnsupportedFormat(f"{path or 'the data'}: format version {v.decode(errors='replace')!r} is not a number")
         # Top-level lists changed since an index last looked (None: nobody is looking).
         self._touched: dict[int, SList] | None = None
 
@@ -103,6 +114,19 @@ class SexprDocument(Document):
             ws, text = ws.replace(b"\n", nl), text.replace(b"\n", nl)
         return ws, as_tree(text)
 
+    def check_editable(self) -> None:
+        """Refuse to edit a file whose format boardwire cannot write faithfully: newer
+        than KiCad 9, or without the version KiCad itself requires."""
+        if self.latest is None:
+            return
+        v = self.version
+        if v is None or v > self.latest:
+            raise UnsupportedFormat(
+                f"{self.path.name if self.path else 'this file'} is format "
+                f"{v if v is not None else '(no version)'}; boardwire edits formats up to "
+                f"{self.latest} (KiCad 9) and reads newer ones without changing them",
+                hint="Use the KiCad version that wrote the file to edit it, or keep it read-only.")
+
     # -- what changed (for indexes kept by subclasses) ---------------------------------
 
     def note(self, node: SList) -> None:
@@ -135,6 +159,7 @@ class SexprDocument(Document):
     def insert(self, parent: SList, node: SList, index: int | None = None) -> SList:
         """Insert ``node`` as a child of ``parent`` (at the end by default), laid out
         as KiCad lays out a list at that depth. Returns the inserted (re-read) node."""
+        self.check_editable()
         depth = parent.depth + 1
         ws, fresh = self._layout(node, depth)
         kids = parent.kids
@@ -148,6 +173,7 @@ class SexprDocument(Document):
 
     def replace(self, old: SList, node: SList) -> SList:
         """Put ``node`` where ``old`` is, keeping the whitespace before it."""
+        self.check_editable()
         parent = old.parent
         _, fresh = self._layout(node, parent.depth + 1)
         self.note(old)
@@ -158,6 +184,7 @@ class SexprDocument(Document):
 
     def remove(self, node: SList) -> None:
         """Remove ``node`` and the whitespace before it."""
+        self.check_editable()
         parent = node.parent
         if parent is None:
             raise ValueError("cannot remove the root list")
@@ -169,6 +196,7 @@ class SexprDocument(Document):
     def set_atoms(self, node: SList, values: list[bytes], start: int = 1) -> None:
         """Overwrite the atoms of ``node`` from position ``start`` (1 = after the head),
         adding or dropping trailing atoms as needed; whitespace is kept where it was."""
+        self.check_editable()
         self.note(node)
         kids = node.kids
         old = [i for i in range(start, len(kids)) if type(kids[i]) is bytes]

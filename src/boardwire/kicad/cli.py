@@ -74,7 +74,10 @@ def _kill(proc: subprocess.Popen) -> None:
 
 
 def _candidates() -> list[str]:
-    out = [os.environ.get("BOARDWIRE_KICAD_CLI"), shutil.which("kicad-cli"), *_PLACES]
+    forced = os.environ.get("BOARDWIRE_KICAD_CLI")
+    if forced:  # asked for: that one or none, never silently another
+        return [forced]
+    out = [shutil.which("kicad-cli"), *_PLACES]
     return [c for c in out if c]
 
 
@@ -83,6 +86,7 @@ def _probe() -> KiCadCli | str:
     tried = []
     for c in _candidates():
         if not Path(c).exists():
+            tried.append(f"{c}: not found")
             continue
         try:
             r = subprocess.run([c, "version"], capture_output=True, text=True, timeout=60)

@@ -59,5 +59,6 @@ def fill_zones(board_file: Path, out_file: Path, zone_ids: list[str], cancel=Non
     r = runner.run(["-c", _FILL, str(board_file), str(out_file), *zone_ids], cancel=cancel,
                    timeout=timeout)
     if r.returncode != 0 or not out_file.exists():
-        raise CheckFailed(f"KiCad's zone filler failed (exit {r.returncode}): {r.stderr.strip()[-500:]}")
+        detail = (r.stderr or r.stdout).strip()[-500:] or "it wrote no board"
+        raise CheckFailed(f"KiCad's zone filler ({python}) failed (exit {r.returncode}): {detail}")
     return int(r.stdout.strip().splitlines()[-1])

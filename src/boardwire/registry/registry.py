@@ -9,7 +9,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from ..errors import BoardwireError, Internal, InvalidArgs, UnknownCommand
+from ..errors import (BoardwireError, Internal, InvalidArgs, IOFailure, NoDocument,
+                      ReadOnlyFile, UnknownCommand)
 from .command import Command
 from .context import Context
 
@@ -79,6 +80,14 @@ class Registry:
                 out = cmd.handler(ctx, args)
         except BoardwireError:
             raise
+        except FileNotFoundError as e:
+            raise NoDocument(f"{cmd.id}: {e.filename or e}: no such file") from e
+        except IsADirectoryError as e:
+            raise IOFailure(f"{cmd.id}: {e.filename} is a folder") from e
+        except PermissionError as e:
+            raise ReadOnlyFile(f"{cmd.id}: {e.filename or ''}: permission denied") from e
+        except OSError as e:
+            raise IOFailure(f"{cmd.id}: {e}") from e
         except Exception as e:  # a bug: report it as internal, never as a crash
             log.error("internal error in %s: %s", cmd.id, traceback.format_exc())
             raise Internal(f"{cmd.id} failed: {type(e).__name__}: {e}") from e
@@ -86,6 +95,11 @@ class Registry:
             out = out.model_dump(mode="json", exclude_none=True)
         if ctx.new_ids and "new_ids" not in out:
             out["new_ids"] = list(ctx.new_ids)
+        if cmd.kind == "edit":  # the revision the caller can plan its next edit against
+            path = getattr(args, cmd.edits or "path", None)
+            od = session.documents.get(session.workspace.relative(session.workspace.resolve(path))) if path else None
+            if od is not None:
+                out.setdefault("revision", od.revision)
         return out
 
 

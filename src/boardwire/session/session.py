@@ -152,6 +152,8 @@ class Session:
             if od is not None:
                 return od
             cls = document_class(full)
+            if full.is_dir():
+                raise NoDocument(f"{key} is a folder, not a KiCad file")
             if not full.is_file():
                 raise NoDocument(f"{key}: no such file in the working directory")
             od = OpenDocument(key, full, cls.load(full))
@@ -194,7 +196,7 @@ class Session:
         """
         with self.lock:
             for path, rev in (expect or {}).items():
-                od = self.get(path)
+                od = self.get(path, actor=actor)
                 if rev is not None and rev != od.revision:
                     raise StaleRevision(
                         f"{od.path} is at revision {od.revision}, not {rev}", path=od.path,
@@ -283,7 +285,7 @@ class Session:
     def undo(self, path: str | Path, actor: str = "local") -> OpenDocument:
         """Undo the last change of one document (its revision goes back by one)."""
         with self.lock:
-            od = self.get(path)
+            od = self.get(path, actor=actor)
             if not od.undo:
                 raise NothingToUndo(f"{od.path} has nothing to undo")
             step = od.undo.pop()
@@ -294,7 +296,7 @@ class Session:
     def redo(self, path: str | Path, actor: str = "local") -> OpenDocument:
         """Redo the last undone change of one document."""
         with self.lock:
-            od = self.get(path)
+            od = self.get(path, actor=actor)
             if not od.redo:
                 raise NothingToUndo(f"{od.path} has nothing to redo")
             step = od.redo.pop()
@@ -308,7 +310,7 @@ class Session:
         """Write a document to its file (atomic, backup kept, permissions kept); refuses
         with ``file-changed`` if the file changed on disk since opened, unless ``force``."""
         with self.lock:
-            od = self.get(path)
+            od = self.get(path, actor=actor)
             od.doc.save(force=force)
             od.saved_revision = od.revision
             self._emit(od, "save", "save", actor)
@@ -318,7 +320,9 @@ class Session:
         """Drop unsaved changes: read the file again. The revision moves on and the
         undo history is cleared (it described the tree that was dropped)."""
         with self.lock:
-            od = self.get(path)
+            od = self.get(path, actor=actor)
+            if not od.full.is_file():
+                raise NoDocument(f"{od.path} is no longer on disk: nothing to revert to")
             od.doc = type(od.doc).load(od.full)
             od.undo.clear()
             od.redo.clear()

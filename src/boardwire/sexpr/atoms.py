@@ -84,14 +84,24 @@ def format_double(value: float) -> str:
     return "0" if s == "-0" else s
 
 
+MAX_IU = 2**31 - 1  # KiCad coordinates are 32-bit nanometres
+
+
 def mm(nm: int) -> bytes:
-    """Integer nanometres as KiCad 9 writes millimetres (``1.5``, ``0.000001``)."""
+    """Integer nanometres as KiCad 9 writes millimetres (``1.5``, ``0.000001``).
+    Raises ValueError for a value KiCad cannot hold (not finite, beyond +-2147 mm)."""
+    if not math.isfinite(nm) or abs(nm) > MAX_IU:
+        raise ValueError(f"{nm} nm is outside KiCad's coordinate range (+-2147 mm)")
     return format_double(nm / IU_PER_MM).encode()
 
 
 def num(value: float) -> bytes:
-    """A plain number (angle in degrees, ratio) as KiCad 9 writes it."""
-    return format_double(float(value)).encode()
+    """A plain number (angle in degrees, ratio) as KiCad 9 writes it; ValueError if it
+    is not finite."""
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(f"{value} is not a number KiCad can store")
+    return format_double(value).encode()
 
 
 def yes_no(flag: bool) -> bytes:
