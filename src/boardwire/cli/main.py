@@ -204,6 +204,36 @@ def doctor():
     _print_json(report)
 
 
+@app.command()
+def serve(stdio: bool = typer.Option(False, "--stdio", help="Serve one client on stdin/stdout (the default)"),
+          socket: str = typer.Option(None, "--socket", help="Serve many clients on this Unix socket instead"),
+          open_: list[str] = typer.Option([], "--open", help="Open this document at start (repeatable)"),
+          auto_save: bool = typer.Option(False, "--auto-save", help="Save each modified document after each call"),
+          root: str = typer.Option(".", "--root", help="Working directory of the session")):
+    """JSON-RPC 2.0 server (docs/jsonrpc.md): every command is a method; LSP framing, or
+    one JSON message per line when the client starts with { or [."""
+    from ..errors import EXIT_CODES
+
+    if stdio and socket:
+        err.print("[red]error[/red] choose --stdio or --socket, not both")
+        raise typer.Exit(2)
+    from ..protocols.jsonrpc import run as serve_jsonrpc  # lazy: `boardwire info` stays fast
+
+    try:
+        serve_jsonrpc(root=root, socket_path=socket, open_paths=tuple(open_), auto_save=auto_save)
+    except BoardwireError as e:
+        err.print(f"[red]error[/red] {e.code}: {e.message}" + (f"\n  {e.hint}" if e.hint else ""))
+        raise typer.Exit(EXIT_CODES.get(e.code, 1))
+
+
+@app.command()
+def version():
+    """Print boardwire's version."""
+    from .. import __version__
+
+    print(__version__)
+
+
 def main() -> None:
     try:
         app()
