@@ -234,6 +234,20 @@ def version():
     print(__version__)
 
 
+@app.command()
+def demo(out: str = typer.Option("boardwire-demo", "--out", help="Folder for the edited board, render and transcript."),
+         as_json: bool = typer.Option(False, "--json", help="Print the transcript as JSON.")):
+    """The main job: an MCP client drives `boardwire mcp` on a copy of KiCad's ecc83 demo board."""
+    from .demo import run
+
+    raise typer.Exit(run(Path(out).resolve(), as_json))
+
+
+from .mcp_cmd import mcp_app  # noqa: E402 - registered after the app exists
+
+app.add_typer(mcp_app, name="mcp")
+
+
 def main() -> None:
     try:
         app()

@@ -1,0 +1,121 @@
+"""``boardwire mcp``: serve MCP (stdio or Streamable HTTP), print the tool list,
+manage HTTP keys, register boardwire with MCP clients.
+
+The SDK is imported only when MCP is served (it costs about a second), so
+``--tools`` and the key commands stay fast."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import typer
+
+mcp_app = typer.Typer(add_completion=False, invoke_without_command=True, pretty_exceptions_enable=False,
+                      help="Serve boardwire's commands as MCP tools (stdio by default).")
+keys_app = typer.Typer(add_completion=False, no_args_is_help=True, help="Bearer keys for --http.")
+mcp_app.add_typer(keys_app, name="keys")
+
+
+def _toolsets(value: str | None) -> list[str] | None:
+    return [t.strip() for t in value.split(",") if t.strip()] if value else None
+
+
+def _quiet_logging() -> None:
+    """Logs to stderr only: stdout carries the protocol."""
+    import logging
+
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="boardwire: %(message)s")
+
+
+@mcp_app.callback()
+def mcp(ctx: typer.Context,
+        tools: bool = typer.Option(False, "--tools", help="Print the tool list as JSON and exit."),
+        toolset: str = typer.Option(None, "--toolset", help="Comma-separated tool groups (core, board, schematic, library, project); default all."),
+        http: bool = typer.Option(False, "--http", help="Serve Streamable HTTP instead of stdio."),
+        host: str = typer.Option("127.0.0.1", "--host"),
+        port: int = typer.Option(8765, "--port"),
+        allow_origin: list[str] = typer.Option([], "--allow-origin", help="An extra allowed browser Origin (repeatable)."),
+        root: str = typer.Option(".", "--root", help="Working directory (stdio), or the folder holding the keys file and key workspaces (HTTP)."),
+        no_auth: bool = typer.Option(False, "--no-auth", help="HTTP without keys (only on 127.0.0.1; for local tests).")):
+    """Serve MCP on stdio (or --http). Every registry command but ui ones is a tool."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from ..protocols.mcp.tools import TOKEN_BUDGET, count_tokens, tool_list
+
+    sets = _toolsets(toolset)
+    try:
+        listed = tool_list(sets)
+    except ValueError as e:
+        typer.echo(f"error invalid-args: {e}", err=True)
+        raise typer.Exit(2)
+    if tools:
+        print(json.dumps({"tools": listed, "tokens": count_tokens(listed), "budget": TOKEN_BUDGET}, indent=1))
+        return
+    if not Path(root).is_dir():
+        typer.echo(f"error no-document: the working directory {root} does not exist", err=True)
+        raise typer.Exit(2)
+    _quiet_logging()
+    import anyio
+
+    if http:
+        from ..protocols.mcp.http import serve_http
+
+        if no_auth and host not in ("127.0.0.1", "localhost", "::1"):
+            typer.echo("error policy-denied: --no-auth is only allowed on a loopback host", err=True)
+            raise typer.Exit(2)
+        serve_http(root, host=host, port=port, toolsets=sets, allow_origins=allow_origin,
+                   auth=not no_auth)
+        return
+    from ..protocols.mcp.server import serve_stdio
+
+    anyio.run(serve_stdio, root, sets)
+
+
+@keys_app.command("add")
+def keys_add(name: str, root: str = typer.Option(".", "--root"),
+             workspace: str = typer.Option(None, "--workspace", help="The key's working directory (default: ROOT/workspaces/NAME).")):
+    """Create a key; prints it once (only its SHA-256 digest is stored)."""
+    from ..protocols.mcp.keys import KeyStore
+
+    try:
+        key = KeyStore(root).add(name, workspace)
+    except ValueError as e:
+        typer.echo(f"error invalid-args: {e}", err=True)
+        raise typer.Exit(2)
+    print(key)
+
+
+@keys_app.command("list")
+def keys_list(root: str = typer.Option(".", "--root")):
+    """Names, workspaces and creation times of the keys (never the keys)."""
+    from ..protocols.mcp.keys import KeyStore
+
+    print(json.dumps(KeyStore(root).list(), indent=1))
+
+
+@keys_app.command("revoke")
+def keys_revoke(name: str, root: str = typer.Option(".", "--root")):
+    """Revoke a key: the next request with it is refused."""
+    from ..protocols.mcp.keys import KeyStore
+
+    if not KeyStore(root).revoke(name):
+        typer.echo(f"error not-found: no key named {name}", err=True)
+        raise typer.Exit(2)
+    print(f"revoked {name}")
+
+
+@mcp_app.command("install")
+def install(client: str = typer.Option(..., "--client", help="claude-code, codex, cursor, vscode or claude-desktop"),
+            print_only: bool = typer.Option(False, "--print", help="Show what would be written instead of writing it."),
+            root: str = typer.Option(".", "--root", help="Working directory boardwire serves."),
+            config: str = typer.Option(None, "--config", help="The client's config file (default: its usual place).")):
+    """Register boardwire with an MCP client."""
+    from ..protocols.mcp.install import install as do_install
+
+    try:
+        print(do_install(client, root=root, print_only=print_only, config=config))
+    except ValueError as e:
+        typer.echo(f"error invalid-args: {e}", err=True)
+        raise typer.Exit(2)

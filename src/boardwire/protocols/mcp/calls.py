@@ -1,0 +1,150 @@
+"""One MCP tool call: validate, run the registry command off the event loop, report
+progress, honour cancellation, and turn every outcome into a CallToolResult.
+
+The SDK neither validates arguments against the input schema nor turns exceptions
+into tool errors, so this module does both (MCP spec 2025-11-25, "Tools / Error
+handling": failures of a tool are results with ``isError``; an unknown tool is a
+protocol error).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+import warnings
+from dataclasses import dataclass, field
+
+import anyio
+import anyio.from_thread
+import anyio.to_thread
+import mcp_types as types
+from mcp.shared.exceptions import MCPError
+
+from ...errors import BoardwireError, Internal
+from ...registry import REGISTRY, Context
+from ...registry.context import CancelToken
+from .tools import command_for
+
+log = logging.getLogger("boardwire.mcp")
+HEAVY_KINDS = ("check", "export")
+
+
+@dataclass
+class Backend:
+    """What one workspace serves: its session and a bounded pool of slots for heavy
+    commands (DRC, renders, fills, fabrication), so one client cannot starve the rest."""
+
+    session: object
+    slots: anyio.Semaphore = field(default_factory=lambda: anyio.Semaphore(2))
+    actor: str = "mcp"
+
+
+def _heavy(cmd) -> bool:
+    return cmd.long or cmd.kind in HEAVY_KINDS
+
+
+def _content(out: dict) -> list:
+    """A short text summary for clients that ignore structuredContent; images as
+    image content."""
+    content: list = [types.TextContent(text=str(out.get("summary", "")) or json.dumps(out)[:500])]
+    image = out.get("image")
+    if isinstance(image, dict) and "data" in image:
+        content.append(types.ImageContent(data=image["data"], mime_type=image.get("mime_type", "image/png")))
+    return content
+
+
+def error_result(e: BoardwireError) -> types.CallToolResult:
+    body = {"error": e.to_dict()}
+    return types.CallToolResult(content=[types.TextContent(text=f"{e.code}: {e.message}"
+                                                           + (f" ({e.hint})" if e.hint else ""))],
+                                structured_content=body, is_error=True)
+
+
+def _call_log(tool: str, args, out: dict | None, error: str | None, seconds: float) -> None:
+    """BOARDWIRE_MCP_LOG=file.jsonl: one line per tool call."""
+    target = os.environ.get("BOARDWIRE_MCP_LOG")
+    if not target:
+        return
+    line = {"time": time.time(), "tool": tool, "arguments": args, "seconds": round(seconds, 4),
+            "summary": (out or {}).get("summary"), "error": error}
+    try:
+        with open(target, "a", encoding="utf-8") as f:
+            f.write(json.dumps(line, default=str) + "\n")
+    except OSError as e:  # the log must never fail a call
+        log.warning("cannot write BOARDWIRE_MCP_LOG %s: %s", target, e)
+
+
+async def call_tool(ctx, params: types.CallToolRequestParams, backend: Backend) -> types.CallToolResult:
+    """Run tool ``params.name``; the protocol context ``ctx`` carries progress and
+    cancellation. Raises MCPError (INVALID_PARAMS) only for an unknown tool."""
+    cmd = command_for(params.name)
+    if cmd is None:
+        raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
+    started = time.perf_counter()
+    token = CancelToken()
+    report = _progress_reporter(ctx, cmd.id) if _heavy(cmd) else None
+    context = Context(backend.session, actor=backend.actor, progress_fn=report, cancel=token)
+    out = error = None
+    try:
+        if _heavy(cmd):
+            if backend.slots.value == 0 and report is not None:
+                await _send_progress(ctx, 0.0, "waiting for a free slot (other heavy commands are running)")
+            async with backend.slots:
+                out = await _run(cmd.id, params.arguments, context, token)
+        else:
+            out = await _run(cmd.id, params.arguments, context, token)
+    except BoardwireError as e:
+        error = e.code
+        return error_result(e)
+    except anyio.get_cancelled_exc_class():
+        error = "cancelled"
+        raise
+    except Exception as e:  # noqa: BLE001 - never let a bug kill the connection
+        log.exception("tool %s failed", params.name)
+        error = "internal"
+        return error_result(Internal(f"{cmd.id} failed: {type(e).__name__}: {e}"))
+    finally:
+        _call_log(params.name, params.arguments, out, error, time.perf_counter() - started)
+    structured = {k: v for k, v in out.items() if k != "image"}
+    if "image" in out:
+        structured["image"] = {"mime_type": out["image"].get("mime_type"), "in": "content"}
+    return types.CallToolResult(content=_content(out), structured_content=structured)
+
+
+async def _run(command_id: str, args, context: Context, token: CancelToken) -> dict:
+    """The registry call in a worker thread. If the client cancels, the command's
+    token is set at once (killing any kicad-cli child) and the SDK drops the reply."""
+    try:
+        return await anyio.to_thread.run_sync(REGISTRY.call, command_id, args, context,
+                                              abandon_on_cancel=True)
+    except anyio.get_cancelled_exc_class():
+        token.cancel()
+        raise
+
+
+async def _send_progress(ctx, fraction: float, message: str) -> None:
+    await ctx.session.report_progress(fraction, 1.0, message)
+    if ctx.protocol_version < "2026-07-28":  # log messages per stage (handshake era only)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            await ctx.session.send_log_message("info", message, logger="boardwire",
+                                               related_request_id=ctx.request_id)
+
+
+def _progress_reporter(ctx, command_id: str):
+    """A progress callback for the worker thread: hops to the event loop to send
+    ``notifications/progress`` (only when the call carried a progress token)."""
+    last = [-1.0]
+
+    def report(fraction: float, message: str) -> None:
+        if fraction <= last[0] and not message:
+            return
+        last[0] = fraction
+        try:
+            anyio.from_thread.run(_send_progress, ctx, fraction, message or command_id)
+        except Exception as e:  # noqa: BLE001 - a lost progress note must not fail the call
+            log.debug("progress not sent: %s", e)
+
+    return report

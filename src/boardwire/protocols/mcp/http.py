@@ -1,0 +1,132 @@
+"""``boardwire mcp --http``: Streamable HTTP on the SDK, with bearer keys.
+
+Each key works in its own workspace (its own session, documents and undo history);
+an MCP session id opened with one key is refused to any other key. Browser Origins
+are checked by the SDK's transport security (localhost origins plus
+``--allow-origin``). (MCP spec 2025-11-25, "Transports / Streamable HTTP", "Security
+warning"; RFC 6750 for bearer tokens.)
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from pathlib import Path
+
+from mcp.server.subscriptions import InMemorySubscriptionBus
+from mcp.server.transport_security import TransportSecuritySettings
+
+from .keys import KeyStore
+from .server import Workspace, build_server
+
+log = logging.getLogger("boardwire.mcp")
+SCOPE_KEY = "boardwire.key"
+LOCAL_ORIGINS = ["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"]
+
+
+def _deny(status: int, code: str, message: str, challenge: bool = False):
+    body = json.dumps({"jsonrpc": "2.0", "id": None,
+                       "error": {"code": -32001, "message": message, "data": {"code": code}}}).encode()
+    headers = [(b"content-type", b"application/json")]
+    if challenge:
+        headers.append((b"www-authenticate", b'Bearer realm="boardwire"'))
+
+    async def respond(scope, receive, send):
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+    return respond
+
+
+class KeyAuth:
+    """ASGI middleware: a valid ``Authorization: Bearer KEY`` (keys file re-read on
+    every request) or 401; the key's name goes into the ASGI scope for the handlers,
+    and a session id is bound to the key that opened it."""
+
+    def __init__(self, app, store: KeyStore | None) -> None:
+        self.app = app
+        self.store = store
+        self.owners: dict[str, str] = {}  # mcp-session-id -> key name
+        self._lock = threading.Lock()
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        if self.store is None:
+            name, workspace = "local", None
+        else:
+            auth = headers.get("authorization", "")
+            if not auth.lower().startswith("bearer "):
+                return await _deny(401, "policy-denied", "a bearer key is required (boardwire mcp keys add NAME)",
+                                   True)(scope, receive, send)
+            found = self.store.lookup(auth[7:].strip())
+            if found is None:
+                return await _deny(401, "policy-denied", "unknown or revoked key", True)(scope, receive, send)
+            name, workspace = found
+        sid = headers.get("mcp-session-id")
+        with self._lock:
+            owner = self.owners.get(sid) if sid else None
+        if owner is not None and owner != name:
+            return await _deny(403, "policy-denied", "this MCP session belongs to another key")(scope, receive, send)
+        scope.setdefault("state", {})[SCOPE_KEY] = (name, workspace)
+
+        async def send_and_bind(message):
+            if message["type"] == "http.response.start":
+                for k, v in message.get("headers", []):
+                    if k.decode("latin-1").lower() == "mcp-session-id":
+                        with self._lock:
+                            self.owners.setdefault(v.decode("latin-1"), name)
+            await send(message)
+
+        return await self.app(scope, receive, send_and_bind)
+
+
+class Workspaces:
+    """One Workspace (session) per key, created on the key's first request."""
+
+    def __init__(self, root: Path, bus) -> None:
+        self.root = root
+        self.bus = bus
+        self._by_name: dict[str, Workspace] = {}
+        self._lock = threading.Lock()
+
+    def for_request(self, ctx) -> Workspace:
+        request = ctx.request
+        state = getattr(request, "scope", {}).get("state", {}) if request is not None else {}
+        name, workspace = state.get(SCOPE_KEY, ("local", None))
+        with self._lock:
+            ws = self._by_name.get(name)
+            if ws is None:
+                folder = Path(workspace) if workspace else self.root
+                folder.mkdir(parents=True, exist_ok=True)
+                ws = self._by_name[name] = Workspace(folder, self.bus, actor=f"mcp:{name}")
+            return ws
+
+
+def build_app(root: str, *, host: str = "127.0.0.1", toolsets=None, allow_origins=(), auth: bool = True):
+    """The ASGI app: the SDK's Streamable HTTP app behind KeyAuth."""
+    bus = InMemorySubscriptionBus()
+    spaces = Workspaces(Path(root).resolve(), bus)
+    server = build_server(spaces.for_request, toolsets, bus)
+    security = TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*", f"{host}:*", host],
+        allowed_origins=[*LOCAL_ORIGINS, *allow_origins])
+    app = server.streamable_http_app(host=host, transport_security=security)
+    return KeyAuth(app, KeyStore(root) if auth else None), app
+
+
+def serve_http(root: str, *, host: str, port: int, toolsets=None, allow_origins=(), auth: bool = True) -> None:
+    import uvicorn
+
+    wrapped, inner = build_app(root, host=host, toolsets=toolsets, allow_origins=allow_origins, auth=auth)
+
+    async def lifespan_app(scope, receive, send):  # Starlette's lifespan runs the session manager
+        if scope["type"] == "lifespan":
+            return await inner(scope, receive, send)
+        return await wrapped(scope, receive, send)
+
+    log.warning("boardwire MCP on http://%s:%d/mcp (%s)", host, port, "keys required" if auth else "no keys")
+    uvicorn.run(lifespan_app, host=host, port=port, log_level="warning")

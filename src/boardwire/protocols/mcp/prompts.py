@@ -1,0 +1,62 @@
+"""The server's instructions and its prompts (MCP spec 2025-11-25, "Prompts").
+
+Texts name tools by their MCP names; a test checks that every name exists."""
+
+from __future__ import annotations
+
+import mcp_types as types
+
+from .tools import SHARED_ARGS
+
+INSTRUCTIONS = (
+    "boardwire edits KiCad 9 boards and schematics in one in-memory session with undo; "
+    "files change on disk only when you call session_save. Units: mm and degrees, KiCad axes "
+    "(x right, y down). Arguments shared by most tools: "
+    + "; ".join(f"`{k}` is {v}" for k, v in SHARED_ARGS.items())
+    + ". Start with query_describe on a document; query_items and query_nets page with "
+    "limit/offset. Every edit is one undo step (session_undo); session_batch groups steps. "
+    "check_drc runs KiCad's own DRC on the in-memory board. Errors come back as isError "
+    "results with {error: {code, message, hint}}: follow the hint. Open documents are "
+    "resources (boardwire://doc/{path}/{view})."
+)
+
+PROMPTS = {
+    "design-workflow": (
+        "The steps from a schematic to fabrication files, with the tools for each",
+        [types.PromptArgument(name="board", description="Board file (path in the working directory)",
+                              required=True)],
+        """Work on {board} step by step, checking each step before the next:
+1. Understand it: query_describe (size, layers, counts, unrouted), query_nets, query_netclasses.
+2. Schematic: place symbols, wire them, annotate; check with check_erc when available.
+3. Board update: bring new footprints over with pcb_placeFootprint (library ids Lib:Name) and pad nets with pcb_setPadNet.
+4. Place: pcb_move, pcb_rotate, pcb_flip; keep courtyards apart; pcb_outline for the board edge.
+5. Route: query_unrouted lists the missing connections; pcb_route (with layer changes and vias) or pcb_addTrack; pcb_addZone then pcb_fillZones for planes.
+6. Check: check_drc; fix errors and unconnected items, re-run until clean. render_png to look.
+7. Save: session_save. Use session_undo to step back at any time.""",
+    ),
+    "fix-drc": (
+        "Fix the DRC violations of a board, one class at a time",
+        [types.PromptArgument(name="board", description="Board file", required=True)],
+        """Run check_drc on {board}. Group the violations by type and fix the most frequent type first:
+- unconnected items: query_unrouted gives the pairs; route them with pcb_route or pcb_addTrack on the net named.
+- clearance / shorting: move the track or footprint (pcb_move) or delete the offending item (pcb_delete with its id), then re-route.
+- courtyard overlap: pcb_move one of the footprints clear of the other.
+- silkscreen issues are warnings: fix only if asked.
+After each group, run check_drc again and compare counts. Never hide a violation by editing design rules unless the user asks; say what you changed.""",
+    ),
+}
+
+
+def list_prompts() -> list[types.Prompt]:
+    return [types.Prompt(name=name, description=desc, arguments=args) for name, (desc, args, _) in PROMPTS.items()]
+
+
+def get_prompt(name: str, arguments: dict | None) -> types.GetPromptResult:
+    """Raises KeyError for an unknown prompt, ValueError for a missing argument."""
+    desc, args, text = PROMPTS[name]
+    values = dict(arguments or {})
+    missing = [a.name for a in args if a.required and a.name not in values]
+    if missing:
+        raise ValueError(f"prompt {name} needs {', '.join(missing)}")
+    return types.GetPromptResult(description=desc, messages=[types.PromptMessage(
+        role="user", content=types.TextContent(text=text.format(**values)))])

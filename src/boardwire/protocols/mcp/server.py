@@ -1,0 +1,130 @@
+"""The MCP server on the official SDK's low-level Server: every non-ui registry
+command as a tool, open documents as resources, two prompts.
+
+The same Server object serves stdio (one workspace) and Streamable HTTP (one
+workspace per key, see http.py); ``backend_for`` picks the workspace of a request.
+Only protocol goes to stdout; logs go to stderr.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Callable
+
+import anyio
+import mcp_types as types
+from mcp.server.lowlevel import Server
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
+from mcp.shared.exceptions import MCPError
+
+from ... import __version__
+from ...session import Session
+from . import prompts, resources
+from ...errors import BoardwireError
+from ...registry import Context
+from ...registry.context import CancelToken
+from .calls import Backend, _run, call_tool
+from .tools import select, tool_dict
+
+log = logging.getLogger("boardwire.mcp")
+RESOURCE_NOT_FOUND = -32002  # MCP spec, "Resources / Error handling"
+
+
+class Workspace(Backend):
+    """A backend with its resource notifier."""
+
+    def __init__(self, root, bus, heavy_slots: int = 2, actor: str = "mcp") -> None:
+        super().__init__(Session(root), anyio.Semaphore(heavy_slots), actor)
+        self.notifier = resources.Notifier(self.session, bus)
+
+
+def build_server(backend_for: Callable[[object], Workspace], toolsets: list[str] | None = None,
+                 bus=None) -> Server:
+    """A Server whose handlers find their workspace with ``backend_for(ctx)``.
+
+    ``toolsets``: the tool groups to list and accept (None: all). Raises ValueError
+    for an unknown toolset."""
+    listed = {tool_dict(c)["name"] for c in select(toolsets)}
+    tools = [types.Tool.model_validate(tool_dict(c)) for c in select(toolsets)]
+    bus = bus or InMemorySubscriptionBus()
+
+    async def on_list_tools(ctx, params):
+        return types.ListToolsResult(tools=tools)
+
+    async def on_call_tool(ctx, params: types.CallToolRequestParams):
+        if params.name not in listed:
+            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
+        ws = backend_for(ctx)
+        ws.notifier.seen(ctx.session)
+        try:
+            return await call_tool(ctx, params, ws)
+        finally:
+            await ws.notifier.flush()
+
+    async def on_list_resources(ctx, params):
+        ws = backend_for(ctx)
+        ws.notifier.seen(ctx.session)
+        return types.ListResourcesResult(resources=resources.list_resources(ws.session))
+
+    async def on_list_templates(ctx, params):
+        return types.ListResourceTemplatesResult(resource_templates=resources.templates())
+
+    async def on_read_resource(ctx, params: types.ReadResourceRequestParams):
+        ws = backend_for(ctx)
+        cid, args, mime, u = resources.command_for(ws.session, params.uri)
+        token = CancelToken()
+        try:
+            out = await _run(cid, args, Context(ws.session, actor=ws.actor, cancel=token), token)
+        except BoardwireError as e:  # resources have no isError: a JSON-RPC error with our code
+            raise MCPError(RESOURCE_NOT_FOUND if e.code in ("not-found", "no-document") else types.INTERNAL_ERROR,
+                           f"{e.code}: {e.message}", data=e.to_dict()) from None
+        finally:
+            await ws.notifier.flush()
+        return resources.contents(u, mime, out)
+
+    async def on_subscribe(ctx, params: types.SubscribeRequestParams):
+        backend_for(ctx).notifier.subscribe(ctx.session, str(params.uri))
+        return types.EmptyResult()
+
+    async def on_unsubscribe(ctx, params: types.UnsubscribeRequestParams):
+        backend_for(ctx).notifier.unsubscribe(ctx.session, str(params.uri))
+        return types.EmptyResult()
+
+    async def on_list_prompts(ctx, params):
+        return types.ListPromptsResult(prompts=prompts.list_prompts())
+
+    async def on_get_prompt(ctx, params: types.GetPromptRequestParams):
+        try:
+            return prompts.get_prompt(params.name, params.arguments)
+        except KeyError:
+            raise MCPError(types.INVALID_PARAMS, f"Unknown prompt: {params.name}") from None
+        except ValueError as e:
+            raise MCPError(types.INVALID_PARAMS, str(e)) from None
+
+    return Server(
+        "boardwire", version=__version__, title="boardwire (KiCad 9)",
+        instructions=prompts.INSTRUCTIONS,
+        get_tool_input_schema=lambda name: next((t.input_schema for t in tools if t.name == name), None),
+        on_list_tools=on_list_tools, on_call_tool=on_call_tool,
+        on_list_resources=on_list_resources, on_list_resource_templates=on_list_templates,
+        on_read_resource=on_read_resource, on_subscribe_resource=on_subscribe,
+        on_unsubscribe_resource=on_unsubscribe, on_subscriptions_listen=ListenHandler(bus),
+        on_list_prompts=on_list_prompts, on_get_prompt=on_get_prompt,
+    )
+
+
+def notification_options():
+    from mcp.server.lowlevel.server import NotificationOptions
+
+    return NotificationOptions(resources_changed=True)
+
+
+async def serve_stdio(root: str, toolsets: list[str] | None = None) -> None:
+    """Serve MCP on stdin/stdout until the client closes stdin."""
+    from mcp.server.stdio import stdio_server
+
+    bus = InMemorySubscriptionBus()
+    ws = Workspace(root, bus)
+    server = build_server(lambda ctx: ws, toolsets, bus)
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options(notification_options()))

@@ -1,0 +1,147 @@
+"""Registry commands as MCP tools (no SDK import: plain dicts, so `--tools` and the
+token benchmark stay fast).
+
+A tool is a registry command of any kind but ``ui``; its name is the command id with
+``_`` for ``.`` (MCP tool names allow ``[A-Za-z0-9_.-]``, but several clients reject
+dots). Schemas are the registry's, compacted for the context window every agent pays
+on every session (MCP spec 2025-11-25, "Tools": inputSchema, outputSchema,
+annotations).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+
+from ...registry import REGISTRY
+from ...registry.command import Command
+
+# Toolsets: groups of command scopes an agent can ask for with --toolset. "all" is the
+# default when the whole list fits the token budget.
+TOOLSETS: dict[str, tuple[str, ...]] = {
+    "core": ("session", "query", "check", "render"),
+    "board": ("pcb",),
+    "schematic": ("sch",),
+    "library": ("lib",),
+    "project": ("project", "fab"),
+}
+TOKEN_BUDGET = 15_000
+
+# Result shape shared by every command: a one-line summary plus the command's fields.
+OUTPUT_SCHEMA = {"type": "object", "properties": {"summary": {"type": "string"}}, "required": ["summary"]}
+
+
+def tool_name(command_id: str) -> str:
+    return command_id.replace(".", "_")
+
+
+@lru_cache(maxsize=1)
+def _by_name() -> dict[str, Command]:
+    return {tool_name(c.id): c for c in REGISTRY.all() if c.kind != "ui"}
+
+
+def command_for(name: str) -> Command | None:
+    """The registry command behind tool ``name`` (None if there is none)."""
+    return _by_name().get(name)
+
+
+def _compact(schema):
+    """What a model needs from a pydantic schema, and nothing else: ``anyOf [X, null]``
+    becomes X (optional is already said by ``required``), ``default: null`` goes, and
+    bounds that only guard against absurd input (max lengths, the 32-bit coordinate
+    limit, non-empty strings) and id patterns go; the registry still enforces them and
+    answers invalid-args saying which rule failed."""
+    if isinstance(schema, list):
+        return [_compact(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {}
+    for key, value in schema.items():
+        if key == "default" and value is None:
+            continue
+        if key in ("maxLength", "maxItems", "maxProperties") and isinstance(value, int) and value >= 500:
+            continue
+        if key == "minLength" and value == 1 or key == "pattern":
+            continue
+        if key in ("minimum", "maximum") and isinstance(value, (int, float)) and abs(value) >= 2000:
+            continue
+        out[key] = _compact(value)
+    options = out.get("anyOf")
+    if isinstance(options, list):
+        kept = [o for o in options if o != {"type": "null"}]
+        if len(kept) == 1:
+            del out["anyOf"]
+            out = {**kept[0], **out}
+    return out
+
+
+# Said once in the server instructions instead of in every tool.
+SHARED_ARGS = {
+    "path": "a document path relative to the working directory",
+    "revision": "optional; the call fails with stale-revision, changing nothing, if the document "
+                "is no longer at that revision",
+}
+
+
+def input_schema(cmd: Command) -> dict:
+    schema = _compact(cmd.input_schema())
+    for name in SHARED_ARGS:
+        prop = schema.get("properties", {}).get(name)
+        if prop is not None:
+            prop.pop("description", None)
+            prop.pop("minLength", None)
+    return schema
+
+
+def description(cmd: Command) -> str:
+    """The command's summary, then its kind, units and first example (the rest are
+    in docs/commands.md)."""
+    text = cmd.summary
+    facts = [cmd.kind] + ([cmd.units] if cmd.units else [])
+    text += f" [{'; '.join(facts)}]"
+    if cmd.examples:
+        text += " e.g. " + json.dumps(cmd.examples[0], separators=(",", ":"))
+    return text
+
+
+def annotations(cmd: Command) -> dict:
+    """MCP tool annotations from the declaration (hints, not guarantees). Only what
+    differs from the spec's defaults (readOnly false, destructive true, idempotent
+    false) is written; destructive and idempotent mean nothing for read-only tools."""
+    if cmd.read_only:
+        return {"readOnlyHint": True}
+    out = {"destructiveHint": cmd.destructive}
+    if cmd.idempotent:
+        out["idempotentHint"] = True
+    return out
+
+
+def tool_dict(cmd: Command) -> dict:
+    return {"name": tool_name(cmd.id), "description": description(cmd), "inputSchema": input_schema(cmd),
+            "outputSchema": OUTPUT_SCHEMA, "annotations": annotations(cmd)}
+
+
+def select(toolsets: list[str] | None) -> list[Command]:
+    """Commands of the named toolsets (all tools when None or ["all"]).
+
+    Raises ValueError naming the known toolsets for an unknown name."""
+    commands = list(_by_name().values())
+    if not toolsets or toolsets == ["all"]:
+        return commands
+    unknown = [t for t in toolsets if t not in TOOLSETS]
+    if unknown:
+        raise ValueError(f"unknown toolset {', '.join(unknown)}; known: all, {', '.join(TOOLSETS)}")
+    scopes = {s for t in toolsets for s in TOOLSETS[t]}
+    return [c for c in commands if c.scope in scopes]
+
+
+def tool_list(toolsets: list[str] | None = None) -> list[dict]:
+    return [tool_dict(c) for c in select(toolsets)]
+
+
+def count_tokens(obj) -> int:
+    """Tokens of the JSON a client sends to its model, counted as word runs and single
+    punctuation marks (``\\w+|[^\\w\\s]``): an upper bound for BPE tokenizers, which
+    merge common punctuation pairs and never split a short word further."""
+    return len(re.findall(r"\w+|[^\w\s]", json.dumps(obj, separators=(",", ":"))))

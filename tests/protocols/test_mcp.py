@@ -1,0 +1,342 @@
+"""`boardwire mcp` driven by the official SDK client, as an agent's host would: over
+stdio in both protocol eras the SDK negotiates (the 2025 handshake and 2026-07-28),
+and over Streamable HTTP with keys."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import anyio
+import httpx2
+import mcp_types as types
+import pytest
+from mcp import Client, StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+
+from boardwire.protocols.mcp import prompts, tools
+from boardwire.registry import REGISTRY
+from tests.inputs import DEMOS, need
+
+BOARD = "b.kicad_pcb"
+MODES = ["legacy", "auto"]  # the initialize handshake (2025-11-25) and 2026-07-28
+
+
+@pytest.fixture
+def ws(tmp_path) -> Path:
+    shutil.copy(need(DEMOS / "ecc83" / "ecc83-pp.kicad_pcb"), tmp_path / BOARD)
+    return tmp_path
+
+
+def stdio(ws: Path, *extra: str, env: dict | None = None) -> StdioServerParameters:
+    return StdioServerParameters(command=sys.executable, args=["-m", "boardwire.cli.main", "mcp", *extra],
+                                 cwd=str(ws), env={**os.environ, **(env or {})})
+
+
+def run(fn, *args):
+    return anyio.run(fn, *args)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_tools_query_edit_error_over_stdio(ws, mode):
+    log = ws / "calls.jsonl"
+
+    async def main():
+        async with Client(stdio(ws, env={"BOARDWIRE_MCP_LOG": str(log)}), mode=mode) as c:
+            listed = (await c.list_tools()).tools
+            assert {t.name for t in listed} == {tools.tool_name(cmd.id) for cmd in REGISTRY.all() if cmd.kind != "ui"}
+            assert "boardwire" in (c.instructions or "")
+            r = await c.call_tool("query_describe", {"path": BOARD})
+            assert not r.is_error and "15 footprints" in r.structured_content["summary"]
+            r = await c.call_tool("pcb_move", {"path": BOARD, "reference": "C1", "by": [1, 0]})
+            assert not r.is_error and r.structured_content["revision"] == 1
+            r = await c.call_tool("pcb_addVia", {"path": BOARD, "at": [float("nan"), 1]})
+            assert r.is_error and r.structured_content["error"]["code"] == "invalid-args"
+            r = await c.call_tool("pcb_move", {"path": BOARD, "reference": "NOPE9", "by": [1, 0]})
+            assert r.is_error and r.structured_content["error"]["code"] == "not-found"
+            assert r.structured_content["error"]["hint"]
+            r = await c.call_tool("query_describe", {"path": "../outside.kicad_pcb"})
+            assert r.structured_content["error"]["code"] == "path-outside-workspace"
+            with pytest.raises(MCPError) as e:  # an unknown tool is a protocol error
+                await c.call_tool("pcb_teleport", {})
+            assert e.value.error.code == types.INVALID_PARAMS
+            r = await c.call_tool("session_undo", {"path": BOARD})
+            assert not r.is_error
+            r = await c.call_tool("session_documents", {})
+            assert r.structured_content["documents"][0]["revision"] == 0
+
+    run(main)
+    lines = [json.loads(x) for x in log.read_text().splitlines()]
+    assert [x["tool"] for x in lines][:3] == ["query_describe", "pcb_move", "pcb_addVia"]
+    assert lines[2]["error"] == "invalid-args" and lines[1]["error"] is None and lines[1]["seconds"] >= 0
+
+
+@pytest.mark.filterwarnings("ignore:resources/subscribe is removed")  # still the 2025 era's way
+@pytest.mark.parametrize("mode", MODES)
+def test_resources_prompts_and_change_notifications(ws, mode):
+    updated: list[str] = []
+
+    async def on_message(message):
+        if isinstance(message, types.ResourceUpdatedNotification):
+            updated.append(str(message.params.uri))
+
+    async def main():
+        async with Client(stdio(ws), mode=mode, message_handler=on_message) as c:
+            await c.call_tool("session_open", {"path": BOARD})
+            uris = [str(r.uri) for r in (await c.list_resources()).resources]
+            nets = next(u for u in uris if u.endswith("/nets"))
+            assert nets == "boardwire://doc/b.kicad_pcb/nets"
+            body = json.loads((await c.read_resource(nets)).contents[0].text)
+            assert body["summary"]
+            templates = (await c.list_resource_templates()).resource_templates
+            assert any(t.uri_template.endswith("/drc") for t in templates)
+            if mode == "legacy":
+                await c.subscribe_resource(nets)
+                await c.call_tool("pcb_addVia", {"path": BOARD, "at": [5, 5]})
+                with anyio.fail_after(10):
+                    while nets not in updated:
+                        await anyio.sleep(0.05)
+            else:
+                async with c.listen(resource_subscriptions=[nets]) as sub:
+                    await c.call_tool("pcb_addVia", {"path": BOARD, "at": [5, 5]})
+                    with anyio.fail_after(10):
+                        event = await sub.__anext__()
+                    assert str(event.uri) == nets
+            names = [p.name for p in (await c.list_prompts()).prompts]
+            assert names == ["design-workflow", "fix-drc"]
+            text = (await c.get_prompt("fix-drc", {"board": BOARD})).messages[0].content.text
+            assert BOARD in text and "check_drc" in text
+
+    run(main)
+
+
+def test_prompts_name_only_existing_tools():
+    import re
+
+    names = {tools.tool_name(c.id) for c in REGISTRY.all()}
+    texts = prompts.INSTRUCTIONS + "".join(t for _, _, t in prompts.PROMPTS.values())
+    mentioned = set(re.findall(r"\b(?:session|query|pcb|check|render|sch|lib|project|fab)_[A-Za-z]+", texts))
+    missing = mentioned - names - {"check_erc"}  # check_erc: named for when the schematic tools exist
+    assert not missing, missing
+
+
+def test_tool_list_parity_and_size():
+    listed = tools.tool_list()
+    by_name = {t["name"]: t for t in listed}
+    for cmd in REGISTRY.all():
+        if cmd.kind == "ui":
+            continue
+        t = by_name[tools.tool_name(cmd.id)]
+        registry_schema = cmd.input_schema()
+        assert set(t["inputSchema"]["properties"]) == set(registry_schema["properties"]), cmd.id
+        assert t["inputSchema"].get("required", []) == registry_schema.get("required", []), cmd.id
+        assert t["annotations"].get("readOnlyHint", False) == cmd.read_only
+        assert "/work" not in json.dumps(t) and "/tmp" not in json.dumps(t)  # no absolute paths
+    assert tools.count_tokens(listed) <= tools.TOKEN_BUDGET
+
+
+def test_tools_flag_prints_the_list(ws):
+    r = subprocess.run([sys.executable, "-m", "boardwire.cli.main", "mcp", "--tools", "--toolset", "core"],
+                       cwd=ws, capture_output=True, text=True, timeout=60)
+    out = json.loads(r.stdout)
+    assert out["tools"] and all(t["name"].split("_")[0] in ("session", "query", "check", "render") for t in out["tools"])
+    r = subprocess.run([sys.executable, "-m", "boardwire.cli.main", "mcp", "--toolset", "nope"],
+                       cwd=ws, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "unknown toolset" in r.stderr
+
+
+def _kicad_children(server_cwd: Path) -> list[int]:
+    """Pids of kicad-cli processes whose parent runs in ``server_cwd``."""
+    out = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
+            if b"kicad-cli" not in cmd:
+                continue
+            ppid = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1]
+            if Path(os.readlink(f"/proc/{ppid}/cwd")) == server_cwd:
+                out.append(int(pid))
+        except (OSError, IndexError):
+            continue
+    return out
+
+
+@pytest.mark.kicad
+@pytest.mark.parametrize("mode", MODES)
+def test_progress_and_cancellation_of_drc(tmp_path, mode, kicad_cli):
+    shutil.copy(need(DEMOS / "video" / "video.kicad_pcb"), tmp_path / BOARD)
+    progress: list[str] = []
+
+    async def on_progress(p, total, message):
+        progress.append(message or "")
+
+    async def main():
+        async with Client(stdio(tmp_path), mode=mode) as c:
+            r = await c.call_tool("check_drc", {"path": BOARD}, progress_callback=on_progress)
+            assert not r.is_error and "DRC" in r.structured_content["summary"]
+            assert any("KiCad DRC" in m for m in progress)
+            with anyio.move_on_after(60):
+                async with anyio.create_task_group() as tg:
+                    async def slow():
+                        await c.call_tool("check_drc", {"path": BOARD})
+                    tg.start_soon(slow)
+                    with anyio.fail_after(30):
+                        while not _kicad_children(tmp_path):
+                            await anyio.sleep(0.05)
+                    tg.cancel_scope.cancel()  # the SDK sends notifications/cancelled
+            with anyio.fail_after(10):
+                while _kicad_children(tmp_path):
+                    await anyio.sleep(0.05)
+            r = await c.call_tool("query_describe", {"path": BOARD})  # still serving
+            assert not r.is_error
+
+    run(main)
+
+
+# -- Streamable HTTP -------------------------------------------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def http_server(tmp_path):
+    """A `boardwire mcp --http` with two keys (alice, bob), alice's workspace holding
+    the board."""
+    cli = [sys.executable, "-m", "boardwire.cli.main", "mcp"]
+    keys = {name: subprocess.run([*cli, "keys", "add", name], cwd=tmp_path, capture_output=True,
+                                 text=True, check=True).stdout.strip() for name in ("alice", "bob")}
+    shutil.copy(need(DEMOS / "ecc83" / "ecc83-pp.kicad_pcb"), tmp_path / "workspaces" / "alice" / BOARD)
+    port = _free_port()
+    proc = subprocess.Popen([*cli, "--http", "--port", str(port)], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}/mcp"
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    yield url, keys, tmp_path
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+
+def _post(url, headers):
+    return httpx2.post(url, json=INIT, headers={**ACCEPT, **headers}, timeout=20)
+
+
+async def _describe(url, key, mode):
+    async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"}) as hc:
+        async with Client(streamable_http_client(url, http_client=hc), mode=mode) as c:
+            return await c.call_tool("query_describe", {"path": BOARD})
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_http_with_keys(http_server, mode):
+    url, keys, root = http_server
+    r = run(_describe, url, keys["alice"], mode)
+    assert not r.is_error and "footprints" in r.structured_content["summary"]
+    # bob works in his own workspace: alice's board does not exist there
+    r = run(_describe, url, keys["bob"], mode)
+    assert r.is_error and r.structured_content["error"]["code"] == "no-document"
+
+
+def test_http_refusals(http_server):
+    url, keys, root = http_server
+    assert _post(url, {}).status_code == 401
+    assert _post(url, {"Authorization": "Bearer bw_wrong"}).status_code == 401
+    ok = _post(url, {"Authorization": f"Bearer {keys['alice']}"})
+    assert ok.status_code == 200
+    assert _post(url, {"Authorization": f"Bearer {keys['alice']}", "Origin": "http://evil.example"}).status_code == 403
+    # a session opened by alice is refused to bob
+    sid = ok.headers["mcp-session-id"]
+    stolen = httpx2.post(url, json={"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+                         headers={**ACCEPT, "Authorization": f"Bearer {keys['bob']}", "mcp-session-id": sid,
+                                  "mcp-protocol-version": "2025-11-25"}, timeout=20)
+    assert stolen.status_code == 403
+    subprocess.run([sys.executable, "-m", "boardwire.cli.main", "mcp", "keys", "revoke", "alice"],
+                   cwd=root, check=True, capture_output=True)
+    assert _post(url, {"Authorization": f"Bearer {keys['alice']}"}).status_code == 401
+    keyfile = root / ".boardwire" / "mcp-keys.json"
+    assert keys["bob"] not in keyfile.read_text() and keyfile.stat().st_mode & 0o777 == 0o600
+
+
+# -- install and the main job -------------------------------------------------------------
+
+def test_install_merges_and_keeps_other_keys(tmp_path):
+    from boardwire.protocols.mcp.install import install
+
+    cfg = tmp_path / "claude_desktop_config.json"
+    cfg.write_text(json.dumps({"theme": "dark", "mcpServers": {"other": {"command": "x"}}}))
+    os.chmod(cfg, 0o640)
+    preview = install("claude-desktop", root=str(tmp_path), print_only=True, config=str(cfg))
+    assert "boardwire" in preview and "boardwire" not in cfg.read_text()
+    install("claude-desktop", root=str(tmp_path), config=str(cfg))
+    data = json.loads(cfg.read_text())
+    assert data["theme"] == "dark" and data["mcpServers"]["other"] == {"command": "x"}
+    assert data["mcpServers"]["boardwire"]["args"][-3:] == ["mcp", "--root", str(tmp_path.resolve())]
+    assert cfg.stat().st_mode & 0o777 == 0o640
+    vs = tmp_path / "mcp.json"
+    install("vscode", root=str(tmp_path), config=str(vs))
+    assert json.loads(vs.read_text())["servers"]["boardwire"]["type"] == "stdio"
+    assert install("claude-code", root=str(tmp_path)).startswith("claude mcp add boardwire -- ")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(ValueError):
+        install("cursor", config=str(bad))
+    assert bad.read_text() == "{not json"
+
+
+@pytest.mark.kicad
+def test_demo_runs_the_main_job(tmp_path, kicad_cli):
+    r = subprocess.run([sys.executable, "-m", "boardwire.cli.main", "demo", "--out", str(tmp_path / "out"), "--json"],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    rows = json.loads(r.stdout)
+    calls = [row["call"] for row in rows]
+    for needed in ("tools/list", "query_describe", "query_nets", "query_unrouted", "pcb_move", "pcb_route",
+                   "check_drc", "render_png", "session_undo", "session_save"):
+        assert needed in calls
+    assert all(row["ok"] for row in rows), [row for row in rows if not row["ok"]]
+    unrouted = [row["result"] for row in rows if row["call"] == "query_unrouted"]
+    assert unrouted[0].startswith("0 ") and not unrouted[1].startswith("0 ") and unrouted[2].startswith("0 ")
+    saved = (tmp_path / "out" / "ecc83-pp.kicad_pcb").read_text()
+    original = (Path(__file__).resolve().parents[2] / "src/boardwire/examples/ecc83/ecc83-pp.kicad_pcb").read_text()
+    assert saved != original and (tmp_path / "out" / "ecc83-pp.png").read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.kicad
+def test_heavy_commands_wait_for_a_slot(ws, kicad_cli):
+    """Three DRCs at once on one workspace: two run, the third says it is waiting."""
+    messages: list[list[str]] = [[], [], []]
+
+    async def main():
+        async with Client(stdio(ws), mode="legacy") as c:
+            async def drc(i):
+                async def on_progress(p, total, message):
+                    messages[i].append(message or "")
+                r = await c.call_tool("check_drc", {"path": BOARD}, progress_callback=on_progress)
+                assert not r.is_error
+            async with anyio.create_task_group() as tg:
+                for i in range(3):
+                    tg.start_soon(drc, i)
+
+    run(main)
+    waited = [m for m in messages if any("waiting for a free slot" in x for x in m)]
+    assert len(waited) >= 1 and all(any("KiCad DRC" in x for x in m) for m in messages)
