@@ -42,7 +42,7 @@ def main() -> int:
         t2 = time.perf_counter()
         board = session.get(path).doc
         ref = next(fp.reference for fp in board.footprints if fp.reference)
-        nets = REGISTRY.call("query.nets", {"path": path}, ctx)["nets"]
+        nets = REGISTRY.call("query.nets", {"path": path, "limit": 5000}, ctx)["nets"]
         net = max(nets, key=lambda n: n["tracks"])["net"]  # the busiest net
         cases = [
             ("query.items", {"path": path, "kind": ["footprint"], "limit": 20}, False),

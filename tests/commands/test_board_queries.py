@@ -56,10 +56,15 @@ def test_items_filters_and_paging():
 def test_nets_footprint_and_pads():
     s = Session(need(DEMOS / "pic_programmer"))
     path = "pic_programmer.kicad_pcb"
-    nets = q(s, "query.nets", path=path)
+    nets = q(s, "query.nets", path=path, limit=1000)
     gnd = next(n for n in nets["nets"] if n["net"] == "GND")
     vcc = next(n for n in nets["nets"] if n["net"] == "VCC")
     assert gnd["pads"] > 10 and vcc["tracks"] > 0  # GND is a zone here
+    assert nets["total"] == len(nets["nets"]) == len([n for n in s.get(path).doc.nets if n.number > 0])
+    page = q(s, "query.nets", path=path, limit=5, offset=5)
+    assert page["nets"] == nets["nets"][5:10] and page["total"] == nets["total"]
+    assert [n["net"] for n in q(s, "query.nets", path=path, match="gnd")["nets"]] == ["GND"]
+    assert all(n["net"].startswith("/") for n in q(s, "query.nets", path=path, match="/*")["nets"])
     u1 = q(s, "query.footprint", path=path, reference="U1")
     assert u1["ref"] == "U1" and len(u1["pads"]) > 2
     pads = q(s, "query.pads", path=path, reference="U1")
@@ -75,7 +80,7 @@ def test_wrong_kind_and_missing_document(tmp_path):
 
     shutil.copy(need(DEMOS / "complex_hierarchy" / "complex_hierarchy.kicad_sch"), tmp_path / "a.kicad_sch")
     s = Session(tmp_path)
-    with pytest.raises(WrongKind):
-        q(s, "query.describe", path="a.kicad_sch")
+    with pytest.raises(WrongKind):  # query.describe reads schematics too (test_sch_queries)
+        q(s, "query.nets", path="a.kicad_sch")
     with pytest.raises(NoDocument):
         q(s, "query.describe", path="missing.kicad_pcb")

@@ -128,9 +128,30 @@ def items(ctx: Context, a: ItemsArgs) -> dict:
             "total": total, "offset": a.offset, "items": found}
 
 
-@command("query.nets", kind="query", args=DocArgs, result=Result, idempotent=True)
-def nets(ctx: Context, a: DocArgs) -> dict:
-    """The board's nets with how many pads, tracks and vias each has."""
+class PagedArgs(DocArgs):
+    offset: int = Field(0, ge=0)
+    limit: int = Field(100, ge=1, le=5000)
+
+
+class NetsArgs(PagedArgs):
+    match: str | None = Field(None, max_length=200,
+                              description="Only nets whose name contains this (case-insensitive), or matches it as a glob with * and ?")
+
+
+def _matcher(pattern: str | None):
+    if not pattern:
+        return lambda name: True
+    if any(c in pattern for c in "*?["):
+        import fnmatch
+
+        return lambda name: fnmatch.fnmatchcase(name.casefold(), pattern.casefold())
+    return lambda name: pattern.casefold() in name.casefold()
+
+
+@command("query.nets", kind="query", args=NetsArgs, result=Result, idempotent=True,
+         examples=({"path": "b.kicad_pcb", "match": "usb*"},))
+def nets(ctx: Context, a: NetsArgs) -> dict:
+    """The board's nets (by net number, paged) with how many pads, tracks and vias each has."""
     idx = board_of(ctx, a.path).index
     names = {n: name for name, n in idx.net_table.items()}
     tracks: dict = {}
@@ -145,9 +166,12 @@ def nets(ctx: Context, a: DocArgs) -> dict:
     for net, count in idx.pad_nets.items():
         name = names.get(net, net)
         pads[name] = pads.get(name, 0) + count
+    keep = _matcher(a.match)
     rows = [{"net": name, "number": n, "pads": pads.get(name, 0), "tracks": tracks.get(name, 0),
-             "vias": vias.get(name, 0)} for name, n in idx.net_table.items() if n > 0]
-    return {"summary": f"{len(rows)} nets", "nets": rows}
+             "vias": vias.get(name, 0)} for name, n in idx.net_table.items() if n > 0 and keep(name)]
+    page = rows[a.offset:a.offset + a.limit]
+    shown = f" (showing {a.offset + 1}-{a.offset + len(page)})" if len(page) < len(rows) else ""
+    return {"summary": f"{len(rows)} nets{shown}", "total": len(rows), "offset": a.offset, "nets": page}
 
 
 @command("query.netclasses", kind="query", args=DocArgs, result=Result, idempotent=True)
@@ -207,15 +231,14 @@ def pads(ctx: Context, a: RefArgs) -> dict:
 @command("query.describe", kind="query", args=DocArgs, result=Result, idempotent=True,
          units="mm")
 def describe(ctx: Context, a: DocArgs) -> dict:
-    """A one-screen summary to read first: size, layers, counts, nets, unrouted connections, design rules."""
+    """A one-screen summary to read first: for a board its size, layers, counts, nets, unrouted connections, design rules; for a schematic its sheets, parts, power nets and largest nets."""
     from .describe import describe_board
 
+    if ctx.session.get(a.path, ("board", "schematic"), ctx.actor).kind == "schematic":
+        from .sch_query import describe_schematic
+
+        return describe_schematic(ctx, a.path)
     return describe_board(board_of(ctx, a.path))
-
-
-class PagedArgs(DocArgs):
-    offset: int = Field(0, ge=0)
-    limit: int = Field(100, ge=1, le=5000)
 
 
 @command("query.unrouted", kind="query", args=PagedArgs, result=Result, idempotent=True,

@@ -1,10 +1,16 @@
-"""check.*: KiCad's DRC on the in-memory board, structured for a model."""
+"""check.*: KiCad's DRC on the in-memory board and ERC on the in-memory schematic
+hierarchy, structured for a model."""
 
 from __future__ import annotations
 
 import json
+import posixpath
+import shutil
+import tempfile
 from collections import Counter
-from typing import Literal
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator, Literal
 
 from pydantic import Field
 
@@ -83,3 +89,119 @@ def drc(ctx: Context, a: DrcArgs) -> dict:
                          f"{c['unconnected']} unconnected" + (f", {c['parity']} parity issues" if a.schematic_parity else ""))
     result["revision"] = od.revision
     return result
+
+
+# -- ERC ------------------------------------------------------------------------------
+
+# KiCad 9's ERC JSON gives positions in hundredths of the "mm" it declares (a label at
+# x = 240.03 mm is reported as 2.4003); ``at`` is corrected, ``pos`` kept as reported.
+ERC_POS_SCALE = 100.0
+_PROJECT_FILES = (".kicad_pro", ".kicad_prl")
+_PROJECT_TABLES = ("sym-lib-table", "fp-lib-table")
+
+
+@contextmanager
+def hierarchy_snapshot(ctx: Context, od) -> Iterator[Path]:
+    """A temporary copy of a root sheet and every sheet of its hierarchy as they are in
+    memory (open documents) or on disk, laid out as in the workspace, with the root's
+    project files, library tables and symbol libraries beside it. Yields the root's
+    path in the copy; the user's files are never written."""
+    from .sch_query import connectivity_of
+
+    session = ctx.session
+    with tempfile.TemporaryDirectory(prefix="boardwire-erc-") as tmp:
+        folder = Path(tmp)
+        with session.lock:
+            conn = connectivity_of(ctx, od.path)
+            keys = {s.file for s in conn.sheets if not s.missing} | {od.path}
+            dirs = ["./" + posixpath.dirname(k) for k in keys]
+            base = posixpath.normpath(posixpath.commonpath(dirs))
+            for key in keys:
+                rel = posixpath.relpath("./" + key, base)
+                target = folder / rel
+                target.parent.mkdir(parents=True, exist_ok=True)
+                doc = session.documents.get(key)
+                target.write_bytes(doc.doc.to_bytes() if doc is not None
+                                   else session.workspace.resolve(key).read_bytes())
+            root = folder / posixpath.relpath("./" + od.path, base)
+            src_dir = od.full.parent
+            for p in src_dir.iterdir():
+                wanted = (p.name in _PROJECT_TABLES or p.suffix == ".kicad_sym"
+                          or (p.stem == od.full.stem and p.suffix in _PROJECT_FILES))
+                if wanted and p.is_file() and not (root.parent / p.name).exists():
+                    shutil.copy(p, root.parent / p.name)
+        yield root
+
+
+def _erc_item(i: dict) -> dict:
+    pos = i.get("pos") or {}
+    at = ([round(pos["x"] * ERC_POS_SCALE, 4), round(pos["y"] * ERC_POS_SCALE, 4)]
+          if "x" in pos and "y" in pos else None)
+    return {k: v for k, v in (("id", i.get("uuid")), ("description", i.get("description")),
+                              ("at", at)) if v is not None}
+
+
+def parse_erc_report(report: dict, limit: int) -> dict:
+    """KiCad's ERC JSON as violations (with the sheet each is on) and counts."""
+    rows, types, severities, per_sheet = [], Counter(), Counter(), {}
+    for sheet in report.get("sheets", []):
+        path = sheet.get("path")
+        vs = sheet.get("violations", [])
+        per_sheet[path] = len(vs)
+        for v in vs:
+            types[v.get("type")] += 1
+            severities[v.get("severity")] += 1
+            if len(rows) < limit:
+                rows.append({"type": v.get("type"), "severity": v.get("severity"),
+                             "description": v.get("description"), "sheet": path,
+                             "items": [_erc_item(i) for i in v.get("items", [])]})
+    total = sum(types.values())
+    return {"violations": rows,
+            "counts": {"violations": total, "errors": severities.get("error", 0),
+                       "warnings": severities.get("warning", 0),
+                       "library_checks": sum(n for t, n in types.items() if t in LIBRARY_CHECKS)},
+            "by_type": dict(types.most_common()), "by_sheet": per_sheet,
+            "kicad_version": report.get("kicad_version")}
+
+
+class ErcArgs(DocArgs):
+    severity: Literal["error", "warning", "all"] = Field(
+        "all", description="Report errors only, warnings only, or both (KiCad's default)")
+    limit: int = Field(200, ge=0, le=10000, description="Most violations to list (counts cover all)")
+
+
+@command("check.erc", kind="check", args=ErcArgs, result=Result, long=True, idempotent=True,
+         units="mm", examples=({"path": "board.kicad_sch"},))
+def erc(ctx: Context, a: ErcArgs) -> dict:
+    """KiCad's electrical rules check (kicad-cli) on the schematic hierarchy as it is in memory (nothing is saved): violations with type, severity, description, sheet, items (id, position), and counts by type and sheet. Give the root sheet."""
+    cli = kicad_cli()
+    od = ctx.session.get(a.path, "schematic", ctx.actor)
+    ctx.progress(0.05, "writing a snapshot of the hierarchy for KiCad")
+    from .sch_query import connectivity_of
+
+    missing = sorted({s.file for s in connectivity_of(ctx, od.path).sheets if s.missing})
+    with hierarchy_snapshot(ctx, od) as root:
+        out = root.parent / ".boardwire-erc.json"
+        args = ["sch", "erc", "--format", "json", "-o", str(out)]
+        if a.severity != "all":
+            args.append(f"--severity-{a.severity}")
+        ctx.progress(0.1, "KiCad ERC running")
+        r = cli.run([*args, str(root)], cancel=ctx.cancel, cwd=root.parent)
+        if not out.exists():
+            raise CheckFailed(f"kicad-cli sch erc failed (exit {r.returncode}): "
+                              f"{(r.stderr or r.stdout).strip()[-500:]}")
+        report = json.loads(out.read_text())
+    ctx.progress(1.0, "done")
+    result = parse_erc_report(report, a.limit)
+    c = result["counts"]
+    result["summary"] = (f"ERC: {c['errors']} errors, {c['warnings']} warnings"
+                         f" on {_sheets(len(result['by_sheet']))}")
+    if missing:
+        result["missing_sheets"] = missing
+        result["summary"] += f" ({len(missing)} sheet files missing or outside the working directory)"
+    result["revision"] = od.revision
+    return result
+
+
+def _sheets(n: int) -> str:
+    return f"{n} sheet{'' if n == 1 else 's'}"
