@@ -4,9 +4,10 @@ and Streamable HTTP.
 Usage: python bench/bench_mcp.py [BOARD] [--repeat N]
 Spawns `boardwire mcp` (stdio) and `boardwire mcp --http --no-auth` with the official
 SDK client, opens the board (default: KiCad's video demo), and times N calls of
-query_nets on it after a warm-up, printing Markdown tables. Tokens are counted as
-word runs and single punctuation marks of the JSON a client forwards to its model
-(an upper bound for BPE tokenizers), and as characters / 4 for comparison.
+query_nets on it after a warm-up, printing Markdown tables. Tokens of the tool list
+(the JSON a client forwards to its model) are counted with the Claude tokenizer
+Anthropic published (anthropic==0.34.2, a test extra), with word runs and single
+punctuation marks (an upper bound for any BPE tokenizer), and as characters / 4.
 """
 
 from __future__ import annotations
@@ -30,12 +31,13 @@ DEFAULT = Path("/usr/share/kicad/demos/video/video.kicad_pcb")
 
 
 def token_table() -> None:
-    print("| tool set | tools | tokens (upper bound) | chars / 4 |")
-    print("|---|---:|---:|---:|")
+    print("| tool set | tools | Claude tokenizer | upper bound | chars / 4 |")
+    print("|---|---:|---:|---:|---:|")
     for name in ["all", *TOOLSETS]:
         tools = tool_list(None if name == "all" else [name])
         if tools:
-            print(f"| {name} | {len(tools)} | {count_tokens(tools)} | {len(json.dumps(tools)) // 4} |")
+            print(f"| {name} | {len(tools)} | {count_tokens(tools, 'claude')} | {count_tokens(tools, 'upper')} "
+                  f"| {len(json.dumps(tools, separators=(',', ':'))) // 4} |")
     print(f"\nBudget: {TOKEN_BUDGET} tokens for the full list.\n")
 
 

@@ -139,7 +139,9 @@ def test_tool_list_parity_and_size():
         assert t["inputSchema"].get("required", []) == registry_schema.get("required", []), cmd.id
         assert t["annotations"].get("readOnlyHint", False) == cmd.read_only
         assert "/work" not in json.dumps(t) and "/tmp" not in json.dumps(t)  # no absolute paths
-    assert tools.count_tokens(listed) <= tools.TOKEN_BUDGET
+    # The whole list is the default: it must fit the budget, counted with the published
+    # Claude tokenizer (a test extra); the word/punctuation count is only an upper bound.
+    assert tools.count_tokens(listed, "claude") <= tools.TOKEN_BUDGET
 
 
 def test_tools_flag_prints_the_list(ws):

@@ -25,10 +25,14 @@ from mcp.shared.exceptions import MCPError
 from ...errors import BoardwireError, Internal
 from ...registry import REGISTRY, Context
 from ...registry.context import CancelToken
+from .resources import connection_of
 from .tools import command_for
 
 log = logging.getLogger("boardwire.mcp")
 HEAVY_KINDS = ("check", "export")
+# notifications/message levels, least severe first (MCP spec 2025-11-25, "Logging").
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+LOG_LEVEL_KEY = "boardwire.log_level"  # in the connection's state, set by logging/setLevel
 
 
 @dataclass
@@ -124,13 +128,28 @@ async def _run(command_id: str, args, context: Context, token: CancelToken) -> d
         raise
 
 
+def set_log_level(session, level: str) -> None:
+    """Remember a connection's ``logging/setLevel``."""
+    connection_of(session).state[LOG_LEVEL_KEY] = level
+
+
+async def send_log(ctx, level: str, message: str) -> None:
+    """A ``notifications/message`` on the request's stream, handshake era only (on
+    2026-07-28 the client opts in per request and the SDK filters), and only at or
+    above the level the connection asked for with ``logging/setLevel``."""
+    if ctx.protocol_version >= "2026-07-28":
+        return
+    state = getattr(connection_of(ctx.session), "state", {})
+    if LOG_LEVELS.index(level) < LOG_LEVELS.index(state.get(LOG_LEVEL_KEY, "debug")):
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        await ctx.session.send_log_message(level, message, logger="boardwire", related_request_id=ctx.request_id)
+
+
 async def _send_progress(ctx, fraction: float, message: str) -> None:
     await ctx.session.report_progress(fraction, 1.0, message)
-    if ctx.protocol_version < "2026-07-28":  # log messages per stage (handshake era only)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            await ctx.session.send_log_message("info", message, logger="boardwire",
-                                               related_request_id=ctx.request_id)
+    await send_log(ctx, "info", message)  # one log line per stage
 
 
 def _progress_reporter(ctx, command_id: str):

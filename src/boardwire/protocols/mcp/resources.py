@@ -105,6 +105,17 @@ def contents(u: str, mime: str, out: dict) -> types.ReadResourceResult:
         uri=u, mime_type=mime, text=json.dumps(out, ensure_ascii=False))])
 
 
+def connection_of(peer):
+    """The client connection a request's ServerSession belongs to.
+
+    The SDK (2.3) builds a new ServerSession for every request and keeps its
+    connection private; whatever must outlive one request (subscriptions, the peers
+    told about list changes, the log level) is keyed by the connection, or an
+    unsubscribe from a later request would never match its subscribe and every past
+    request would get its own copy of each notification."""
+    return getattr(peer, "_connection", peer)
+
+
 class Notifier:
     """Turns session events into resource notifications.
 
@@ -112,13 +123,15 @@ class Notifier:
     from the event loop after each request by `flush`: ``notifications/resources/
     updated`` to connections subscribed to a changed document's resources and
     ``list_changed`` to every connection when a document is opened or closed
-    (handshake era), and the same as events on the subscription bus (2026-07-28)."""
+    (handshake era), and the same as events on the subscription bus (2026-07-28).
+    Connections are tracked by `connection_of`, each with the latest ServerSession
+    seen on it (any of them sends on the connection's own stream)."""
 
     def __init__(self, session, bus) -> None:
         self.session = session
         self.bus = bus
-        self.subscriptions: dict[str, list] = {}  # uri -> server sessions
-        self.peers: list = []  # server sessions seen (for list_changed)
+        self.subscriptions: dict[str, dict] = {}  # uri -> {connection: server session}
+        self.peers: dict = {}  # connection -> server session (for list_changed)
         self._pending: list = []
         self._lock = threading.Lock()
         session.subscribe(self._on_event)
@@ -128,18 +141,15 @@ class Notifier:
             self._pending.append((event.path, event.reason))
 
     def seen(self, peer) -> None:
-        if peer is not None and all(p is not peer for p in self.peers):
-            self.peers.append(peer)
+        if peer is not None:
+            self.peers[connection_of(peer)] = peer
 
     def subscribe(self, peer, u: str) -> None:
         parse(u)
-        subs = self.subscriptions.setdefault(str(u), [])
-        if all(p is not peer for p in subs):
-            subs.append(peer)
+        self.subscriptions.setdefault(str(u), {})[connection_of(peer)] = peer
 
     def unsubscribe(self, peer, u: str) -> None:
-        subs = self.subscriptions.get(str(u), [])
-        self.subscriptions[str(u)] = [p for p in subs if p is not peer]
+        self.subscriptions.get(str(u), {}).pop(connection_of(peer), None)
 
     async def flush(self) -> None:
         with self._lock:
@@ -154,11 +164,11 @@ class Notifier:
                 await self.bus.publish(ResourceUpdated(uri=uri(path, view)))  # the bus filters by listener
         for u, peers in list(self.subscriptions.items()):
             if parse(u)[0] in changed:
-                for peer in list(peers):
+                for peer in list(peers.values()):
                     await self._send(peer, "send_resource_updated", u)
         if listed:
             await self.bus.publish(ResourcesListChanged())
-            for peer in list(self.peers):
+            for peer in list(self.peers.values()):
                 await self._send(peer, "send_resource_list_changed")
 
     async def _send(self, peer, method: str, *args) -> None:
@@ -170,6 +180,7 @@ class Notifier:
                 await getattr(peer, method)(*args)
         except Exception as e:  # noqa: BLE001 - a gone client: forget it
             log.debug("dropping a peer that cannot be notified: %s", e)
-            self.peers = [p for p in self.peers if p is not peer]
-            for u in self.subscriptions:
-                self.unsubscribe(peer, u)
+            gone = connection_of(peer)
+            self.peers.pop(gone, None)
+            for peers in self.subscriptions.values():
+                peers.pop(gone, None)

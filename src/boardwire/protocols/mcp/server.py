@@ -19,11 +19,11 @@ from mcp.shared.exceptions import MCPError
 
 from ... import __version__
 from ...session import Session
-from . import prompts, resources
+from . import completions, prompts, resources
 from ...errors import BoardwireError
 from ...registry import Context
 from ...registry.context import CancelToken
-from .calls import Backend, _run, call_tool
+from .calls import Backend, _run, call_tool, set_log_level
 from .tools import select, tool_dict
 
 log = logging.getLogger("boardwire.mcp")
@@ -39,11 +39,12 @@ class Workspace(Backend):
 
 
 def build_server(backend_for: Callable[[object], Workspace], toolsets: list[str] | None = None,
-                 bus=None) -> Server:
+                 bus=None, conformance_fixtures: bool = False) -> Server:
     """A Server whose handlers find their workspace with ``backend_for(ctx)``.
 
     ``toolsets``: the tool groups to list and accept (None: all). Raises ValueError
-    for an unknown toolset."""
+    for an unknown toolset. ``conformance_fixtures`` adds the tools, resources and
+    prompts the MCP conformance suite calls (fixtures.py); never for real use."""
     listed = {tool_dict(c)["name"] for c in select(toolsets)}
     tools = [types.Tool.model_validate(tool_dict(c)) for c in select(toolsets)]
     bus = bus or InMemorySubscriptionBus()
@@ -101,16 +102,34 @@ def build_server(backend_for: Callable[[object], Workspace], toolsets: list[str]
         except ValueError as e:
             raise MCPError(types.INVALID_PARAMS, str(e)) from None
 
-    return Server(
-        "boardwire", version=__version__, title="boardwire (KiCad 9)",
-        instructions=prompts.INSTRUCTIONS,
+    async def on_completion(ctx, params: types.CompleteRequestParams):
+        ws = backend_for(ctx)
+        return types.CompleteResult(completion=completions.complete(ws.session, params.ref, params.argument))
+
+    async def on_set_log_level(ctx, params: types.SetLevelRequestParams):
+        set_log_level(ctx.session, params.level)
+        return types.EmptyResult()
+
+    handlers = dict(
         get_tool_input_schema=lambda name: next((t.input_schema for t in tools if t.name == name), None),
         on_list_tools=on_list_tools, on_call_tool=on_call_tool,
         on_list_resources=on_list_resources, on_list_resource_templates=on_list_templates,
         on_read_resource=on_read_resource, on_subscribe_resource=on_subscribe,
         on_unsubscribe_resource=on_unsubscribe, on_subscriptions_listen=ListenHandler(bus),
-        on_list_prompts=on_list_prompts, on_get_prompt=on_get_prompt,
+        on_list_prompts=on_list_prompts, on_get_prompt=on_get_prompt, on_completion=on_completion,
     )
+    if conformance_fixtures:
+        from . import fixtures
+
+        handlers = fixtures.wrap(handlers)
+    server = Server("boardwire", version=__version__, title="boardwire (KiCad 9)",
+                    instructions=prompts.INSTRUCTIONS, **handlers)
+    # Progress stages go out as log messages on handshake-era connections, and a server
+    # that sends them must declare `logging` and take logging/setLevel (spec
+    # 2025-11-25, "Logging"). Registered after construction: the constructor argument
+    # warns that 2026-07-28 drops logging, which the SDK already handles per version.
+    server.add_request_handler("logging/setLevel", types.SetLevelRequestParams, on_set_log_level)
+    return server
 
 
 def notification_options():
@@ -119,12 +138,12 @@ def notification_options():
     return NotificationOptions(resources_changed=True)
 
 
-async def serve_stdio(root: str, toolsets: list[str] | None = None) -> None:
+async def serve_stdio(root: str, toolsets: list[str] | None = None, conformance_fixtures: bool = False) -> None:
     """Serve MCP on stdin/stdout until the client closes stdin."""
     from mcp.server.stdio import stdio_server
 
     bus = InMemorySubscriptionBus()
     ws = Workspace(root, bus)
-    server = build_server(lambda ctx: ws, toolsets, bus)
+    server = build_server(lambda ctx: ws, toolsets, bus, conformance_fixtures)
     async with stdio_server() as (read, write):
         await server.run(read, write, server.create_initialization_options(notification_options()))

@@ -26,10 +26,10 @@ TOOLSETS: dict[str, tuple[str, ...]] = {
     "library": ("lib",),
     "project": ("project", "fab"),
 }
-TOKEN_BUDGET = 15_000
+TOKEN_BUDGET = 15_000  # counted with the published Claude tokenizer (count_tokens)
 
 # Result shape shared by every command: a one-line summary plus the command's fields.
-OUTPUT_SCHEMA = {"type": "object", "properties": {"summary": {"type": "string"}}, "required": ["summary"]}
+OUTPUT_SCHEMA = {"type": "object", "properties": {"summary": {"type": "string"}}}
 
 
 def tool_name(command_id: str) -> str:
@@ -95,13 +95,15 @@ def input_schema(cmd: Command) -> dict:
 
 
 def description(cmd: Command) -> str:
-    """The command's summary, then its kind, units and first example (the rest are
-    in docs/commands.md)."""
+    """The command's summary, then its kind, units and first example when the example
+    shows a structure (lists, objects) the schema alone leaves open; the rest are in
+    docs/commands.md."""
     text = cmd.summary
     facts = [cmd.kind] + ([cmd.units] if cmd.units else [])
     text += f" [{'; '.join(facts)}]"
-    if cmd.examples:
-        text += " e.g. " + json.dumps(cmd.examples[0], separators=(",", ":"))
+    example = cmd.examples[0] if cmd.examples else {}
+    if any(isinstance(v, (list, dict)) for v in example.values()):
+        text += " e.g. " + json.dumps(example, separators=(",", ":"))
     return text
 
 
@@ -123,7 +125,8 @@ def tool_dict(cmd: Command) -> dict:
 
 
 def select(toolsets: list[str] | None) -> list[Command]:
-    """Commands of the named toolsets (all tools when None or ["all"]).
+    """Commands of the named toolsets (every tool when None or ["all"]; a test keeps
+    the whole list within TOKEN_BUDGET).
 
     Raises ValueError naming the known toolsets for an unknown name."""
     commands = list(_by_name().values())
@@ -140,8 +143,29 @@ def tool_list(toolsets: list[str] | None = None) -> list[dict]:
     return [tool_dict(c) for c in select(toolsets)]
 
 
-def count_tokens(obj) -> int:
-    """Tokens of the JSON a client sends to its model, counted as word runs and single
-    punctuation marks (``\\w+|[^\\w\\s]``): an upper bound for BPE tokenizers, which
-    merge common punctuation pairs and never split a short word further."""
-    return len(re.findall(r"\w+|[^\w\s]", json.dumps(obj, separators=(",", ":"))))
+def _claude_tokenizer():
+    """The Claude tokenizer Anthropic published with its Python SDK up to 0.38
+    (``anthropic._tokenizers``; a test extra here), or None when not installed."""
+    try:
+        from anthropic._tokenizers import sync_get_tokenizer
+    except ImportError:
+        return None
+    return sync_get_tokenizer()
+
+
+def count_tokens(obj, method: str = "auto") -> int:
+    """Tokens of the JSON a client sends to its model.
+
+    ``method``: "claude" counts with the published Claude tokenizer (raises
+    RuntimeError if it is not installed); "upper" counts word runs and single
+    punctuation marks (``\\w+|[^\\w\\s]``), an upper bound for BPE tokenizers, which
+    merge common punctuation and never split a short word further; "auto" is
+    "claude" when available, else "upper"."""
+    text = json.dumps(obj, separators=(",", ":"))
+    if method in ("auto", "claude"):
+        tokenizer = _claude_tokenizer()
+        if tokenizer is not None:
+            return len(tokenizer.encode(text).ids)
+        if method == "claude":
+            raise RuntimeError("the Claude tokenizer is not installed (pip install 'anthropic==0.34.2')")
+    return len(re.findall(r"\w+|[^\w\s]", text))
