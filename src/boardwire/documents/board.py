@@ -8,13 +8,13 @@ version differences, the format history in `versions`.
 from __future__ import annotations
 
 import math
-import uuid as uuidlib
 from typing import Iterator
 
 from ..sexpr import atoms
 from ..sexpr.atoms import mm, quote
 from ..sexpr.node import SList
 from .board_index import BoardIndex
+from .ids import new_uuid
 from .placement import board_footprint
 from .sexpr_doc import SexprDocument, make
 from .versions import LATEST_BOARD, board_has
@@ -30,10 +30,6 @@ def rotate(p: Point, degrees: float) -> Point:
     c, s = math.cos(r), math.sin(r)
     x, y = p
     return atoms.kiround(x * c + y * s), atoms.kiround(-x * s + y * c)
-
-
-def new_uuid() -> str:
-    return str(uuidlib.uuid4())
 
 
 class BoardItem(View):
@@ -443,6 +439,9 @@ class Layer:
         return f"Layer({self.ordinal}, {self.name!r}, {self.type!r})"
 
 
+_TRAILERS = ("embedded_fonts", "embedded_files")
+
+
 class FootprintContainer(SexprDocument):
     """Shared by boards and footprint files: item lookup and insertion points."""
 
@@ -463,7 +462,10 @@ class FootprintContainer(SexprDocument):
             return last + 1
         if first_after is not None:
             return first_after
-        return len(kids)
+        end = len(kids)  # KiCad 9 writes its embedded fonts and files after every item
+        while end and type(kids[end - 1]) is SList and kids[end - 1].head in _TRAILERS:
+            end -= 1
+        return end
 
 
 class Board(FootprintContainer):

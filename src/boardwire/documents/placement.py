@@ -21,6 +21,7 @@ from typing import Callable
 from ..sexpr import atoms
 from ..sexpr.atoms import mm, quote
 from ..sexpr.node import SList
+from .ids import new_uuid
 from .sexpr_doc import make
 
 _HEADER_DROP = {"version", "generator", "generator_version"}
@@ -337,7 +338,7 @@ def board_footprint(library: SList, lib_id: str, at: tuple[int, int], angle: flo
     ``pad_nets`` maps pad numbers to (net number, net name); ``board_layers`` are the
     board's layer names (zones keep only those). Returns a list without whitespace,
     ready for `SexprDocument.insert`."""
-    make_uuid = make_uuid or (lambda: str(uuidlib.uuid4()))
+    make_uuid = make_uuid or new_uuid
     pad_nets = pad_nets or {}
     fp = _strip_ws(library)
     kids = fp.kids

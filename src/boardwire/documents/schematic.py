@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
-import uuid as uuidlib
-
 from ..sexpr import atoms
 from ..sexpr.atoms import mm, quote
 from ..sexpr.node import SList
+from .ids import new_uuid
 from .sexpr_doc import SexprDocument, make
 from .versions import SCHEMATIC_RELEASES, SYMBOL_LIB_RELEASES, kicad_major
 from .views import Point, View, iter_views
@@ -293,7 +292,7 @@ class Schematic(SexprDocument):
     # -- edits -----------------------------------------------------------------------
 
     def _uuid(self, uid: str | None) -> SList:
-        text = uid or str(uuidlib.uuid4())
+        text = uid or new_uuid()
         # KiCad 8+ quotes UUIDs; 6 and 7 wrote them bare.
         return make("uuid", quote(text) if (self.version or 0) >= 20231120 else text.encode())
 

@@ -1,0 +1,34 @@
+"""New item ids: the uuids KiCad gives every footprint, track, via, zone, drawing, text,
+symbol and wire.
+
+Random (``uuid.uuid4``) unless ``BOARDWIRE_UUID_SEED`` is set in the environment: then
+the ids are a reproducible sequence (still version-4 uuids), so two processes that make
+the same edits in the same order with the same seed write byte-identical files. Meant
+for tests and reproducible builds only; never set it where two sessions could add items
+to the same design (their ids would collide). Changing the seed restarts the sequence.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+import uuid
+
+SEED_VARIABLE = "BOARDWIRE_UUID_SEED"
+
+_lock = threading.Lock()
+_rng: random.Random | None = None
+_seed: str | None = None
+
+
+def new_uuid() -> str:
+    """A new uuid as KiCad writes it (lower-case, hyphenated)."""
+    seed = os.environ.get(SEED_VARIABLE)
+    if not seed:
+        return str(uuid.uuid4())
+    global _rng, _seed
+    with _lock:
+        if _rng is None or seed != _seed:
+            _rng, _seed = random.Random(seed), seed
+        return str(uuid.UUID(int=_rng.getrandbits(128), version=4))
