@@ -1,0 +1,306 @@
+"""fab.*: fabrication outputs of the board as it is in memory (C3 project family, C5).
+
+Gerber X2, Excellon drill, position (CPL) and BOM files come from kicad-cli 9
+(`boardwire.kicad.fab`) run on a snapshot of the in-memory board; nothing is saved.
+Every file is first written into a private temporary folder and copied into the
+output folder (inside the working directory; default ``fab/``) only when the whole
+command has succeeded, each file by an atomic rename, so a failed or cancelled call
+leaves no partial output. Results list the files written (workspace-relative path,
+bytes).
+
+Errors: kicad-cli missing -> ``service-unavailable``; kicad-cli failing ->
+``check-failed`` with its stderr tail; an output outside the working directory ->
+``path-outside-workspace``; an unknown layer -> ``invalid-args``; a cancelled call
+kills kicad-cli and writes nothing (``cancelled``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import zipfile
+from contextlib import ExitStack, contextmanager
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Iterator, Literal
+
+from pydantic import Field
+
+from ..documents import board_bom
+from ..errors import InvalidArgs, WrongKind
+from ..kicad import fab as kfab
+from ..kicad.cli import kicad_cli
+from ..kicad.snapshot import snapshot
+from ..registry import Context, command
+from .common import Args, DocArgs, Result
+
+UNITS = "mm; sizes in bytes"
+MAP_FORMAT = "gerberx2"  # the drill map: Gerber X2, like the rest of the package
+
+
+class FabArgs(DocArgs):
+    output: str = Field("fab", min_length=1, max_length=4096, description="Folder for the files")
+
+
+class GerberOpts(Args):
+    """Unset options follow the board's plot settings (KiCad's Plot dialog)."""
+
+    layers: list[str] | None = Field(None, min_length=1, max_length=64,
+                                     description="Default: copper, paste, silk, mask, Edge.Cuts")
+    protel_extensions: bool | None = Field(None, description="Default: the board's plot setting")
+    subtract_mask_from_silk: bool | None = Field(None, description="Default: the board's plot setting")
+
+
+class DrillOpts(Args):
+    drill_map: bool = False
+    separate_th: bool = Field(True, description="PTH and NPTH holes in separate files")
+
+
+class PosOpts(Args):
+    side: Literal["both", "front", "back"] = "both"
+
+
+class DnpOpt(Args):
+    exclude_dnp: bool = True
+
+
+class GerbersArgs(GerberOpts, FabArgs):
+    pass
+
+
+class DrillArgs(DrillOpts, FabArgs):
+    pass
+
+
+class PositionsArgs(PosOpts, DnpOpt, FabArgs):
+    pass
+
+
+class BomArgs(DnpOpt, FabArgs):
+    source: Literal["auto", "schematic", "board"] = Field(
+        "auto", description="auto: NAME.kicad_sch beside the board if there is one, else the footprints")
+
+
+class PackageArgs(GerberOpts, DrillOpts, PosOpts, DnpOpt, FabArgs):
+    pass
+
+
+# -- shared steps ---------------------------------------------------------------------
+
+def _output_dir(ctx: Context, output: str) -> Path:
+    """The output folder, checked before any work: inside the working directory, not a file."""
+    target = ctx.session.workspace.resolve(output)
+    if target.exists() and not target.is_dir():
+        raise InvalidArgs(f"output {output!r} is a file, not a folder",
+                          errors=[{"loc": "output", "msg": "not a folder", "type": "value"}])
+    return target
+
+
+def _publish(ctx: Context, files: list[Path], target: Path) -> list[dict]:
+    """Copy finished files into ``target``, each by an atomic rename; their entries."""
+    target.mkdir(parents=True, exist_ok=True)
+    out = []
+    for f in files:
+        tmp = target / f".{f.name}.boardwire-tmp"
+        try:
+            shutil.copyfile(f, tmp)
+            os.replace(tmp, target / f.name)
+        finally:
+            tmp.unlink(missing_ok=True)
+        out.append({"path": ctx.session.workspace.relative(target / f.name), "bytes": f.stat().st_size})
+    return out
+
+
+def _layers(board, wanted: list[str] | None) -> list[str]:
+    """The layers to plot by canonical name; a user name (``top_layer``) is accepted."""
+    table = board.layers
+    names = {lay.name: lay.name for lay in table} | {lay.user_name: lay.name for lay in table if lay.user_name}
+    if wanted is None:
+        return board.copper_layers + [n for n in kfab.FAB_LAYERS if n in names]
+    bad = [w for w in wanted if w not in names]
+    if bad:
+        raise InvalidArgs(f"the board has no layer {', '.join(bad)}",
+                          errors=[{"loc": "layers", "msg": f"unknown layer {b}", "type": "value"} for b in bad],
+                          hint=f"Layers of this board: {', '.join(n.name for n in table)}")
+    return list(dict.fromkeys(names[w] for w in wanted))
+
+
+def _plot_options(board, a) -> kfab.PlotOptions:
+    """Explicit arguments, else the board's plot settings, else kicad-cli's defaults.
+    The drill/place origin (``useauxorigin``) applies to every file, so they align."""
+    values = kfab.board_plot_options(board)
+    for key in ("protel_extensions", "subtract_mask_from_silk"):
+        given = getattr(a, key, None)
+        if given is not None:
+            values[key] = given
+    return kfab.PlotOptions(**values)
+
+
+@dataclass
+class Snapshot:
+    """A board as it was at one revision: the open document, its copy for kicad-cli,
+    a private work folder, and what the call plots, all taken under the session lock."""
+
+    od: object
+    board: Path
+    work: Path
+    layers: list[str]
+    options: kfab.PlotOptions
+    revision: int
+
+
+@contextmanager
+def _board(ctx: Context, a) -> Iterator[Snapshot]:
+    with ExitStack() as stack:
+        with ctx.session.lock:
+            od = ctx.session.get(a.path, "board", ctx.actor)
+            layers = _layers(od.doc, getattr(a, "layers", None))
+            options = _plot_options(od.doc, a)
+            board = stack.enter_context(snapshot(ctx.session, od))
+            revision = od.revision
+        work = board.parent / ".boardwire-fab"
+        work.mkdir()
+        yield Snapshot(od, board, work, layers, options, revision)
+
+
+def _schematic_for(ctx: Context, od, source: str):
+    """The schematic the BOM comes from (open document), or None for the board."""
+    if od.kind == "schematic":
+        if source == "board":
+            raise WrongKind(f"{od.path} is a schematic; source 'board' needs a board path")
+        return od
+    sch = od.full.with_suffix(".kicad_sch")
+    key = ctx.session.workspace.relative(sch)
+    if source == "board" or (source == "auto" and not sch.is_file() and key not in ctx.session.documents):
+        return None
+    return ctx.session.get(key, "schematic", ctx.actor)
+
+
+def _bom_files(ctx: Context, cli, od, a, work: Path, stack: ExitStack) -> tuple[list[Path], str]:
+    sch = _schematic_for(ctx, od, getattr(a, "source", "auto"))
+    out = work / "bom"
+    if sch is not None:
+        sch_copy = stack.enter_context(snapshot(ctx.session, sch))
+        return kfab.bom(cli, sch_copy, out, exclude_dnp=a.exclude_dnp, cancel=ctx.cancel), "schematic"
+    out.mkdir(parents=True, exist_ok=True)
+    target = out / f"{od.full.stem}-bom.csv"
+    with ctx.session.lock:
+        target.write_bytes(board_bom.to_csv(board_bom.rows(od.doc, a.exclude_dnp)))
+    return [target], "board"
+
+
+def _summary(what: str, written: list[dict], output: Path, ctx: Context) -> str:
+    total = sum(f["bytes"] for f in written)
+    return f"{what}: {len(written)} files, {total} bytes in {ctx.session.workspace.relative(output) or '.'}"
+
+
+# -- commands -------------------------------------------------------------------------
+
+@command("fab.gerbers", kind="export", args=GerbersArgs, result=Result, long=True, idempotent=True,
+         units=UNITS, examples=({"path": "board.kicad_pcb"},
+                                {"path": "board.kicad_pcb", "layers": ["F.Cu", "B.Cu", "Edge.Cuts"], "output": "gerbers"}))
+def gerbers(ctx: Context, a: GerbersArgs) -> dict:
+    """Gerber X2 files and job file of the in-memory board (kicad-cli); unset options follow the board's plot settings."""
+    cli = kicad_cli()
+    target = _output_dir(ctx, a.output)
+    with _board(ctx, a) as b:
+        ctx.progress(0.1, "plotting Gerbers")
+        files = kfab.gerbers(cli, b.board, b.work / "gerbers", b.layers, b.options, ctx.cancel)
+        ctx.progress(0.95, "copying the files")
+        written = _publish(ctx, files, target)
+    ctx.progress(1.0, "done")
+    return {"summary": _summary("Gerbers", written, target, ctx), "files": written,
+            "layers": b.layers, "options": asdict(b.options), "revision": b.revision}
+
+
+@command("fab.drill", kind="export", args=DrillArgs, result=Result, long=True, idempotent=True,
+         units=UNITS, examples=({"path": "board.kicad_pcb", "drill_map": True},))
+def drill(ctx: Context, a: DrillArgs) -> dict:
+    """Excellon drill files (mm) of the in-memory board (kicad-cli), optionally with a drill map."""
+    cli = kicad_cli()
+    target = _output_dir(ctx, a.output)
+    with _board(ctx, a) as b:
+        ctx.progress(0.1, "writing drill files")
+        files = kfab.drill(cli, b.board, b.work / "drill", separate_th=a.separate_th,
+                           map_format=MAP_FORMAT if a.drill_map else None,
+                           use_drill_origin=b.options.use_drill_origin, cancel=ctx.cancel)
+        ctx.progress(0.95, "copying the files")
+        written = _publish(ctx, files, target)
+    ctx.progress(1.0, "done")
+    return {"summary": _summary("drill", written, target, ctx), "files": written, "revision": b.revision}
+
+
+@command("fab.positions", kind="export", args=PositionsArgs, result=Result, long=True, idempotent=True,
+         units=UNITS, examples=({"path": "board.kicad_pcb", "side": "front"},))
+def positions(ctx: Context, a: PositionsArgs) -> dict:
+    """Position (pick-and-place) CSV of the in-memory board (kicad-cli): mm, degrees."""
+    cli = kicad_cli()
+    target = _output_dir(ctx, a.output)
+    with _board(ctx, a) as b:
+        ctx.progress(0.1, "writing the position file")
+        files = kfab.positions(cli, b.board, b.work / "pos", side=a.side, exclude_dnp=a.exclude_dnp,
+                               use_drill_origin=b.options.use_drill_origin, cancel=ctx.cancel)
+        ctx.progress(0.95, "copying the file")
+        written = _publish(ctx, files, target)
+    ctx.progress(1.0, "done")
+    return {"summary": _summary("positions", written, target, ctx), "files": written, "revision": b.revision}
+
+
+@command("fab.bom", kind="export", args=BomArgs, result=Result, long=True, idempotent=True,
+         units=UNITS, examples=({"path": "board.kicad_pcb"},))
+def bom(ctx: Context, a: BomArgs) -> dict:
+    """CSV BOM (Reference, Value, Footprint, Qty; grouped): from the schematic (kicad-cli), else the board's footprints; the result's source says which."""
+    target = _output_dir(ctx, a.output)
+    od = ctx.session.get(a.path, ("board", "schematic"), ctx.actor)
+    with ExitStack() as stack:
+        work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="boardwire-bom-")))
+        cli = kicad_cli() if _schematic_for(ctx, od, a.source) is not None else None
+        ctx.progress(0.1, "writing the BOM")
+        files, source = _bom_files(ctx, cli, od, a, work, stack)
+        ctx.progress(0.95, "copying the file")
+        written = _publish(ctx, files, target)
+    ctx.progress(1.0, "done")
+    return {"summary": _summary(f"BOM from the {source}", written, target, ctx), "files": written,
+            "source": source, "revision": od.revision}
+
+
+STAGES = (("gerbers", 0.05), ("drill", 0.45), ("positions", 0.6), ("bom", 0.7), ("zip", 0.85))
+
+
+@command("fab.package", kind="export", args=PackageArgs, result=Result, long=True, idempotent=True,
+         units=UNITS, examples=({"path": "board.kicad_pcb"}, {"path": "board.kicad_pcb", "output": "fab", "drill_map": True}))
+def package(ctx: Context, a: PackageArgs) -> dict:
+    """Gerbers, drill files, position file, BOM and fab.zip of them all, from the in-memory board; a cancelled call writes nothing."""
+    cli = kicad_cli()
+    target = _output_dir(ctx, a.output)
+    stage = dict(STAGES)
+    with _board(ctx, a) as b, ExitStack() as stack:
+        origin = b.options.use_drill_origin
+        ctx.progress(stage["gerbers"], "plotting Gerbers")
+        files = {"gerbers": kfab.gerbers(cli, b.board, b.work / "gerbers", b.layers, b.options, ctx.cancel)}
+        ctx.progress(stage["drill"], "writing drill files")
+        files["drill"] = kfab.drill(cli, b.board, b.work / "drill", separate_th=a.separate_th,
+                                    map_format=MAP_FORMAT if a.drill_map else None,
+                                    use_drill_origin=origin, cancel=ctx.cancel)
+        ctx.progress(stage["positions"], "writing the position file")
+        files["positions"] = kfab.positions(cli, b.board, b.work / "pos", side=a.side,
+                                            exclude_dnp=a.exclude_dnp, use_drill_origin=origin,
+                                            cancel=ctx.cancel)
+        ctx.progress(stage["bom"], "writing the BOM")
+        files["bom"], source = _bom_files(ctx, cli, b.od, a, b.work, stack)
+        ctx.progress(stage["zip"], "zipping")
+        every = [f for group in files.values() for f in group]
+        archive = b.work / "fab.zip"
+        with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+            for f in every:
+                z.write(f, f.name)
+        ctx.progress(0.95, "copying the files")
+        written = _publish(ctx, every + [archive], target)
+    ctx.progress(1.0, "done")
+    by_name = {Path(w["path"]).name: w for w in written}
+    zip_entry = by_name["fab.zip"]
+    return {"summary": _summary("fabrication package", written, target, ctx) + f"; BOM from the {source}",
+            "zip": zip_entry, "files": written,
+            "groups": {k: [by_name[f.name]["path"] for f in v] for k, v in files.items()},
+            "layers": b.layers, "bom_source": source, "options": asdict(b.options), "revision": b.revision}
