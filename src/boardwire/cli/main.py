@@ -226,6 +226,26 @@ def serve(stdio: bool = typer.Option(False, "--stdio", help="Serve one client on
         raise typer.Exit(EXIT_CODES.get(e.code, 1))
 
 
+@app.command("run")
+def run_script_command(
+        script: str = typer.Argument(..., help="The Python script to run"),
+        script_args: list[str] = typer.Argument(None, metavar="[-- ARGS]...", help="The script's sys.argv[1:] (after --)"),
+        board: str = typer.Option(None, "--board", help="Open this board first; the default of board.*"),
+        schematic: str = typer.Option(None, "--schematic", help="Open this schematic first; the default of sch.*"),
+        no_save: bool = typer.Option(False, "--no-save", help="Do not save modified documents at the end"),
+        as_json: bool = typer.Option(False, "--json", help="Print a JSON summary on stdout (the script's prints go to stderr)"),
+        root: str = typer.Option(".", "--root", help="Working directory of the session")):
+    """Run a Python script with a live session (`from boardwire.api import board, ...`).
+
+    Every modified document is saved when the script ends, unless --no-save; if it
+    raises, nothing is saved, the traceback goes to stderr and the exit status is the
+    error's (a BoardwireError's code, 1 otherwise)."""
+    from ..api.script import run_script  # lazy: `boardwire info` stays fast
+
+    raise typer.Exit(run_script(script, list(script_args or ()), root=root, board=board, schematic=schematic,
+                                save=not no_save, as_json=as_json))
+
+
 @app.command()
 def version():
     """Print boardwire's version."""

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from ..documents import Document, SexprDocument, document_class
 from ..errors import BoardwireError, NoDocument, StaleRevision, WrongKind
@@ -201,24 +202,64 @@ class Session:
                     raise StaleRevision(
                         f"{od.path} is at revision {od.revision}, not {rev}", path=od.path,
                         revision=od.revision)
-            if self._depth:  # a step of a batch: the batch commits or rolls back
+            with self.group(label, actor=actor, new_ids=new_ids):
                 return fn()
+
+    @property
+    def grouping(self) -> bool:
+        """True while a change runs (`edit` or `group`): edits made now join it."""
+        return self._depth > 0
+
+    @contextmanager
+    def group(self, label: str, *, actor: str = "local",
+              new_ids: list[str] | None = None) -> Iterator[None]:
+        """`edit` as a ``with`` block: every change made inside is one change (one undo
+        step and one revision per document), committed when the block ends and rolled
+        back if it raises. Holds the session lock for the whole block. Inside another
+        change (a batch, a transaction, an outer group) it joins that change: if it
+        raises, only its own changes are rolled back (a savepoint) and the outer change
+        goes on or rolls back as a whole. ``new_ids`` is read when the block ends (the
+        ids reported in the events)."""
+        with self.lock:
+            if self._depth:  # a step of a batch: the batch commits or rolls back
+                json_before = {k: od.doc.to_bytes() for k, od in self.documents.items()
+                               if not isinstance(od.doc, SexprDocument)}
+                with recording() as ops:  # the outer change's journal
+                    mark = len(ops)
+                    try:
+                        yield
+                    except BaseException:
+                        self._rollback(ops[mark:])
+                        del ops[mark:]  # the step and its undoing cancel out
+                        self._restore_json(json_before)
+                        raise
+                return
             json_before = {k: od.doc.to_bytes() for k, od in self.documents.items()
                            if not isinstance(od.doc, SexprDocument)}
             self._json_before = json_before
             with recording() as ops:
                 self._depth += 1
                 try:
-                    result = fn()
+                    yield
                 except BaseException:
-                    apply_undo(ops[:])
+                    self._rollback(ops[:])
                     self._restore_json(json_before)
                     raise
                 finally:
                     self._depth -= 1
                     self._json_before = None
             self._commit(label, ops, json_before, actor, new_ids or [])
-            return result
+
+    def _rollback(self, ops: list) -> None:
+        """Undo a failed change's journal, telling each document what it touched (so
+        indexes over it are refreshed, as after an undo)."""
+        per_doc = [(self.documents[key].doc, doc_ops) for key, doc_ops in self._split(ops).items()]
+        for doc, doc_ops in per_doc:
+            doc.note_journal(doc_ops)
+        apply_undo(ops)
+        for doc, doc_ops in per_doc:
+            doc.note_journal(doc_ops)
+            doc.touch()
 
     def _restore_json(self, before: dict[str, bytes]) -> None:
         for key, data in before.items():

@@ -1,0 +1,2217 @@
+"""Type stubs of boardwire.api, generated from the registry by
+`python -m boardwire.api.stubs > src/boardwire/api/__init__.pyi`; do not edit."""
+
+import os
+from contextlib import AbstractContextManager
+from typing import Any, Literal, Sequence
+
+from boardwire.errors import BoardwireError as BoardwireError
+from boardwire.session import Session
+
+class Transaction:
+    label: str
+    new_ids: list[str]
+
+class Namespace:
+    commands: dict[str, str]
+
+def connect(root: str | os.PathLike[str] = ".", *, board: str | os.PathLike[str] | None = None,
+            schematic: str | os.PathLike[str] | None = None) -> Session: ...
+def use(session: Session, *, board: str | os.PathLike[str] | None = None,
+        schematic: str | os.PathLike[str] | None = None) -> Session: ...
+def current() -> Session: ...
+def save(*, force: bool = False, session: Session | None = None) -> list[str]: ...
+def run(command_id: str, args: dict[str, Any] | None = None, /, **kwargs: Any) -> dict[str, Any]: ...
+def transaction(label: str = "script transaction") -> AbstractContextManager[Transaction]: ...
+def refresh() -> None: ...
+
+namespaces: dict[str, Namespace]
+
+
+class _Board(Namespace):
+    """boardwire.api.board: generated from the registry."""
+
+    def delete(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, reference: str | None = None, ids: Sequence[str] | None = None) -> dict[str, Any]:
+        """Delete a footprint (by reference) or items (by id).
+
+        Registry command ``pcb.delete`` (edit, destructive).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            reference (str | None):
+            ids (Sequence[str] | None): Item uuids
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def describe(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+        """A one-screen summary to read first: for a board its size, layers, counts, nets, unrouted connections, design rules; for a schematic its sheets, parts, power nets and largest nets.
+
+        Registry command ``query.describe`` (query, read-only; units: mm).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def diff_pairs(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+        """Differential pairs found by KiCad's naming rule (NAME+/NAME-, NAMEP/NAMEN), with each side's routed length and the skew.
+
+        Registry command ``query.diffPairs`` (query, read-only; units: mm).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def drc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', refill_zones: bool = False, schematic_parity: bool = False, limit: int = 200) -> dict[str, Any]:
+        """KiCad's design rules check (kicad-cli) on the board as it is in memory (nothing is saved): violations with type, severity, description, items (id, position), unconnected items, counts.
+
+        Registry command ``check.drc`` (check, read-only, long; units: mm).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            severity (Literal['error', 'warning', 'all']): Report errors only, warnings only, or both (KiCad's default) (default 'all')
+            refill_zones (bool): Refill zones before checking (default False)
+            schematic_parity (bool): Also compare with the schematic next to the board (default False)
+            limit (int): Most violations to list (counts cover all) (default 200)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            board.drc()
+        """
+        ...
+
+    def fill_zones(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, ids: Sequence[str] | None = None) -> dict[str, Any]:
+        """Fill zones with KiCad's own filler (pcbnew in the system Python) and keep the fills in the board.
+
+        Registry command ``pcb.fillZones`` (edit, long).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            ids (Sequence[str] | None): Zones to fill (default all)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def flip(self, *, reference: str, path: str | os.PathLike[str] | None = None, revision: int | None = None) -> dict[str, Any]:
+        """Move a footprint to the other side of the board, mirrored as KiCad mirrors it (top-bottom flip about its anchor).
+
+        Registry command ``pcb.flip`` (edit).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            reference (str): (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def footprint(self, *, reference: str, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+        """One footprint: fields, library id, placement, side, and its pads with board positions and nets.
+
+        Registry command ``query.footprint`` (query, read-only; units: mm, degrees).
+
+        Args:
+            reference (str): Footprint reference, e.g. U1 (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            board.footprint(reference='U1')
+        """
+        ...
+
+    def graphic(self, *, shape: Literal['line', 'rect', 'circle', 'arc', 'poly'], points: Sequence[Sequence[float]], path: str | os.PathLike[str] | None = None, revision: int | None = None, layer: str = 'Edge.Cuts', width: float = 0.1, fill: bool = False) -> dict[str, Any]:
+        """Add a board drawing (line, rectangle, circle, arc, polygon) on any layer.
+
+        Registry command ``pcb.addGraphic`` (edit; units: mm).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            shape (Literal['line', 'rect', 'circle', 'arc', 'poly']): (required)
+            points (Sequence[Sequence[float]]): line/rect: 2; circle: centre and a point on it; arc: start, mid, end; poly: 3+ ([x, y] mm) (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            layer (str): (default 'Edge.Cuts')
+            width (float): mm (default 0.1)
+            fill (bool): (default False)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def items(self, *, path: str | os.PathLike[str] | None = None, kind: Sequence[Literal['footprint', 'module', 'segment', 'arc', 'via', 'zone', 'gr_line', 'gr_rect', 'gr_circle', 'gr_arc', 'gr_poly', 'gr_curve', 'gr_bezier', 'gr_text', 'gr_text_box', 'group', 'dimension']] | None = None, layer: str | None = None, net: str | None = None, reference: str | None = None, bbox: Sequence[float] | None = None, offset: int = 0, limit: int = 50) -> dict[str, Any]:
+        """Board items filtered by kind, layer, net, footprint reference and bounding box; paged.
+
+        Registry command ``query.items`` (query, read-only; units: mm, degrees).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            kind (Sequence[Literal['footprint', 'module', 'segment', 'arc', 'via', 'zone', 'gr_line', 'gr_rect', 'gr_circle', 'gr_arc', 'gr_poly', 'gr_curve', 'gr_bezier', 'gr_text', 'gr_text_box', 'group', 'dimension']] | None):
+            layer (str | None): e.g. F.Cu
+            net (str | None):
+            reference (str | None): Footprint reference, e.g. R1
+            bbox (Sequence[float] | None): [x1, y1, x2, y2] mm
+            offset (int): (default 0)
+            limit (int): (default 50)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            board.items(kind=['via'], net='GND')
+        """
+        ...
+
+    def length_groups(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+        """Length-matched groups: the custom rules (.kicad_dru) with a length or skew constraint, the nets their condition names, and each net's routed length.
+
+        Registry command ``query.lengthGroups`` (query, read-only; units: mm).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def move(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, reference: str | None = None, id: str | None = None, at: Sequence[float] | None = None, by: Sequence[float] | None = None) -> dict[str, Any]:
+        """Move a footprint (by reference) or any item (by id) to a position or by an offset; pads and texts follow their footprint.
+
+        Registry command ``pcb.move`` (edit; units: mm, degrees).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            reference (str | None): Footprint to move
+            id (str | None): Or any item's uuid (track, via, drawing, text)
+            at (Sequence[float] | None): New position (footprints: anchor) ([x, y] mm)
+            by (Sequence[float] | None): Or an offset ([x, y] mm)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            board.move(reference='R1', at=[120, 80])
+            board.move(id='…uuid…', by=[1, 0])
+        """
+        ...
+
+    def netclasses(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+        """Net classes and their rules (from the board's project file, or the board for KiCad 5).
+
+        Registry command ``query.netclasses`` (query, read-only).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def nets(self, *, path: str | os.PathLike[str] | None = None, offset: int = 0, limit: int = 100, match: str | None = None) -> dict[str, Any]:
+        """The board's nets (by net number, paged) with how many pads, tracks and vias each has.
+
+        Registry command ``query.nets`` (query, read-only).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            offset (int): (default 0)
+            limit (int): (default 100)
+            match (str | None): Only nets whose name contains this (case-insensitive), or matches it as a glob with * and ?
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            board.nets(match='usb*')
+        """
+        ...
+
+    def outline(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, rect: Sequence[float] | None = None, polygon: Sequence[Sequence[float]] | None = None, replace: bool = True, width: float = 0.1) -> dict[str, Any]:
+        """Set the board outline on Edge.Cuts: a rectangle or a polygon (closed).
+
+        Registry command ``pcb.outline`` (edit; units: mm).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            rect (Sequence[float] | None): [x1, y1, x2, y2]
+            polygon (Sequence[Sequence[float]] | None): [x, y] mm
+            replace (bool): Remove the existing Edge.Cuts drawings first (default True)
+            width (float): mm (default 0.1)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            board.outline(rect=[0, 0, 50, 30])
+        """
+        ...
+
+    def pads(self, *, reference: str, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+        """The pads of one footprint: number, type, shape, board position, size, layers, net.
+
+        Registry command ``query.pads`` (query, read-only; units: mm).
+
+        Args:
+            reference (str): Footprint reference, e.g. U1 (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def place(self, *, footprint: str, reference: str, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, value: str | None = None, angle: float = 0, side: Literal['front', 'back'] = 'front', nets: dict[str, str] = ...) -> dict[str, Any]:
+        """Copy a library footprint (found through fp-lib-table and KiCad's library variables) onto the board as KiCad 9 places it, pads given nets.
+
+        Registry command ``pcb.placeFootprint`` (edit; units: mm, degrees).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            footprint (str): Library id Lib:Name, e.g. Resistor_SMD:R_0805_2012Metric (required)
+            reference (str): (required)
+            at (Sequence[float]): [x, y] mm (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            value (str | None):
+            angle (float): degrees (default 0)
+            side (Literal['front', 'back']): (default 'front')
+            nets (dict[str, str]): Pad number -> net name (new nets are added)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            board.place(footprint='Resistor_SMD:R_0805_2012Metric', reference='R1', value='10k', at=[100, 50], nets={'1': 'VCC', '2': 'LED'})
+        """
+        ...
+
+    def render_png(self, *, path: str | os.PathLike[str] | None = None, view: Literal['2d', '3d'] = '2d', layers: Sequence[str] | None = None, side: Literal['top', 'bottom'] = 'top', width: int = 1024, output: str | None = None) -> dict[str, Any]:
+        """A PNG of the board as it is in memory: chosen layers in 2D, or KiCad's 3D view of one side.
+
+        Registry command ``render.png`` (export, read-only, long).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            view (Literal['2d', '3d']): (default '2d')
+            layers (Sequence[str] | None): 2D: layers to draw (default copper, silk, mask, outline)
+            side (Literal['top', 'bottom']): 3D: which side to look at (default 'top')
+            width (int): Pixels (default 1024)
+            output (str | None): Write the image to this path in the working directory instead of returning it
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            board.render_png(view='3d')
+            board.render_png(layers=['F.Cu', 'Edge.Cuts'])
+        """
+        ...
+
+    def render_svg(self, *, path: str | os.PathLike[str] | None = None, view: Literal['2d', '3d'] = '2d', layers: Sequence[str] | None = None, side: Literal['top', 'bottom'] = 'top', width: int = 1024, output: str | None = None) -> dict[str, Any]:
+        """An SVG of chosen layers of the board as it is in memory (KiCad's plotter).
+
+        Registry command ``render.svg`` (export, read-only, long).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            view (Literal['2d', '3d']): (default '2d')
+            layers (Sequence[str] | None): 2D: layers to draw (default copper, silk, mask, outline)
+            side (Literal['top', 'bottom']): 3D: which side to look at (default 'top')
+            width (int): Pixels (default 1024)
+            output (str | None): Write the image to this path in the working directory instead of returning it
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def rotate(self, *, reference: str, angle: float, path: str | os.PathLike[str] | None = None, revision: int | None = None, relative: bool = False) -> dict[str, Any]:
+        """Turn a footprint about its anchor, as pcbnew does (pads and texts turn with it).
+
+        Registry command ``pcb.rotate`` (edit; units: mm, degrees).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            reference (str): (required)
+            angle (float): Degrees, counter-clockwise as seen from the front (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            relative (bool): Add to the current angle instead of setting it (default False)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            board.rotate(reference='U1', angle=90)
+        """
+        ...
+
+    def route(self, *, points: Sequence[Sequence[float]], layers: Sequence[str], width: float, path: str | os.PathLike[str] | None = None, revision: int | None = None, net: str | None = None, via_size: float | None = None, via_drill: float | None = None) -> dict[str, Any]:
+        """Route a polyline that may change layer: a through via is added at every point where consecutive segments change layer.
+
+        Registry command ``pcb.route`` (edit; units: mm).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            points (Sequence[Sequence[float]]): [x, y] mm (required)
+            layers (Sequence[str]): Layer of each segment (one per pair of points), or one for all (required)
+            width (float): mm (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            net (str | None):
+            via_size (float | None): Default: the net class's via diameter (mm)
+            via_drill (float | None): Default: the net class's via drill (mm)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            board.route(points=[[100, 50], [110, 50], [110, 60]], layers=['F.Cu', 'B.Cu'], width=0.25, net='SDA')
+        """
+        ...
+
+    def set_design_rules(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, min_clearance: float | None = None, min_track_width: float | None = None, min_via_diameter: float | None = None, min_via_annular_width: float | None = None, min_through_hole_diameter: float | None = None, min_hole_to_hole: float | None = None, min_copper_edge_clearance: float | None = None, min_silk_clearance: float | None = None) -> dict[str, Any]:
+        """Set the board's minimum design rules (Board Setup > Constraints) in its project file.
+
+        Registry command ``pcb.setDesignRules`` (edit; units: mm).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            min_clearance (float | None): mm
+            min_track_width (float | None): mm
+            min_via_diameter (float | None): mm
+            min_via_annular_width (float | None): mm
+            min_through_hole_diameter (float | None): mm
+            min_hole_to_hole (float | None): mm
+            min_copper_edge_clearance (float | None): mm
+            min_silk_clearance (float | None): mm
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            board.set_design_rules(min_clearance=0.15, min_track_width=0.15)
+        """
+        ...
+
+    def set_field(self, *, reference: str, path: str | os.PathLike[str] | None = None, revision: int | None = None, field: str | None = None, value: str | None = None, dnp: bool | None = None, exclude_from_bom: bool | None = None, exclude_from_pos_files: bool | None = None, board_only: bool | None = None) -> dict[str, Any]:
+        """Set a footprint's reference, value or any property, and its DNP / BOM / position-file / board-only flags.
+
+        Registry command ``pcb.setField`` (edit).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            reference (str): (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            field (str | None): Reference, Value, Datasheet or any property (change the footprint itself with pcb.swapFootprint)
+            value (str | None):
+            dnp (bool | None): Do not populate
+            exclude_from_bom (bool | None):
+            exclude_from_pos_files (bool | None):
+            board_only (bool | None): Not in schematic
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            board.set_field(reference='R1', field='Value', value='4k7')
+            board.set_field(reference='R7', dnp=True)
+        """
+        ...
+
+    def set_netclass(self, *, name: str, path: str | os.PathLike[str] | None = None, revision: int | None = None, nets: Sequence[str] | None = None, clearance: float | None = None, track_width: float | None = None, via_diameter: float | None = None, via_drill: float | None = None, diff_pair_width: float | None = None, diff_pair_gap: float | None = None) -> dict[str, Any]:
+        """Create or change a net class (clearance, widths, via sizes) and assign nets to it, in the board's project file.
+
+        Registry command ``pcb.setNetclass`` (edit; units: mm).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            name (str): Net class name (created if new; KiCad compares names without case) (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            nets (Sequence[str] | None): Nets to put in the class (exact names or KiCad wildcards)
+            clearance (float | None): mm
+            track_width (float | None): mm
+            via_diameter (float | None): mm
+            via_drill (float | None): mm
+            diff_pair_width (float | None): mm
+            diff_pair_gap (float | None): mm
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            board.set_netclass(name='Power', nets=['VCC', 'GND'], track_width=0.5)
+        """
+        ...
+
+    def set_pad_net(self, *, reference: str, pad: str, net: str, path: str | os.PathLike[str] | None = None, revision: int | None = None) -> dict[str, Any]:
+        """Give one pad a net (all pads with that number, as KiCad does for repeated numbers).
+
+        Registry command ``pcb.setPadNet`` (edit).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            reference (str): (required)
+            pad (str): Pad number (required)
+            net (str): Net name; empty to clear; a new name is added to the board (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def swap(self, *, reference: str, footprint: str, path: str | os.PathLike[str] | None = None, revision: int | None = None) -> dict[str, Any]:
+        """Replace a footprint with another library footprint in the same place, side and angle, keeping its reference, value, other fields, DNP/BOM flags, id, schematic link and pad nets by pad number.
+
+        Registry command ``pcb.swapFootprint`` (edit).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            reference (str): (required)
+            footprint (str): New library id Lib:Name (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def text(self, *, text: str, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, layer: str = 'F.SilkS', angle: float = 0, size: float = 1.0, thickness: float = 0.15) -> dict[str, Any]:
+        """Add text to the board (mirrored on back layers, as KiCad does).
+
+        Registry command ``pcb.addText`` (edit; units: mm, degrees).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            text (str): (required)
+            at (Sequence[float]): [x, y] mm (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            layer (str): (default 'F.SilkS')
+            angle (float): degrees (default 0)
+            size (float): mm (default 1.0)
+            thickness (float): mm (default 0.15)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def track(self, *, points: Sequence[Sequence[float]], width: float, path: str | os.PathLike[str] | None = None, revision: int | None = None, layer: str = 'F.Cu', net: str | None = None) -> dict[str, Any]:
+        """Add a track (one segment per pair of consecutive points) on one copper layer.
+
+        Registry command ``pcb.addTrack`` (edit; units: mm).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            points (Sequence[Sequence[float]]): Polyline; one segment per pair of points ([x, y] mm) (required)
+            width (float): mm (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            layer (str): (default 'F.Cu')
+            net (str | None):
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            board.track(points=[[100, 50], [110, 50], [110, 60]], width=0.25, layer='F.Cu', net='GND')
+        """
+        ...
+
+    def unrouted(self, *, path: str | os.PathLike[str] | None = None, offset: int = 0, limit: int = 100) -> dict[str, Any]:
+        """The ratsnest: connections still missing, computed from the board's own copper (pads, tracks, vias, zone fills), shortest first per net.
+
+        Registry command ``query.unrouted`` (query, read-only; units: mm).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            offset (int): (default 0)
+            limit (int): (default 100)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def via(self, *, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, size: float | None = None, drill: float | None = None, net: str | None = None) -> dict[str, Any]:
+        """Add a through via.
+
+        Registry command ``pcb.addVia`` (edit; units: mm).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            at (Sequence[float]): [x, y] mm (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            size (float | None): Pad diameter; default: the net class's (mm)
+            drill (float | None): Default: the net class's (mm)
+            net (str | None):
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            board.via(at=[110, 60], net='GND')
+        """
+        ...
+
+    def zone(self, *, outline: Sequence[Sequence[float]], path: str | os.PathLike[str] | None = None, revision: int | None = None, layer: str = 'F.Cu', net: str | None = None, clearance: float = 0.5, min_width: float = 0.25, priority: int = 0, name: str | None = None) -> dict[str, Any]:
+        """Add a copper zone (unfilled; run pcb.fillZones).
+
+        Registry command ``pcb.addZone`` (edit; units: mm).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            outline (Sequence[Sequence[float]]): [x, y] mm (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            layer (str): (default 'F.Cu')
+            net (str | None): Net name, e.g. GND
+            clearance (float): (default 0.5)
+            min_width (float): mm (default 0.25)
+            priority (int): (default 0)
+            name (str | None):
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            board.zone(outline=[[0, 0], [50, 0], [50, 30], [0, 30]], layer='B.Cu', net='GND')
+        """
+        ...
+
+class _Check(Namespace):
+    """boardwire.api.check: generated from the registry."""
+
+    def drc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', refill_zones: bool = False, schematic_parity: bool = False, limit: int = 200) -> dict[str, Any]:
+        """KiCad's design rules check (kicad-cli) on the board as it is in memory (nothing is saved): violations with type, severity, description, items (id, position), unconnected items, counts.
+
+        Registry command ``check.drc`` (check, read-only, long; units: mm).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+            severity (Literal['error', 'warning', 'all']): Report errors only, warnings only, or both (KiCad's default) (default 'all')
+            refill_zones (bool): Refill zones before checking (default False)
+            schematic_parity (bool): Also compare with the schematic next to the board (default False)
+            limit (int): Most violations to list (counts cover all) (default 200)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            check.drc(path='board.kicad_pcb')
+        """
+        ...
+
+    def erc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', limit: int = 200) -> dict[str, Any]:
+        """KiCad's electrical rules check (kicad-cli) on the schematic hierarchy as it is in memory (nothing is saved): violations with type, severity, description, sheet, items (id, position), and counts by type and sheet. Give the root sheet.
+
+        Registry command ``check.erc`` (check, read-only, long; units: mm).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+            severity (Literal['error', 'warning', 'all']): Report errors only, warnings only, or both (KiCad's default) (default 'all')
+            limit (int): Most violations to list (counts cover all) (default 200)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            check.erc(path='board.kicad_sch')
+        """
+        ...
+
+class _Fab(Namespace):
+    """boardwire.api.fab: generated from the registry."""
+
+    def bom(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', exclude_dnp: bool = True, source: Literal['auto', 'schematic', 'board'] = 'auto') -> dict[str, Any]:
+        """CSV BOM (Reference, Value, Footprint, Qty; grouped): from the schematic (kicad-cli), else the board's footprints; the result's source says which.
+
+        Registry command ``fab.bom`` (export, read-only, long; units: mm; sizes in bytes).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+            output (str): Folder for the files (default 'fab')
+            exclude_dnp (bool): (default True)
+            source (Literal['auto', 'schematic', 'board']): auto: NAME.kicad_sch beside the board if there is one, else the footprints (default 'auto')
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            fab.bom(path='board.kicad_pcb')
+        """
+        ...
+
+    def drill(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', drill_map: bool = False, separate_th: bool = True) -> dict[str, Any]:
+        """Excellon drill files (mm) of the in-memory board (kicad-cli), optionally with a drill map.
+
+        Registry command ``fab.drill`` (export, read-only, long; units: mm; sizes in bytes).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+            output (str): Folder for the files (default 'fab')
+            drill_map (bool): (default False)
+            separate_th (bool): PTH and NPTH holes in separate files (default True)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            fab.drill(path='board.kicad_pcb', drill_map=True)
+        """
+        ...
+
+    def gerbers(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', layers: Sequence[str] | None = None, protel_extensions: bool | None = None, subtract_mask_from_silk: bool | None = None) -> dict[str, Any]:
+        """Gerber X2 files and job file of the in-memory board (kicad-cli); unset options follow the board's plot settings.
+
+        Registry command ``fab.gerbers`` (export, read-only, long; units: mm; sizes in bytes).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+            output (str): Folder for the files (default 'fab')
+            layers (Sequence[str] | None): Default: copper, paste, silk, mask, Edge.Cuts
+            protel_extensions (bool | None): Default: the board's plot setting
+            subtract_mask_from_silk (bool | None): Default: the board's plot setting
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            fab.gerbers(path='board.kicad_pcb')
+            fab.gerbers(path='board.kicad_pcb', layers=['F.Cu', 'B.Cu', 'Edge.Cuts'], output='gerbers')
+        """
+        ...
+
+    def package(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', exclude_dnp: bool = True, side: Literal['both', 'front', 'back'] = 'both', drill_map: bool = False, separate_th: bool = True, layers: Sequence[str] | None = None, protel_extensions: bool | None = None, subtract_mask_from_silk: bool | None = None) -> dict[str, Any]:
+        """Gerbers, drill files, position file, BOM and fab.zip of them all, from the in-memory board; a cancelled call writes nothing.
+
+        Registry command ``fab.package`` (export, read-only, long; units: mm; sizes in bytes).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+            output (str): Folder for the files (default 'fab')
+            exclude_dnp (bool): (default True)
+            side (Literal['both', 'front', 'back']): (default 'both')
+            drill_map (bool): (default False)
+            separate_th (bool): PTH and NPTH holes in separate files (default True)
+            layers (Sequence[str] | None): Default: copper, paste, silk, mask, Edge.Cuts
+            protel_extensions (bool | None): Default: the board's plot setting
+            subtract_mask_from_silk (bool | None): Default: the board's plot setting
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            fab.package(path='board.kicad_pcb')
+            fab.package(path='board.kicad_pcb', output='fab', drill_map=True)
+        """
+        ...
+
+    def positions(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', exclude_dnp: bool = True, side: Literal['both', 'front', 'back'] = 'both') -> dict[str, Any]:
+        """Position (pick-and-place) CSV of the in-memory board (kicad-cli): mm, degrees.
+
+        Registry command ``fab.positions`` (export, read-only, long; units: mm; sizes in bytes).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+            output (str): Folder for the files (default 'fab')
+            exclude_dnp (bool): (default True)
+            side (Literal['both', 'front', 'back']): (default 'both')
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            fab.positions(path='board.kicad_pcb', side='front')
+        """
+        ...
+
+class _Lib(Namespace):
+    """boardwire.api.lib: generated from the registry."""
+
+    def footprint(self, *, id: str, project: str | None = None) -> dict[str, Any]:
+        """One library footprint: pads (number, type, shape, position relative to the footprint origin, angle, size, drill, layers; mm), courtyard bounding box per side (F.CrtYd, B.CrtYd: min, max, size in mm), description, tags, attributes (smd, through_hole, exclude_from_bom...), fields and 3D models. Errors: invalid-args for an id that is not Library:Name; not-found for an unknown library (with similar names) or footprint.
+
+        Registry command ``lib.footprint`` (query, read-only; units: mm, degrees).
+
+        Args:
+            id (str): Library:Name as in lib.search rows, e.g. Device:R (required)
+            project (str | None): Folder (or a file in it) whose sym-lib-table/fp-lib-table apply; default: the working directory
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            lib.footprint(id='Resistor_SMD:R_0603_1608Metric')
+        """
+        ...
+
+    def search(self, *, query: str, kind: Literal['symbol', 'footprint', 'both'] = 'both', project: str | None = None, offset: int = 0, limit: int = 20) -> dict[str, Any]:
+        """Search the symbol and footprint libraries (project tables, then global ones) by name, keywords, description and footprint filters; best first: exact name, then every word in the name, then every word anywhere, then some words. With kind both, the best symbol and the best footprint both lead. Rows: kind, id (Library:Name for lib.symbol / lib.footprint / placing), description, keywords, pins or pads (distinct numbers), units. The first search in a process indexes the libraries: 10-25 s for KiCad's 38,000 installed symbols and footprints on first use, about 2 s from the disk cache after that; later searches take tens of milliseconds.
+
+        Registry command ``lib.search`` (query, read-only).
+
+        Args:
+            query (str): Words to find in names, keywords, descriptions, footprint filters, e.g. '0603 resistor', 'LM358', 'USB-C receptacle' (required)
+            kind (Literal['symbol', 'footprint', 'both']): (default 'both')
+            project (str | None): Folder (or a file in it) whose sym-lib-table/fp-lib-table apply; default: the working directory
+            offset (int): (default 0)
+            limit (int): (default 20)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            lib.search(query='0603 resistor')
+            lib.search(query='LM358', kind='symbol')
+            lib.search(query='USB-C receptacle', kind='footprint', limit=5)
+        """
+        ...
+
+    def symbol(self, *, id: str, project: str | None = None) -> dict[str, Any]:
+        """One library symbol: units, pins (number, name, electrical type, unit — 0 means common to all units — position and length in mm relative to the symbol's origin as placed unrotated in a schematic, x right, y down; orientation is the direction from the pin's connection point into the body: 0 right, 90 up, 180 left, 270 down), description, keywords, footprint filters and fields. A derived symbol (extends) shows its parent's pins. Pins of the alternate (De Morgan) body style are not listed; body_styles says whether there is one. Errors: invalid-args for an id that is not Library:Name; not-found for an unknown library (with similar names) or symbol.
+
+        Registry command ``lib.symbol`` (query, read-only; units: mm, degrees).
+
+        Args:
+            id (str): Library:Name as in lib.search rows, e.g. Device:R (required)
+            project (str | None): Folder (or a file in it) whose sym-lib-table/fp-lib-table apply; default: the working directory
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            lib.symbol(id='Device:R')
+            lib.symbol(id='Amplifier_Operational:LM358')
+        """
+        ...
+
+class _Project(Namespace):
+    """boardwire.api.project: generated from the registry."""
+
+    def new(self, *, name: str, template: Literal['blank', '2layer-starter'] = 'blank', folder: str | None = None) -> dict[str, Any]:
+        """A new KiCad 9 project as KiCad writes one: NAME.kicad_pro, .kicad_sch, .kicad_pcb, empty library tables. Never overwrites (invalid-args).
+
+        Registry command ``project.new`` (session).
+
+        Args:
+            name (str): (required)
+            template (Literal['blank', '2layer-starter']): 2layer-starter: 50x40 mm outline, 0.2 mm clearance/track, 0.6/0.3 mm vias (default 'blank')
+            folder (str | None): Default: a new folder NAME
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            project.new(name='blinky', template='2layer-starter')
+            project.new(name='sensor', folder='.')
+        """
+        ...
+
+class _Query(Namespace):
+    """boardwire.api.query: generated from the registry."""
+
+    def connectivity(self, *, path: str | os.PathLike[str] | None = None, net: str | None = None, reference: str | None = None, include_single: bool = True, offset: int = 0, limit: int = 200) -> dict[str, Any]:
+        """Schematic nets of the whole hierarchy as KiCad names them (/sheet/LABEL, GLOBAL, Net-(R1-Pad1)), each with its pins as REF.PIN (the pins KiCad's netlist lists) and the sheets it spans; filtered by net name or reference; paged.
+
+        Registry command ``query.connectivity`` (query, read-only).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+            net (str | None): Net name, or a pattern with * and ? (/SDA*)
+            reference (str | None): Only nets touching this symbol reference
+            include_single (bool): Include nets with a single pin (default True)
+            offset (int): (default 0)
+            limit (int): (default 200)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            query.connectivity(path='board.kicad_sch')
+            query.connectivity(path='board.kicad_sch', net='GND')
+        """
+        ...
+
+    def describe(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+        """A one-screen summary to read first: for a board its size, layers, counts, nets, unrouted connections, design rules; for a schematic its sheets, parts, power nets and largest nets.
+
+        Registry command ``query.describe`` (query, read-only; units: mm).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def diff_pairs(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+        """Differential pairs found by KiCad's naming rule (NAME+/NAME-, NAMEP/NAMEN), with each side's routed length and the skew.
+
+        Registry command ``query.diffPairs`` (query, read-only; units: mm).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def footprint(self, *, reference: str, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+        """One footprint: fields, library id, placement, side, and its pads with board positions and nets.
+
+        Registry command ``query.footprint`` (query, read-only; units: mm, degrees).
+
+        Args:
+            reference (str): Footprint reference, e.g. U1 (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            query.footprint(path='b.kicad_pcb', reference='U1')
+        """
+        ...
+
+    def items(self, *, path: str | os.PathLike[str] | None = None, kind: Sequence[Literal['footprint', 'module', 'segment', 'arc', 'via', 'zone', 'gr_line', 'gr_rect', 'gr_circle', 'gr_arc', 'gr_poly', 'gr_curve', 'gr_bezier', 'gr_text', 'gr_text_box', 'group', 'dimension']] | None = None, layer: str | None = None, net: str | None = None, reference: str | None = None, bbox: Sequence[float] | None = None, offset: int = 0, limit: int = 50) -> dict[str, Any]:
+        """Board items filtered by kind, layer, net, footprint reference and bounding box; paged.
+
+        Registry command ``query.items`` (query, read-only; units: mm, degrees).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+            kind (Sequence[Literal['footprint', 'module', 'segment', 'arc', 'via', 'zone', 'gr_line', 'gr_rect', 'gr_circle', 'gr_arc', 'gr_poly', 'gr_curve', 'gr_bezier', 'gr_text', 'gr_text_box', 'group', 'dimension']] | None):
+            layer (str | None): e.g. F.Cu
+            net (str | None):
+            reference (str | None): Footprint reference, e.g. R1
+            bbox (Sequence[float] | None): [x1, y1, x2, y2] mm
+            offset (int): (default 0)
+            limit (int): (default 50)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            query.items(path='b.kicad_pcb', kind=['via'], net='GND')
+        """
+        ...
+
+    def labels(self, *, path: str | os.PathLike[str] | None = None, kind: Sequence[Literal['label', 'global_label', 'hierarchical_label', 'sheet_pin']] | None = None, text: str | None = None, sheet: str | None = None, offset: int = 0, limit: int = 200) -> dict[str, Any]:
+        """Net labels of the hierarchy per sheet instance (local, global, hierarchical, and sheet pins), with position and the net each names; bus labels are marked bus.
+
+        Registry command ``query.labels`` (query, read-only; units: mm).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+            kind (Sequence[Literal['label', 'global_label', 'hierarchical_label', 'sheet_pin']] | None):
+            text (str | None): Label text, or a pattern with * and ?
+            sheet (str | None): Sheet instance path, e.g. / or /Power/
+            offset (int): (default 0)
+            limit (int): (default 200)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            query.labels(path='board.kicad_sch', kind=['global_label'])
+        """
+        ...
+
+    def length_groups(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+        """Length-matched groups: the custom rules (.kicad_dru) with a length or skew constraint, the nets their condition names, and each net's routed length.
+
+        Registry command ``query.lengthGroups`` (query, read-only; units: mm).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def netclasses(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+        """Net classes and their rules (from the board's project file, or the board for KiCad 5).
+
+        Registry command ``query.netclasses`` (query, read-only).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def nets(self, *, path: str | os.PathLike[str] | None = None, offset: int = 0, limit: int = 100, match: str | None = None) -> dict[str, Any]:
+        """The board's nets (by net number, paged) with how many pads, tracks and vias each has.
+
+        Registry command ``query.nets`` (query, read-only).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+            offset (int): (default 0)
+            limit (int): (default 100)
+            match (str | None): Only nets whose name contains this (case-insensitive), or matches it as a glob with * and ?
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            query.nets(path='b.kicad_pcb', match='usb*')
+        """
+        ...
+
+    def pads(self, *, reference: str, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+        """The pads of one footprint: number, type, shape, board position, size, layers, net.
+
+        Registry command ``query.pads`` (query, read-only; units: mm).
+
+        Args:
+            reference (str): Footprint reference, e.g. U1 (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def pins(self, *, reference: str, path: str | os.PathLike[str] | None = None, sheet: str | None = None) -> dict[str, Any]:
+        """The pins of one symbol (every placed unit): number, name, electrical type, position on the sheet, and the net each is on.
+
+        Registry command ``query.pins`` (query, read-only; units: mm).
+
+        Args:
+            reference (str): Symbol reference, e.g. U1 (all its units) (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+            sheet (str | None): Sheet instance path when the reference is on several instances
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            query.pins(path='board.kicad_sch', reference='U1')
+        """
+        ...
+
+    def sheet_tree(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+        """The sheet hierarchy from a root sheet: each sheet instance's path, name, file, page number, parent and symbol count; a sheet file that cannot be found is marked missing.
+
+        Registry command ``query.sheetTree`` (query, read-only).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            query.sheet_tree(path='board.kicad_sch')
+        """
+        ...
+
+    def symbols(self, *, path: str | os.PathLike[str] | None = None, reference: str | None = None, lib_id: str | None = None, sheet: str | None = None, power: bool | None = None, offset: int = 0, limit: int = 100) -> dict[str, Any]:
+        """Placed symbols of the whole hierarchy, once per sheet instance with that instance's reference and unit: value, footprint, library id, position, angle, mirror, dnp, in_bom, on_board; filtered by reference, library id, sheet; paged.
+
+        Registry command ``query.symbols`` (query, read-only; units: mm, degrees).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+            reference (str | None): Reference, or a pattern with * and ? (U*)
+            lib_id (str | None): Library id, or a pattern (Device:R*)
+            sheet (str | None): Sheet instance path, e.g. / or /Power/
+            power (bool | None): Only power symbols (true) or none of them (false)
+            offset (int): (default 0)
+            limit (int): (default 100)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            query.symbols(path='board.kicad_sch', reference='U*')
+            query.symbols(path='board.kicad_sch', sheet='/Power/')
+        """
+        ...
+
+    def unrouted(self, *, path: str | os.PathLike[str] | None = None, offset: int = 0, limit: int = 100) -> dict[str, Any]:
+        """The ratsnest: connections still missing, computed from the board's own copper (pads, tracks, vias, zone fills), shortest first per net.
+
+        Registry command ``query.unrouted`` (query, read-only; units: mm).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+            offset (int): (default 0)
+            limit (int): (default 100)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+class _Render(Namespace):
+    """boardwire.api.render: generated from the registry."""
+
+    def png(self, *, path: str | os.PathLike[str] | None = None, view: Literal['2d', '3d'] = '2d', layers: Sequence[str] | None = None, side: Literal['top', 'bottom'] = 'top', width: int = 1024, output: str | None = None) -> dict[str, Any]:
+        """A PNG of the board as it is in memory: chosen layers in 2D, or KiCad's 3D view of one side.
+
+        Registry command ``render.png`` (export, read-only, long).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+            view (Literal['2d', '3d']): (default '2d')
+            layers (Sequence[str] | None): 2D: layers to draw (default copper, silk, mask, outline)
+            side (Literal['top', 'bottom']): 3D: which side to look at (default 'top')
+            width (int): Pixels (default 1024)
+            output (str | None): Write the image to this path in the working directory instead of returning it
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            render.png(path='board.kicad_pcb', view='3d')
+            render.png(path='board.kicad_pcb', layers=['F.Cu', 'Edge.Cuts'])
+        """
+        ...
+
+    def svg(self, *, path: str | os.PathLike[str] | None = None, view: Literal['2d', '3d'] = '2d', layers: Sequence[str] | None = None, side: Literal['top', 'bottom'] = 'top', width: int = 1024, output: str | None = None) -> dict[str, Any]:
+        """An SVG of chosen layers of the board as it is in memory (KiCad's plotter).
+
+        Registry command ``render.svg`` (export, read-only, long).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+            view (Literal['2d', '3d']): (default '2d')
+            layers (Sequence[str] | None): 2D: layers to draw (default copper, silk, mask, outline)
+            side (Literal['top', 'bottom']): 3D: which side to look at (default 'top')
+            width (int): Pixels (default 1024)
+            output (str | None): Write the image to this path in the working directory instead of returning it
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+class _Sch(Namespace):
+    """boardwire.api.sch: generated from the registry."""
+
+    def add_sheet(self, *, name: str, file: str, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, size: Sequence[float] = ..., pins: Sequence[dict[str, Any]] = ...) -> dict[str, Any]:
+        """Place a hierarchical sheet symbol with sheet pins, and create its file (an empty KiCad 9 schematic) when missing. The same file may be placed several times (each placement is a sheet instance with its own references). Pins sit on the left or right edge at 2.54 mm steps from the top unless offset is given; each joins the child's hierarchical label of its name. Errors: invalid-args for a duplicate sheet name or pin name.
+
+        Registry command ``sch.addSheet`` (edit; units: mm).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            name (str): Sheet name (unique on the parent sheet) (required)
+            file (str): Sheet file, relative to the parent's folder; created (empty, KiCad 9) if missing (required)
+            at (Sequence[float]): Top-left corner [x, y] mm (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            size (Sequence[float]): [width, height] mm (default [25.4, 20.32])
+            pins (Sequence[dict[str, Any]]):
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            sch.add_sheet(name='power', file='power.kicad_sch', at=[50, 50], size=[30, 20], pins=[{'name': 'VIN', 'shape': 'input'}])
+        """
+        ...
+
+    def annotate(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, scheme: Literal['incremental', 'sheet'] = 'incremental', all: bool = False) -> dict[str, Any]:
+        """Give references to unannotated symbols (R?, #PWR?) of the whole design, per sheet instance in hierarchy order, sorted by X then Y position as KiCad's default does; each prefix numbered from the first free number (power symbols as #PWR01). Multi-unit symbols of the same part and value share a reference. Writes each instance path's reference.
+
+        Registry command ``sch.annotate`` (edit).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            scheme (Literal['incremental', 'sheet']): incremental: R1, R2... over the design (KiCad's default); sheet: 100 x sheet number + n (R101 on page 1, R201 on page 2) (default 'incremental')
+            all (bool): Renumber every symbol, not only the unannotated (R?) ones (default False)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            sch.annotate()
+            sch.annotate(scheme='sheet', all=True)
+        """
+        ...
+
+    def bus_entry(self, *, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, size: Sequence[float] = ...) -> dict[str, Any]:
+        """Add a wire-to-bus entry from at to at + size.
+
+        Registry command ``sch.busEntry`` (edit; units: mm).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            at (Sequence[float]): The end on the bus [x, y] mm (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            size (Sequence[float]): [dx, dy] mm to the wire end (default [2.54, 2.54])
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            sch.bus_entry(at=[100, 50], size=[2.54, 2.54])
+        """
+        ...
+
+    def connectivity(self, *, path: str | os.PathLike[str] | None = None, net: str | None = None, reference: str | None = None, include_single: bool = True, offset: int = 0, limit: int = 200) -> dict[str, Any]:
+        """Schematic nets of the whole hierarchy as KiCad names them (/sheet/LABEL, GLOBAL, Net-(R1-Pad1)), each with its pins as REF.PIN (the pins KiCad's netlist lists) and the sheets it spans; filtered by net name or reference; paged.
+
+        Registry command ``query.connectivity`` (query, read-only).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
+            net (str | None): Net name, or a pattern with * and ? (/SDA*)
+            reference (str | None): Only nets touching this symbol reference
+            include_single (bool): Include nets with a single pin (default True)
+            offset (int): (default 0)
+            limit (int): (default 200)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            sch.connectivity()
+            sch.connectivity(net='GND')
+        """
+        ...
+
+    def delete(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, reference: str | None = None, sheet: str | None = None, ids: Sequence[str] | None = None) -> dict[str, Any]:
+        """Delete a symbol (by reference: from its sheet file, so from every instance of that file) or items by id. A library definition no symbol uses any more leaves lib_symbols, as KiCad drops it. Wire ends that become dangling are listed.
+
+        Registry command ``sch.delete`` (edit, destructive).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            reference (str | None):
+            sheet (str | None):
+            ids (Sequence[str] | None): Item uuids on this sheet
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            sch.delete(reference='R1')
+            sch.delete(ids=['…uuid…'])
+        """
+        ...
+
+    def describe(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+        """A one-screen summary to read first: for a board its size, layers, counts, nets, unrouted connections, design rules; for a schematic its sheets, parts, power nets and largest nets.
+
+        Registry command ``query.describe`` (query, read-only; units: mm).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def erc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', limit: int = 200) -> dict[str, Any]:
+        """KiCad's electrical rules check (kicad-cli) on the schematic hierarchy as it is in memory (nothing is saved): violations with type, severity, description, sheet, items (id, position), and counts by type and sheet. Give the root sheet.
+
+        Registry command ``check.erc`` (check, read-only, long; units: mm).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
+            severity (Literal['error', 'warning', 'all']): Report errors only, warnings only, or both (KiCad's default) (default 'all')
+            limit (int): Most violations to list (counts cover all) (default 200)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            sch.erc()
+        """
+        ...
+
+    def global_label(self, *, text: str, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, angle: Literal[0, 90, 180, 270] = 0, shape: Literal['input', 'output', 'bidirectional', 'tri_state', 'passive'] = 'bidirectional') -> dict[str, Any]:
+        """Add a global label (joins same-named global labels and power nets on every sheet), with a shape: input, output, bidirectional, tri_state, passive.
+
+        Registry command ``sch.globalLabel`` (edit; units: mm, degrees).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            text (str): Net name (required)
+            at (Sequence[float]): Connection point [x, y] mm (on a wire or a pin) (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            angle (Literal[0, 90, 180, 270]): 0: text to the right of the point, 180: to the left, 90 up, 270 down (default 0)
+            shape (Literal['input', 'output', 'bidirectional', 'tri_state', 'passive']): (default 'bidirectional')
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            sch.global_label(text='VBUS', at=[110, 50], shape='input')
+        """
+        ...
+
+    def hierarchical_label(self, *, text: str, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, angle: Literal[0, 90, 180, 270] = 0, shape: Literal['input', 'output', 'bidirectional', 'tri_state', 'passive'] = 'bidirectional') -> dict[str, Any]:
+        """Add a hierarchical label: joins the sheet pin of the same name on the sheet symbol that places this sheet.
+
+        Registry command ``sch.hierarchicalLabel`` (edit; units: mm, degrees).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            text (str): Net name (required)
+            at (Sequence[float]): Connection point [x, y] mm (on a wire or a pin) (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            angle (Literal[0, 90, 180, 270]): 0: text to the right of the point, 180: to the left, 90 up, 270 down (default 0)
+            shape (Literal['input', 'output', 'bidirectional', 'tri_state', 'passive']): (default 'bidirectional')
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            sch.hierarchical_label(text='IN', at=[50, 50], shape='input')
+        """
+        ...
+
+    def junction(self, *, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None) -> dict[str, Any]:
+        """Add a junction dot (connects wires crossing or touching there); wires passing through the point are split there, as KiCad does.
+
+        Registry command ``sch.junction`` (edit; units: mm).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            at (Sequence[float]): [x, y] mm (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            sch.junction(at=[110, 50])
+        """
+        ...
+
+    def label(self, *, text: str, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, angle: Literal[0, 90, 180, 270] = 0) -> dict[str, Any]:
+        """Add a local net label (joins same-named labels on this sheet instance). The result says what the point connects to; a label on nothing is reported as dangling.
+
+        Registry command ``sch.label`` (edit; units: mm, degrees).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            text (str): Net name (required)
+            at (Sequence[float]): Connection point [x, y] mm (on a wire or a pin) (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            angle (Literal[0, 90, 180, 270]): 0: text to the right of the point, 180: to the left, 90 up, 270 down (default 0)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            sch.label(text='SDA', at=[110, 50])
+        """
+        ...
+
+    def labels(self, *, path: str | os.PathLike[str] | None = None, kind: Sequence[Literal['label', 'global_label', 'hierarchical_label', 'sheet_pin']] | None = None, text: str | None = None, sheet: str | None = None, offset: int = 0, limit: int = 200) -> dict[str, Any]:
+        """Net labels of the hierarchy per sheet instance (local, global, hierarchical, and sheet pins), with position and the net each names; bus labels are marked bus.
+
+        Registry command ``query.labels`` (query, read-only; units: mm).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
+            kind (Sequence[Literal['label', 'global_label', 'hierarchical_label', 'sheet_pin']] | None):
+            text (str | None): Label text, or a pattern with * and ?
+            sheet (str | None): Sheet instance path, e.g. / or /Power/
+            offset (int): (default 0)
+            limit (int): (default 200)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            sch.labels(kind=['global_label'])
+        """
+        ...
+
+    def mirror(self, *, reference: str, axis: Literal['x', 'y'], path: str | os.PathLike[str] | None = None, revision: int | None = None, sheet: str | None = None) -> dict[str, Any]:
+        """Mirror a symbol about its anchor as KiCad's Mirror X / Mirror Y do; the file keeps KiCad's canonical angle + mirror form. Wire ends left dangling are listed.
+
+        Registry command ``sch.mirror`` (edit).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            reference (str): Symbol reference (as shown on the sheet instance) (required)
+            axis (Literal['x', 'y']): x: flip top-bottom (about the horizontal axis); y: flip left-right (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            sheet (str | None): Sheet instance path (e.g. /amp_left/) where the reference is on several
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            sch.mirror(reference='U1', axis='y')
+        """
+        ...
+
+    def move(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, reference: str | None = None, sheet: str | None = None, id: str | None = None, at: Sequence[float] | None = None, by: Sequence[float] | None = None) -> dict[str, Any]:
+        """Move a symbol (with its fields) or any item by id to a position or by an offset. Wires attached to a moved symbol are not dragged (as KiCad's Move, not Drag): the result lists wire ends left dangling.
+
+        Registry command ``sch.move`` (edit; units: mm).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            reference (str | None): A symbol
+            sheet (str | None): Sheet instance path for an ambiguous reference
+            id (str | None): Or any item's uuid on this sheet (wire, label, junction, no-connect, sheet)
+            at (Sequence[float] | None): New position (symbols: anchor; wires: first point) ([x, y] mm)
+            by (Sequence[float] | None): Or an offset [dx, dy] mm ([x, y] mm)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            sch.move(reference='R1', at=[120, 80])
+            sch.move(id='…uuid…', by=[2.54, 0])
+        """
+        ...
+
+    def no_connect(self, *, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None) -> dict[str, Any]:
+        """Add a no-connect flag (on a pin left open on purpose: ERC then accepts it).
+
+        Registry command ``sch.noConnect`` (edit; units: mm).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            at (Sequence[float]): [x, y] mm (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            sch.no_connect(at=[120.65, 80.01])
+        """
+        ...
+
+    def pins(self, *, reference: str, path: str | os.PathLike[str] | None = None, sheet: str | None = None) -> dict[str, Any]:
+        """The pins of one symbol (every placed unit): number, name, electrical type, position on the sheet, and the net each is on.
+
+        Registry command ``query.pins`` (query, read-only; units: mm).
+
+        Args:
+            reference (str): Symbol reference, e.g. U1 (all its units) (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
+            sheet (str | None): Sheet instance path when the reference is on several instances
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            sch.pins(reference='U1')
+        """
+        ...
+
+    def place_symbol(self, *, symbol: str, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, angle: Literal[0, 90, 180, 270] = 0, mirror: Literal['none', 'x', 'y'] = 'none', unit: int = 1, reference: str | None = None, value: str | None = None, footprint: str | None = None, fields: dict[str, str] = ...) -> dict[str, Any]:
+        """Place a library symbol (found through sym-lib-table and KiCad's library variables; its definition copied into lib_symbols, flattened if it extends another) as KiCad 9 places it: fields moved with the symbol, one pin entry per library pin, one instance path per placement of this sheet file (reference default PREFIX?, e.g. R?). angle is 0/90/180/270 counter-clockwise; mirror x flips top-bottom, y left-right. Returns the pins' positions (mm). Errors: not-found for an unknown library or symbol; invalid-args for a unit the symbol lacks; unsupported-format for a schematic older than KiCad 8.
+
+        Registry command ``sch.placeSymbol`` (edit; units: mm, degrees).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            symbol (str): Library id Lib:Name, e.g. Device:R (required)
+            at (Sequence[float]): Symbol anchor [x, y] mm (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            angle (Literal[0, 90, 180, 270]): Degrees, counter-clockwise (default 0)
+            mirror (Literal['none', 'x', 'y']): x: mirrored top-bottom (about the X axis); y: left-right (default 'none')
+            unit (int): (default 1)
+            reference (str | None): Default: the library prefix and ?, e.g. R? (see sch.annotate)
+            value (str | None): Default: the library's value
+            footprint (str | None): Lib:Name of a footprint
+            fields (dict[str, str]): Other fields; a new one is added hidden
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            sch.place_symbol(symbol='Device:R', at=[100, 50], angle=90, value='10k', footprint='Resistor_SMD:R_0603_1608Metric')
+        """
+        ...
+
+    def power(self, *, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, symbol: str = 'power:GND', angle: Literal[0, 90, 180, 270] = 0, mirror: Literal['none', 'x', 'y'] = 'none', reference: str | None = None, value: str | None = None) -> dict[str, Any]:
+        """Place a power symbol (power:GND, power:+3V3...): its pin joins the global net named by its value. Errors as sch.placeSymbol; invalid-args for a symbol that is not a power symbol.
+
+        Registry command ``sch.power`` (edit; units: mm, degrees).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            at (Sequence[float]): [x, y] mm (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            symbol (str): A power symbol, e.g. power:GND, power:+3V3 (default 'power:GND')
+            angle (Literal[0, 90, 180, 270]): (default 0)
+            mirror (Literal['none', 'x', 'y']): (default 'none')
+            reference (str | None): Default #PWR?
+            value (str | None): The net name; default the library's
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            sch.power(symbol='power:+3V3', at=[100, 40])
+        """
+        ...
+
+    def rotate(self, *, reference: str, angle: Literal[0, 90, 180, 270], path: str | os.PathLike[str] | None = None, revision: int | None = None, sheet: str | None = None, relative: bool = False) -> dict[str, Any]:
+        """Turn a symbol about its anchor (fields turn with it, as in KiCad); a mirrored symbol stays mirrored. Wire ends left dangling are listed.
+
+        Registry command ``sch.rotate`` (edit; units: mm, degrees).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            reference (str): Symbol reference (as shown on the sheet instance) (required)
+            angle (Literal[0, 90, 180, 270]): Degrees counter-clockwise (0/90/180/270) (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            sheet (str | None): Sheet instance path (e.g. /amp_left/) where the reference is on several
+            relative (bool): Turn by angle instead of setting it (default False)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            sch.rotate(reference='R1', angle=90)
+        """
+        ...
+
+    def set_field(self, *, reference: str, field: str, value: str, path: str | os.PathLike[str] | None = None, revision: int | None = None, sheet: str | None = None, hidden: bool | None = None) -> dict[str, Any]:
+        """Set a field of a placed symbol. Reference is per sheet instance (only the named instance changes); every other field is stored once per sheet file, so where that file is placed several times the change is shared: shared_by lists the instance paths. A field the symbol lacks is added (hidden, at the anchor). Errors: not-found for an unknown reference; invalid-args for an ambiguous one (give sheet) or a duplicate reference.
+
+        Registry command ``sch.setField`` (edit).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            reference (str): Symbol reference (as shown on the sheet instance) (required)
+            field (str): Reference, Value, Footprint, Datasheet, Description or any field (required)
+            value (str): (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            sheet (str | None): Sheet instance path (e.g. /amp_left/) where the reference is on several
+            hidden (bool | None): Show or hide the field (new fields are hidden)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            sch.set_field(reference='R1', field='Value', value='4k7')
+            sch.set_field(reference='R201', sheet='/amp_left/', field='Reference', value='R250')
+        """
+        ...
+
+    def sheet_tree(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+        """The sheet hierarchy from a root sheet: each sheet instance's path, name, file, page number, parent and symbol count; a sheet file that cannot be found is marked missing.
+
+        Registry command ``query.sheetTree`` (query, read-only).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            sch.sheet_tree()
+        """
+        ...
+
+    def symbols(self, *, path: str | os.PathLike[str] | None = None, reference: str | None = None, lib_id: str | None = None, sheet: str | None = None, power: bool | None = None, offset: int = 0, limit: int = 100) -> dict[str, Any]:
+        """Placed symbols of the whole hierarchy, once per sheet instance with that instance's reference and unit: value, footprint, library id, position, angle, mirror, dnp, in_bom, on_board; filtered by reference, library id, sheet; paged.
+
+        Registry command ``query.symbols`` (query, read-only; units: mm, degrees).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
+            reference (str | None): Reference, or a pattern with * and ? (U*)
+            lib_id (str | None): Library id, or a pattern (Device:R*)
+            sheet (str | None): Sheet instance path, e.g. / or /Power/
+            power (bool | None): Only power symbols (true) or none of them (false)
+            offset (int): (default 0)
+            limit (int): (default 100)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            sch.symbols(reference='U*')
+            sch.symbols(sheet='/Power/')
+        """
+        ...
+
+    def wire(self, *, points: Sequence[Sequence[float]], path: str | os.PathLike[str] | None = None, revision: int | None = None, allow_dangling: bool = False, bus: bool = False) -> dict[str, Any]:
+        """Draw wires through points, one per segment as KiCad does. Both ends of the polyline must land on a pin, a wire (end or middle), a label, a sheet pin, a junction or a no-connect flag, else invalid-args names the dangling end (unless allow_dangling, when the result lists it). A junction is added, and the wire split, where an end lands on the middle of another wire or three directions meet (as KiCad does); the result lists them.
+
+        Registry command ``sch.wire`` (edit; units: mm).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            points (Sequence[Sequence[float]]): Polyline [x, y] mm; one wire per segment, as KiCad draws them (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            allow_dangling (bool): Allow ends that connect to nothing (reported) (default False)
+            bus (bool): Draw a bus instead of a wire (ends are not checked) (default False)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            sch.wire(points=[[100, 50], [110, 50], [110, 60]])
+        """
+        ...
+
+class _Session(Namespace):
+    """boardwire.api.session: generated from the registry."""
+
+    def batch(self, *, steps: Sequence[dict[str, Any]], label: str | None = None) -> dict[str, Any]:
+        """Run edit steps in order as one undo step per document; at the first failure everything is rolled back and the error names the step.
+
+        Registry command ``session.batch`` (session).
+
+        Args:
+            steps (Sequence[dict[str, Any]]): (required)
+            label (str | None): Name of the undo step
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            session.batch(steps=[{'command': 'pcb.addVia', 'args': {'path': 'b.kicad_pcb', 'at': [10, 10]}}, {'command': 'pcb.addTrack', 'args': {'path': 'b.kicad_pcb', 'points': [[10, 10], [20, 10]], 'layer': 'F.Cu', 'width': 0.25}}])
+        """
+        ...
+
+    def close(self, *, path: str | os.PathLike[str] | None = None, discard: bool = False) -> dict[str, Any]:
+        """Close a document; refuses (unsaved-changes) if it has unsaved changes unless discard.
+
+        Registry command ``session.close`` (session, destructive).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+            discard (bool): Drop unsaved changes (default False)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def describe(self) -> dict[str, Any]:
+        """The working directory, open documents, and the command families available.
+
+        Registry command ``session.describe`` (session, read-only).
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def documents(self) -> dict[str, Any]:
+        """The open documents with their kind, revision and unsaved state.
+
+        Registry command ``session.documents`` (session, read-only).
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def open(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+        """Open a KiCad file (board, schematic, library, rules, table or project) into the session; commands also open what they name.
+
+        Registry command ``session.open`` (session, read-only).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            session.open(path='board.kicad_pcb')
+        """
+        ...
+
+    def redo(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+        """Redo the last undone change of a document.
+
+        Registry command ``session.redo`` (session).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def revert(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+        """Drop unsaved changes and read the file again.
+
+        Registry command ``session.revert`` (session, destructive).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def save(self, *, path: str | os.PathLike[str] | None = None, force: bool = False) -> dict[str, Any]:
+        """Write a document to its file: atomic, keeps a backup and the file's permissions; refuses (file-changed) to overwrite someone else's change unless force.
+
+        Registry command ``session.save`` (session).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+            force (bool): Overwrite even if the file changed on disk since it was opened (default False)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def transaction(self, *, steps: Sequence[dict[str, Any]], label: str | None = None) -> dict[str, Any]:
+        """All-or-nothing edits across several documents: every document changes, or none does (one undo step each).
+
+        Registry command ``session.transaction`` (session).
+
+        Args:
+            steps (Sequence[dict[str, Any]]): (required)
+            label (str | None): Name of the undo step
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def undo(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+        """Undo the last change of a document (one command, or one whole batch).
+
+        Registry command ``session.undo`` (session).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+board: _Board
+check: _Check
+fab: _Fab
+lib: _Lib
+project: _Project
+query: _Query
+render: _Render
+sch: _Sch
+session: _Session

@@ -1,0 +1,142 @@
+"""``boardwire run build.py``: a user script with a live session.
+
+The script runs as ``__main__`` with ``sys.argv = [script, *args]`` and the script's
+folder first on ``sys.path``; `boardwire.api` is bound to a session of ``root`` with
+the ``--board``/``--schematic`` documents open. When the script ends normally (or
+calls ``sys.exit(0)``) every modified document is saved, unless ``save`` is false. If
+it raises (or exits non-zero) nothing is saved, the traceback goes to stderr and the
+exit status is the error's (`errors.EXIT_CODES` for a BoardwireError, 1 for anything
+else, the script's own for ``sys.exit(n)``).
+
+With ``as_json`` a JSON summary goes to stdout (saved files, each open document's
+revision and hash, the script's global ``result`` if it set one, the error if any) and
+whatever the script prints goes to stderr, so stdout stays one JSON document.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import runpy
+import sys
+import traceback
+from pathlib import Path
+from typing import Any, TextIO
+
+from ..errors import EXIT_CODES, BoardwireError, IOFailure
+from . import binding
+
+EXIT_USAGE = 2
+
+
+PACKAGE = Path(__file__).resolve().parent.parent  # boardwire/
+
+
+def _trimmed_traceback(e: BaseException, script: Path) -> str:
+    """The traceback from the script's first frame on (the runner's frames dropped).
+    For a BoardwireError (a refusal with a code, not a bug) boardwire's own frames are
+    dropped too: the script's lines that led to it are what the person needs."""
+    frames = list(traceback.extract_tb(e.__traceback__))
+    for i, f in enumerate(frames):
+        if Path(f.filename).resolve() == script:
+            frames = frames[i:]
+            break
+    if isinstance(e, BoardwireError):
+        frames = [f for f in frames if PACKAGE not in Path(f.filename).resolve().parents]
+    return ("Traceback (most recent call last):\n" + "".join(traceback.format_list(frames))
+            + "".join(traceback.format_exception_only(type(e), e)))
+
+
+def _documents(session) -> list[dict]:
+    return [{"path": od.path, "kind": od.kind, "revision": od.revision, "modified": od.modified,
+             "hash": od.content_hash} for od in sorted(session.documents.values(), key=lambda od: od.path)]
+
+
+def _failure(e: BaseException) -> tuple[int, dict]:
+    if isinstance(e, BoardwireError):
+        return EXIT_CODES.get(e.code, 1), e.to_dict()
+    if isinstance(e, KeyboardInterrupt):
+        return 130, {"code": "interrupted", "message": "interrupted"}
+    return 1, {"code": "script-error", "message": f"{type(e).__name__}: {e}"}
+
+
+def run_script(script: str | os.PathLike, args: list[str] | tuple[str, ...] = (), *, root: str | os.PathLike = ".",
+               board: str | None = None, schematic: str | None = None, save: bool = True,
+               as_json: bool = False, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Run ``script`` (a path to a Python file) and return the exit status (0: done and
+    saved). ``args`` become the script's ``sys.argv[1:]``; ``board``/``schematic`` are
+    paths relative to ``root``."""
+    out = stdout or sys.stdout
+    err = stderr or sys.stderr
+    path = Path(script).resolve()
+    summary: dict[str, Any] = {"script": str(script), "ok": False, "saved": []}
+
+    def finish(status: int, session=None) -> int:
+        summary["exit"] = status
+        if session is not None:
+            summary["documents"] = _documents(session)
+        if as_json:
+            out.write(json.dumps(summary, indent=2, ensure_ascii=False, default=repr) + "\n")
+            out.flush()
+        return status
+
+    if not path.is_file():
+        print(f"error: {script}: no such script", file=err)
+        summary["error"] = {"code": "usage", "message": f"{script}: no such script"}
+        return finish(EXIT_USAGE)
+    previous = binding.snapshot()
+    try:
+        session = binding.connect(root, board=board, schematic=schematic)
+    except BoardwireError as e:
+        print(f"error {e.code}: {e.message}" + (f"\n  {e.hint}" if e.hint else ""), file=err)
+        summary["error"] = e.to_dict()
+        return finish(EXIT_CODES.get(e.code, 1))
+    saved_argv, saved_path = sys.argv[:], sys.path[:]
+    sys.argv = [str(script), *args]
+    sys.path.insert(0, str(path.parent))
+    status, error, namespace = 0, None, None
+    sessions = [session]
+    try:
+        with contextlib.redirect_stdout(err) if as_json else contextlib.nullcontext():
+            namespace = runpy.run_path(str(path), run_name="__main__")
+    except SystemExit as e:
+        if e.code not in (None, 0):
+            status = e.code if isinstance(e.code, int) else 1
+            if not isinstance(e.code, int):
+                print(e.code, file=err)
+            error = {"code": "script-exit", "message": f"the script exited with status {e.code}"}
+    except BaseException as e:  # the script failed: report, save nothing
+        err.write(_trimmed_traceback(e, path))
+        status, error = _failure(e)
+        if isinstance(e, BoardwireError):
+            print(f"error {e.code}: {e.message}" + (f"\n  {e.hint}" if e.hint else ""), file=err)
+    finally:
+        sys.argv, sys.path[:] = saved_argv, saved_path
+    try:
+        if status == 0:
+            rebound = binding.snapshot().session  # the script may have bound another session
+            if rebound is not None and rebound is not session:
+                sessions.append(rebound)
+            if save:
+                try:
+                    for s in sessions:
+                        summary["saved"] += [str(s.workspace.root / p) if s is not session else p
+                                             for p in binding.save(session=s)]
+                except OSError as e:
+                    raise IOFailure(str(e)) from e
+            summary["ok"] = True
+            if namespace is not None and "result" in namespace:
+                summary["result"] = binding.jsonable(namespace["result"])
+        else:
+            summary["error"] = error
+            unsaved = [od.path for od in session.documents.values() if od.modified]
+            if unsaved:
+                print(f"boardwire run: not saved: {', '.join(sorted(unsaved))}", file=err)
+        return finish(status, session)
+    except BoardwireError as e:  # saving failed
+        print(f"error {e.code}: {e.message}" + (f"\n  {e.hint}" if e.hint else ""), file=err)
+        summary["ok"], summary["error"] = False, e.to_dict()
+        return finish(EXIT_CODES.get(e.code, 1), session)
+    finally:
+        binding.restore(previous)
