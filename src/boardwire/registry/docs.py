@@ -10,8 +10,8 @@ HEADER = """# Commands
 
 Generated from the registry by `python -m boardwire.registry.docs > docs/commands.md`;
 do not edit by hand. Every command is reachable from every door: `boardwire call ID
-'{json}'`, MCP tools (`boardwire mcp`; `.` becomes `_`) and JSON-RPC methods
-(`boardwire serve`, docs/jsonrpc.md). Units: millimetres and degrees, KiCad's axes (x right, y down). Every
+'{json}'`, MCP tools (`boardwire mcp`; `.` becomes `_`), JSON-RPC methods
+(`boardwire serve`, docs/jsonrpc.md) and the script API (`boardwire.api`). Units: millimetres and degrees, KiCad's axes (x right, y down). Every
 document path is relative to the working directory.
 """
 
