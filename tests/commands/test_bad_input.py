@@ -145,3 +145,23 @@ def test_concurrent_calls_never_lose_an_edit(ws):
             assert res["id"] in final, "an edit reported saved is missing from the file"
             landed += 1
     assert landed >= 1
+
+
+def test_a_nul_in_a_path_is_invalid_args(ws):
+    session = Session(ws)
+    with pytest.raises(BoardwireError) as e:
+        REGISTRY.call("query.describe", {"path": "b\x00.kicad_pcb"}, Context(session))
+    assert e.value.code == "invalid-args"
+
+
+def test_a_sheet_cannot_contain_itself(tmp_path):
+    src = need(DEMOS / "ecc83")
+    for name in ("ecc83-pp.kicad_sch", "ecc83-pp.kicad_pro"):
+        shutil.copy(src / name, tmp_path / name)
+    session = Session(tmp_path)
+    before = (tmp_path / "ecc83-pp.kicad_sch").read_bytes()
+    with pytest.raises(BoardwireError) as e:
+        REGISTRY.call("sch.addSheet", {"path": "ecc83-pp.kicad_sch", "name": "self",
+                                       "file": "ecc83-pp.kicad_sch", "at": [50.8, 50.8]}, Context(session))
+    assert e.value.code == "invalid-args" and "itself" in e.value.message
+    assert session.get("ecc83-pp.kicad_sch").doc.to_bytes() == before

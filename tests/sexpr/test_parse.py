@@ -33,7 +33,6 @@ def test_tokens_cover_every_byte():
     b"(kicad_pcb\r\n\t(a 1)\r\n\t(b 2)\r\n)\r\n",  # CRLF stays CRLF
     b'(kicad_pcb (descr ab"c) (x 10"))\n',  # a quote inside a symbol is part of it
     b"(kicad_pcb\n# a comment line KiCad skips (\n  (a 1))\n",
-    b"(kicad_pcb (a 1))\njunk after the root that KiCad ignores",
     b"(kicad_pcb (data |KLUv/aBn\n\t\t\tggYATDMC+|))\n",
 ])
 def test_odd_but_valid_files_roundtrip(text):
@@ -55,7 +54,10 @@ def test_teardrop_missing_paren_is_kept_and_structured():
 @pytest.mark.parametrize("text, line, col, words", [
     (b"(kicad_pcb\n  ; comment\n  (a 1))\n", 2, 3, "comment"),
     (b"(kicad_pcb\n  (a 1)\n  (b 2\n", 1, 1, "still open"),
-    (b"(kicad_pcb (a 1)))\n(b)", 1, 1, None),  # the extra ')' ends the root: KiCad ignores the rest
+    # an extra ')' ends the root early. KiCad ignores text after a complete root, but in
+    # practice it means the rest of the file's structure fell outside it (KiCad then
+    # fails on that structure): refused where the root closed, never half-read.
+    (b"(kicad_pcb (a 1)))\n(b)", 1, 17, "extra ')'"),
     (b'(kicad_pcb\n  (a "no end\n  ))\n', 2, 6, "string"),
     (b"(kicad_pcb (a |unterminated))\n", 1, 15, "|...|"),
     (b"  \n", 2, 1, "empty"),

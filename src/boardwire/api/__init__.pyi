@@ -1422,7 +1422,7 @@ class _Sch(Namespace):
     """boardwire.api.sch: generated from the registry."""
 
     def add_sheet(self, *, name: str, file: str, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, size: Sequence[float] = ..., pins: Sequence[dict[str, Any]] = ...) -> dict[str, Any]:
-        """Place a hierarchical sheet symbol with sheet pins, and create its file (an empty KiCad 9 schematic) when missing. The same file may be placed several times (each placement is a sheet instance with its own references). Pins sit on the left or right edge at 2.54 mm steps from the top unless offset is given; each joins the child's hierarchical label of its name. Errors: invalid-args for a duplicate sheet name or pin name.
+        """Place a hierarchical sheet symbol with sheet pins, and create its file (an empty KiCad 9 schematic) when missing. The same file may be placed several times (each placement is a sheet instance with its own references). Pins sit on the left or right edge at 2.54 mm steps from the top unless offset is given; each joins the child's hierarchical label of its name. Errors: invalid-args for a duplicate sheet name or pin name, or a file that would contain itself.
 
         Registry command ``sch.addSheet`` (edit; units: mm).
         One undo step (inside `transaction` it joins the transaction's step).
@@ -1445,7 +1445,7 @@ class _Sch(Namespace):
                 changes nothing.
 
         Examples:
-            sch.add_sheet(name='power', file='power.kicad_sch', at=[50, 50], size=[30, 20], pins=[{'name': 'VIN', 'shape': 'input'}])
+            sch.add_sheet(name='power', file='power.kicad_sch', at=[50.8, 50.8], size=[30, 20], pins=[{'name': 'VIN', 'shape': 'input'}])
         """
         ...
 
@@ -1496,7 +1496,7 @@ class _Sch(Namespace):
                 changes nothing.
 
         Examples:
-            sch.bus_entry(at=[100, 50], size=[2.54, 2.54])
+            sch.bus_entry(at=[101.6, 50.8], size=[2.54, 2.54])
         """
         ...
 
@@ -1618,7 +1618,7 @@ class _Sch(Namespace):
                 changes nothing.
 
         Examples:
-            sch.global_label(text='VBUS', at=[110, 50], shape='input')
+            sch.global_label(text='VBUS', at=[110.49, 50.8], shape='input')
         """
         ...
 
@@ -1645,7 +1645,7 @@ class _Sch(Namespace):
                 changes nothing.
 
         Examples:
-            sch.hierarchical_label(text='IN', at=[50, 50], shape='input')
+            sch.hierarchical_label(text='IN', at=[50.8, 50.8], shape='input')
         """
         ...
 
@@ -1669,7 +1669,7 @@ class _Sch(Namespace):
                 changes nothing.
 
         Examples:
-            sch.junction(at=[110, 50])
+            sch.junction(at=[110.49, 50.8])
         """
         ...
 
@@ -1695,7 +1695,7 @@ class _Sch(Namespace):
                 changes nothing.
 
         Examples:
-            sch.label(text='SDA', at=[110, 50])
+            sch.label(text='SDA', at=[110.49, 50.8])
         """
         ...
 
@@ -1775,7 +1775,7 @@ class _Sch(Namespace):
                 changes nothing.
 
         Examples:
-            sch.move(reference='R1', at=[120, 80])
+            sch.move(reference='R1', at=[120.65, 80.01])
             sch.move(id='…uuid…', by=[2.54, 0])
         """
         ...
@@ -1855,7 +1855,7 @@ class _Sch(Namespace):
                 changes nothing.
 
         Examples:
-            sch.place_symbol(symbol='Device:R', at=[100, 50], angle=90, value='10k', footprint='Resistor_SMD:R_0603_1608Metric')
+            sch.place_symbol(symbol='Device:R', at=[101.6, 50.8], angle=90, value='10k', footprint='Resistor_SMD:R_0603_1608Metric')
         """
         ...
 
@@ -1884,7 +1884,7 @@ class _Sch(Namespace):
                 changes nothing.
 
         Examples:
-            sch.power(symbol='power:+3V3', at=[100, 40])
+            sch.power(symbol='power:+3V3', at=[101.6, 40.64])
         """
         ...
 

@@ -35,7 +35,7 @@ def mcp(ctx: typer.Context,
         toolset: str = typer.Option(None, "--toolset", help="Comma-separated tool groups (core, board, schematic, library, project); default all."),
         http: bool = typer.Option(False, "--http", help="Serve Streamable HTTP instead of stdio."),
         host: str = typer.Option("127.0.0.1", "--host"),
-        port: int = typer.Option(8765, "--port"),
+        port: int = typer.Option(8765, "--port", min=1, max=65535),
         allow_origin: list[str] = typer.Option([], "--allow-origin", help="An extra allowed browser Origin (repeatable)."),
         root: str = typer.Option(".", "--root", help="Working directory (stdio), or the folder holding the keys file and key workspaces (HTTP)."),
         no_auth: bool = typer.Option(False, "--no-auth", help="HTTP without keys (only on 127.0.0.1; for local tests)."),
@@ -53,7 +53,11 @@ def mcp(ctx: typer.Context,
         typer.echo(f"error invalid-args: {e}", err=True)
         raise typer.Exit(2)
     if tools:
-        print(json.dumps({"tools": listed, "tokens": count_tokens(listed), "budget": TOKEN_BUDGET}, indent=1))
+        try:
+            tokens = {"tokens": count_tokens(listed, "claude"), "counted_with": "Claude tokenizer"}
+        except RuntimeError:  # the tokenizer is a test extra
+            tokens = {"tokens": count_tokens(listed, "upper"), "counted_with": "upper bound (word/punctuation count)"}
+        print(json.dumps({"tools": listed, **tokens, "budget": TOKEN_BUDGET}, indent=1))
         return
     if not Path(root).is_dir():
         typer.echo(f"error no-document: the working directory {root} does not exist", err=True)

@@ -179,7 +179,7 @@ def _place(ctx: Context, a: PlaceArgs, power: bool) -> dict:
 
 
 @command("sch.placeSymbol", kind="edit", args=PlaceArgs, result=Result, units=UNITS,
-         examples=({"path": "board.kicad_sch", "symbol": "Device:R", "at": [100, 50], "angle": 90,
+         examples=({"path": "board.kicad_sch", "symbol": "Device:R", "at": [101.6, 50.8], "angle": 90,
                     "value": "10k", "footprint": "Resistor_SMD:R_0603_1608Metric"},))
 def place_symbol(ctx: Context, a: PlaceArgs) -> dict:
     """Place a library symbol (found through sym-lib-table and KiCad's library variables; its definition copied into lib_symbols, flattened if it extends another) as KiCad 9 places it: fields moved with the symbol, one pin entry per library pin, one instance path per placement of this sheet file (reference default PREFIX?, e.g. R?). angle is 0/90/180/270 counter-clockwise; mirror x flips top-bottom, y left-right. Returns the pins' positions (mm). Errors: not-found for an unknown library or symbol; invalid-args for a unit the symbol lacks; unsupported-format for a schematic older than KiCad 8."""
@@ -197,7 +197,7 @@ class PowerArgs(EditArgs):
 
 
 @command("sch.power", kind="edit", args=PowerArgs, result=Result, units=UNITS,
-         examples=({"path": "board.kicad_sch", "symbol": "power:+3V3", "at": [100, 40]},))
+         examples=({"path": "board.kicad_sch", "symbol": "power:+3V3", "at": [101.6, 40.64]},))
 def power(ctx: Context, a: PowerArgs) -> dict:
     """Place a power symbol (power:GND, power:+3V3...): its pin joins the global net named by its value. Errors as sch.placeSymbol; invalid-args for a symbol that is not a power symbol."""
     args = PlaceArgs(path=a.path, revision=a.revision, symbol=a.symbol, at=a.at, angle=a.angle,
@@ -312,21 +312,21 @@ def _label(ctx: Context, a: LabelArgs, kind: str) -> dict:
 
 
 @command("sch.label", kind="edit", args=LabelArgs, result=Result, units=UNITS,
-         examples=({"path": "board.kicad_sch", "text": "SDA", "at": [110, 50]},))
+         examples=({"path": "board.kicad_sch", "text": "SDA", "at": [110.49, 50.8]},))
 def label(ctx: Context, a: LabelArgs) -> dict:
     """Add a local net label (joins same-named labels on this sheet instance). The result says what the point connects to; a label on nothing is reported as dangling."""
     return _label(ctx, a, "label")
 
 
 @command("sch.globalLabel", kind="edit", args=ShapedLabelArgs, result=Result, units=UNITS,
-         examples=({"path": "board.kicad_sch", "text": "VBUS", "at": [110, 50], "shape": "input"},))
+         examples=({"path": "board.kicad_sch", "text": "VBUS", "at": [110.49, 50.8], "shape": "input"},))
 def global_label(ctx: Context, a: ShapedLabelArgs) -> dict:
     """Add a global label (joins same-named global labels and power nets on every sheet), with a shape: input, output, bidirectional, tri_state, passive."""
     return _label(ctx, a, "global_label")
 
 
 @command("sch.hierarchicalLabel", kind="edit", args=ShapedLabelArgs, result=Result, units=UNITS,
-         examples=({"path": "child.kicad_sch", "text": "IN", "at": [50, 50], "shape": "input"},))
+         examples=({"path": "child.kicad_sch", "text": "IN", "at": [50.8, 50.8], "shape": "input"},))
 def hierarchical_label(ctx: Context, a: ShapedLabelArgs) -> dict:
     """Add a hierarchical label: joins the sheet pin of the same name on the sheet symbol that places this sheet."""
     return _label(ctx, a, "hierarchical_label")
@@ -337,7 +337,7 @@ class AtArgs(EditArgs):
 
 
 @command("sch.junction", kind="edit", args=AtArgs, result=Result, units="mm",
-         examples=({"path": "board.kicad_sch", "at": [110, 50]},))
+         examples=({"path": "board.kicad_sch", "at": [110.49, 50.8]},))
 def junction(ctx: Context, a: AtArgs) -> dict:
     """Add a junction dot (connects wires crossing or touching there); wires passing through the point are split there, as KiCad does."""
     od = _open(ctx, a.path)
@@ -371,7 +371,7 @@ class BusEntryArgs(EditArgs):
 
 
 @command("sch.busEntry", kind="edit", args=BusEntryArgs, result=Result, units="mm",
-         examples=({"path": "board.kicad_sch", "at": [100, 50], "size": [2.54, 2.54]},))
+         examples=({"path": "board.kicad_sch", "at": [101.6, 50.8], "size": [2.54, 2.54]},))
 def bus_entry(ctx: Context, a: BusEntryArgs) -> dict:
     """Add a wire-to-bus entry from at to at + size."""
     od = _open(ctx, a.path)
@@ -603,7 +603,7 @@ class MoveArgs(ItemTarget):
 
 
 @command("sch.move", kind="edit", args=MoveArgs, result=Result, units="mm",
-         examples=({"path": "board.kicad_sch", "reference": "R1", "at": [120, 80]},
+         examples=({"path": "board.kicad_sch", "reference": "R1", "at": [120.65, 80.01]},
                    {"path": "board.kicad_sch", "id": "…uuid…", "by": [2.54, 0]}))
 def move(ctx: Context, a: MoveArgs) -> dict:
     """Move a symbol (with its fields) or any item by id to a position or by an offset. Wires attached to a moved symbol are not dragged (as KiCad's Move, not Drag): the result lists wire ends left dangling."""
@@ -749,10 +749,10 @@ class AddSheetArgs(EditArgs):
 
 
 @command("sch.addSheet", kind="edit", args=AddSheetArgs, result=Result, units="mm",
-         examples=({"path": "board.kicad_sch", "name": "power", "file": "power.kicad_sch", "at": [50, 50],
+         examples=({"path": "board.kicad_sch", "name": "power", "file": "power.kicad_sch", "at": [50.8, 50.8],
                     "size": [30, 20], "pins": [{"name": "VIN", "shape": "input"}]},))
 def add_sheet(ctx: Context, a: AddSheetArgs) -> dict:
-    """Place a hierarchical sheet symbol with sheet pins, and create its file (an empty KiCad 9 schematic) when missing. The same file may be placed several times (each placement is a sheet instance with its own references). Pins sit on the left or right edge at 2.54 mm steps from the top unless offset is given; each joins the child's hierarchical label of its name. Errors: invalid-args for a duplicate sheet name or pin name."""
+    """Place a hierarchical sheet symbol with sheet pins, and create its file (an empty KiCad 9 schematic) when missing. The same file may be placed several times (each placement is a sheet instance with its own references). Pins sit on the left or right edge at 2.54 mm steps from the top unless offset is given; each joins the child's hierarchical label of its name. Errors: invalid-args for a duplicate sheet name or pin name, or a file that would contain itself."""
     od = _open(ctx, a.path)
     doc: Schematic = od.doc
     if any(s.name == a.name for s in doc.sheets):
@@ -763,6 +763,17 @@ def add_sheet(ctx: Context, a: AddSheetArgs) -> dict:
         raise InvalidArgs("sheet pin names repeat", errors=[{"loc": "pins", "msg": "duplicate name", "type": "value"}])
     child_key = sheet_file_key(od.path, a.file)
     full = ctx.session.workspace.resolve(child_key)
+    root, project, conn = _design(ctx, od.path)
+    ancestors = {od.path, root}
+    for inst in conn.sheets:  # every sheet above any instance of this one
+        if inst.file == od.path:
+            up = inst
+            while up is not None:
+                ancestors.add(up.file)
+                up = up.parent
+    if child_key in ancestors:  # KiCad refuses recursive hierarchies
+        raise InvalidArgs(f"{child_key} contains {od.path} (or is it): a sheet cannot contain itself",
+                          errors=[{"loc": "file", "msg": "recursive sheet", "type": "value"}])
     created = False
     if not full.exists():
         full.parent.mkdir(parents=True, exist_ok=True)
@@ -774,7 +785,6 @@ def add_sheet(ctx: Context, a: AddSheetArgs) -> dict:
         created = True
     x, y = pt(a.at)
     w, h = nm(a.size[0]), nm(a.size[1])
-    root, project, conn = _design(ctx, od.path)
     parents = _instance_paths(conn, od.path) or [f"/{doc.uuid}"]
     page = max([int(s.page) for s in conn.sheets if s.page.isdigit()] + [len(conn.sheets)]) + 1
     font = make("font", make("size", b"1.27", b"1.27"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..errors import PathOutsideWorkspace
+from ..errors import InvalidArgs, PathOutsideWorkspace
 
 
 class Workspace:
@@ -21,9 +21,10 @@ class Workspace:
 
     def resolve(self, path: str | Path) -> Path:
         if not isinstance(path, (str, Path)) or str(path) == "":
-            raise PathOutsideWorkspace("a path is required")
+            raise InvalidArgs("a path is required", errors=[{"loc": "path", "msg": "empty", "type": "value"}])
         if "\x00" in str(path):
-            raise PathOutsideWorkspace(f"{path!r} is not a valid path")
+            raise InvalidArgs(f"{path!r} is not a valid path (a NUL character)",
+                              errors=[{"loc": "path", "msg": "NUL character", "type": "value"}])
         p = Path(path)
         full = (p if p.is_absolute() else self.root / p).resolve()
         if full != self.root and self.root not in full.parents:

@@ -219,15 +219,23 @@ def parse_list_span(src, start: int, end: int, path: str | None = None,
 def parse_bytes(src: bytes, path: str | None = None) -> tuple[bytes, SList, bytes]:
     """Parse a whole file: (whitespace before the root, the root list, what follows it).
 
-    KiCad stops reading at the root's closing parenthesis, so text after it is kept
-    verbatim (and reported by the document) rather than refused.
+    Only whitespace may follow the root (ParseError otherwise: see SexprFile).
     """
     found, rest = pairs(src, 0, len(src), path)
     if not found:
         raise _error(src, len(src), "empty file: expected '('", path)
     lead, root, used = build(found, src, 0, path, allow_trailing=True)
     trail = b"".join(w + t for w, t in found[used:]) + rest
+    check_trail(src, trail, path)
     return lead, root, trail
+
+
+def check_trail(src, trail: bytes, path: str | None) -> None:
+    """Refuse anything but whitespace after the root list (see SexprFile)."""
+    if trail.strip(_WS_BYTES):
+        raise _error(src, len(src) - len(trail) - 1,
+                     "the file's outer list closes here but more follows: an extra ')' "
+                     "at or before this point?", path)
 
 
 class Forest(SList):

@@ -20,7 +20,9 @@ NAME = "boardwire"
 
 
 def _server(root: str) -> tuple[str, list[str]]:
-    exe = shutil.which("boardwire")
+    """The command that starts this very installation: the ``boardwire`` script beside
+    the running interpreter (a venv need not be activated), else ``python -m``."""
+    exe = shutil.which("boardwire", path=os.path.dirname(sys.executable))
     base = [exe] if exe else [sys.executable, "-m", "boardwire.cli.main"]
     return base[0], [*base[1:], "mcp", "--root", str(Path(root).resolve())]
 
