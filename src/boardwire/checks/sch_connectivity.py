@@ -47,8 +47,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..documents.sch_symbols import (LibInfo, LibPinInfo, lib_info, pin_world,  # noqa: F401 - re-exported
-                                      symbol_transform)
+from ..documents.sch_symbols import (LibInfo, LibPinInfo, _text, lib_info,  # noqa: F401 - re-exported
+                                      pin_world, symbol_transform)
 from ..documents.schematic import LibSymbol, Schematic, SymbolInstance
 from ..sexpr import atoms
 from ..sexpr.node import SList
@@ -208,15 +208,6 @@ class SheetInstance:
 
 
 OpenSheet = Callable[[str, str], tuple[str, Schematic]]
-
-
-def _text(node: SList | None, head: str) -> str | None:
-    if node is None:
-        return None
-    c = node.find(head)
-    if c is None or not c.atoms():
-        return None
-    return atoms.text(c.atoms()[0])
 
 
 def _sheet_page(sheet: SList, parent_kiid: str, legacy: dict[str, str], uuid_path: str) -> str:
