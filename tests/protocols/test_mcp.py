@@ -249,11 +249,38 @@ async def _describe(url, key, mode):
             return await c.call_tool("query_describe", {"path": BOARD})
 
 
+async def _session_over_http(url, key, mode):
+    """tools/list, a query, an edit, an error, a prompt and a resource update over HTTP."""
+    updated: list[str] = []
+
+    async def on_message(message):
+        if isinstance(message, types.ResourceUpdatedNotification):
+            updated.append(str(message.params.uri))
+
+    async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"}) as hc:
+        async with Client(streamable_http_client(url, http_client=hc), mode=mode, message_handler=on_message) as c:
+            assert len((await c.list_tools()).tools) == len(tools.tool_list())
+            r = await c.call_tool("query_describe", {"path": BOARD})
+            assert not r.is_error and "footprints" in r.structured_content["summary"]
+            nets = "boardwire://doc/b.kicad_pcb/nets"
+            if mode == "legacy":
+                await c.subscribe_resource(nets)
+            r = await c.call_tool("pcb_move", {"path": BOARD, "reference": "C1", "by": [0.5, 0]})
+            assert not r.is_error and r.structured_content["revision"] >= 1
+            if mode == "legacy":
+                with anyio.fail_after(10):
+                    while nets not in updated:
+                        await anyio.sleep(0.05)
+            r = await c.call_tool("pcb_move", {"path": BOARD, "reference": "NOPE9", "by": [1, 0]})
+            assert r.is_error and r.structured_content["error"]["code"] == "not-found"
+            assert BOARD in (await c.get_prompt("fix-drc", {"board": BOARD})).messages[0].content.text
+
+
+@pytest.mark.filterwarnings("ignore:resources/subscribe is removed")
 @pytest.mark.parametrize("mode", MODES)
 def test_http_with_keys(http_server, mode):
     url, keys, root = http_server
-    r = run(_describe, url, keys["alice"], mode)
-    assert not r.is_error and "footprints" in r.structured_content["summary"]
+    run(_session_over_http, url, keys["alice"], mode)
     # bob works in his own workspace: alice's board does not exist there
     r = run(_describe, url, keys["bob"], mode)
     assert r.is_error and r.structured_content["error"]["code"] == "no-document"
