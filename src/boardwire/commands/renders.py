@@ -1,4 +1,5 @@
-"""render.*: pictures of the in-memory board for a model (or a person) to look at."""
+"""render.*: pictures of the in-memory board or schematic for a model (or a person) to
+look at."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ class RenderArgs(DocArgs):
     side: Literal["top", "bottom"] = Field("top", description="3D: which side to look at")
     width: int = Field(1024, ge=64, le=4096, description="Pixels")
     output: str | None = Field(None, max_length=4096, description="Write the image to this path in the working directory instead of returning it")
+    page: str | None = Field(None, max_length=32, description="Schematic: the page to draw (default: the root sheet's)")
 
 
 def _svg(ctx: Context, a: RenderArgs, folder, board) -> bytes:
@@ -33,6 +35,50 @@ def _svg(ctx: Context, a: RenderArgs, folder, board) -> bytes:
     if not out.exists():
         raise CheckFailed(f"kicad-cli svg export failed: {(r.stderr or r.stdout).strip()[-400:]}")
     return out.read_bytes()
+
+
+def _sch_svg(ctx: Context, a: RenderArgs, od) -> bytes:
+    """One sheet of a schematic hierarchy as KiCad plots it (``kicad-cli sch export svg
+    --pages``), from a snapshot of the whole hierarchy as it is in memory."""
+    from .checks import hierarchy_snapshot
+    from .sch_query import connectivity_of
+
+    if a.view == "3d":
+        raise InvalidArgs("a schematic has no 3D view", errors=[{"loc": "view", "msg": "2d only", "type": "value"}])
+    pages = [s.page for s in connectivity_of(ctx, od.path).sheets]
+    if a.page is not None and a.page not in pages:
+        raise InvalidArgs(f"no page {a.page!r} in this hierarchy; pages: {', '.join(pages)}",
+                          errors=[{"loc": "page", "msg": "no such page", "type": "value"}])
+    with hierarchy_snapshot(ctx, od) as root:
+        out = root.parent / "boardwire-render"
+        r = kicad_cli().run(["sch", "export", "svg", "--exclude-drawing-sheet", "--pages", a.page or "1",
+                             "-o", str(out), str(root)], cancel=ctx.cancel)
+        found = sorted(out.glob("*.svg")) if out.is_dir() else []
+        if not found:
+            raise CheckFailed(f"kicad-cli sch export svg drew nothing for page {a.page or '1'}: "
+                              f"{(r.stderr or r.stdout).strip()[-400:]}")
+        return found[0].read_bytes()
+
+
+def _picture(ctx: Context, a: RenderArgs, svg_only: bool) -> tuple[object, bytes, str]:
+    """(the document, the image, its kind) for render.png / render.svg."""
+    od = ctx.session.get(a.path, ("board", "schematic"), ctx.actor)
+    if od.kind == "schematic":
+        data = _sch_svg(ctx, a, od)
+        return od, data if svg_only else _png_from_svg(data, a.width), "schematic"
+    with snapshot(ctx.session, od) as board:
+        if svg_only:
+            return od, _svg(ctx, a, board.parent, board), "2D"
+        if a.view == "3d":
+            out = board.parent / "render.png"
+            height = max(64, a.width * 3 // 4)
+            r = kicad_cli().run(["pcb", "render", "-o", str(out), "-w", str(a.width), "-h",
+                                 str(height), "--side", a.side, "--background", "opaque",
+                                 str(board)], cancel=ctx.cancel)
+            if not out.exists():
+                raise CheckFailed(f"kicad-cli pcb render failed: {(r.stderr or r.stdout).strip()[-400:]}")
+            return od, out.read_bytes(), "3D"
+        return od, _png_from_svg(_svg(ctx, a, board.parent, board), a.width), "2D"
 
 
 def _png_from_svg(svg: bytes, width: int) -> bytes:
@@ -68,36 +114,22 @@ def _write(ctx: Context, target, data: bytes) -> str | None:
          idempotent=True, examples=({"path": "board.kicad_pcb", "view": "3d"},
                                     {"path": "board.kicad_pcb", "layers": ["F.Cu", "Edge.Cuts"]}))
 def png(ctx: Context, a: RenderArgs) -> dict:
-    """A PNG of the board as it is in memory: chosen layers in 2D, or KiCad's 3D view of one side."""
+    """A PNG of the board as it is in memory (chosen layers in 2D, or KiCad's 3D view of one side), or of one schematic sheet."""
     target = _output(ctx, a.output, ".png")
-    od = ctx.session.get(a.path, "board", ctx.actor)
-    with snapshot(ctx.session, od) as board:
-        if a.view == "3d":
-            out = board.parent / "render.png"
-            height = max(64, a.width * 3 // 4)
-            r = kicad_cli().run(["pcb", "render", "-o", str(out), "-w", str(a.width), "-h",
-                                 str(height), "--side", a.side, "--background", "opaque",
-                                 str(board)], cancel=ctx.cancel)
-            if not out.exists():
-                raise CheckFailed(f"kicad-cli pcb render failed: {(r.stderr or r.stdout).strip()[-400:]}")
-            data = out.read_bytes()
-        else:
-            data = _png_from_svg(_svg(ctx, a, board.parent, board), a.width)
+    od, data, what = _picture(ctx, a, svg_only=False)
     written = _write(ctx, target, data)
     if written:  # written to a file: no need to send the picture back as well
-        return {"summary": f"{a.view.upper()} render of {od.path} written to {written} "
+        return {"summary": f"{what} render of {od.path} written to {written} "
                            f"({len(data)} bytes)", "output": written}
-    return {"summary": f"{a.view.upper()} render of {od.path} ({len(data)} bytes PNG)",
+    return {"summary": f"{what} render of {od.path} ({len(data)} bytes PNG)",
             "image": {"mime_type": "image/png", "data": base64.b64encode(data).decode()}}
 
 
 @command("render.svg", kind="export", args=RenderArgs, result=Result, long=True, idempotent=True)
 def svg(ctx: Context, a: RenderArgs) -> dict:
-    """An SVG of chosen layers of the board as it is in memory (KiCad's plotter)."""
+    """An SVG of chosen layers of the board, or of one schematic sheet, as it is in memory (KiCad's plotter)."""
     target = _output(ctx, a.output, ".svg")
-    od = ctx.session.get(a.path, "board", ctx.actor)
-    with snapshot(ctx.session, od) as board:
-        data = _svg(ctx, a, board.parent, board)
+    od, data, _ = _picture(ctx, a, svg_only=True)
     written = _write(ctx, target, data)
     return {"summary": f"SVG of {od.path}, {len(data)} bytes", "mime_type": "image/svg+xml",
             **({"output": written} if written else {"svg": data.decode("utf-8", "replace")})}

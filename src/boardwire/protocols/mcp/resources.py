@@ -39,6 +39,7 @@ VIEWS: dict[str, dict[str, tuple[str, dict, str]]] = {
         "describe": ("query.describe", {}, "application/json"),
         "sheets": ("query.sheetTree", {}, "application/json"),
         "erc": ("check.erc", {}, "application/json"),
+        "render.png": ("render.png", {}, "image/png"),
     },
 }
 CHANGES = ("edit", "undo", "redo", "revert", "save")
