@@ -395,8 +395,8 @@ class _Board(Namespace):
         """
         ...
 
-    def render_png(self, *, path: str | os.PathLike[str] | None = None, view: Literal['2d', '3d'] = '2d', layers: Sequence[str] | None = None, side: Literal['top', 'bottom'] = 'top', width: int = 1024, output: str | None = None) -> dict[str, Any]:
-        """A PNG of the board as it is in memory: chosen layers in 2D, or KiCad's 3D view of one side.
+    def render_png(self, *, path: str | os.PathLike[str] | None = None, view: Literal['2d', '3d'] = '2d', layers: Sequence[str] | None = None, side: Literal['top', 'bottom'] = 'top', width: int = 1024, output: str | None = None, page: str | None = None) -> dict[str, Any]:
+        """A PNG of the board as it is in memory (chosen layers in 2D, or KiCad's 3D view of one side), or of one schematic sheet.
 
         Registry command ``render.png`` (export, read-only, long).
 
@@ -407,6 +407,7 @@ class _Board(Namespace):
             side (Literal['top', 'bottom']): 3D: which side to look at (default 'top')
             width (int): Pixels (default 1024)
             output (str | None): Write the image to this path in the working directory instead of returning it
+            page (str | None): Schematic: the page to draw (default: the root sheet's)
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -422,8 +423,8 @@ class _Board(Namespace):
         """
         ...
 
-    def render_svg(self, *, path: str | os.PathLike[str] | None = None, view: Literal['2d', '3d'] = '2d', layers: Sequence[str] | None = None, side: Literal['top', 'bottom'] = 'top', width: int = 1024, output: str | None = None) -> dict[str, Any]:
-        """An SVG of chosen layers of the board as it is in memory (KiCad's plotter).
+    def render_svg(self, *, path: str | os.PathLike[str] | None = None, view: Literal['2d', '3d'] = '2d', layers: Sequence[str] | None = None, side: Literal['top', 'bottom'] = 'top', width: int = 1024, output: str | None = None, page: str | None = None) -> dict[str, Any]:
+        """An SVG of chosen layers of the board, or of one schematic sheet, as it is in memory (KiCad's plotter).
 
         Registry command ``render.svg`` (export, read-only, long).
 
@@ -434,6 +435,7 @@ class _Board(Namespace):
             side (Literal['top', 'bottom']): 3D: which side to look at (default 'top')
             width (int): Pixels (default 1024)
             output (str | None): Write the image to this path in the working directory instead of returning it
+            page (str | None): Schematic: the page to draw (default: the root sheet's)
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1052,6 +1054,32 @@ class _Project(Namespace):
         """
         ...
 
+    def update_pcb(self, *, schematic: str, board: str, dry_run: bool = False, revision: int | None = None) -> dict[str, Any]:
+        """Update PCB from Schematic (by reference): add missing footprints below the board, set pad nets and values; footprints not in the schematic are reported, not deleted.
+
+        Registry command ``project.updatePcb`` (edit).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            schematic (str): Root .kicad_sch (required)
+            board (str): .kicad_pcb to update (required)
+            dry_run (bool): Report the changes without making them (default False)
+            revision (int | None): Fail with stale-revision unless the board is at this revision
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            project.update_pcb(schematic='t.kicad_sch', board='t.kicad_pcb')
+            project.update_pcb(schematic='t.kicad_sch', board='t.kicad_pcb', dry_run=True)
+        """
+        ...
+
 class _Query(Namespace):
     """boardwire.api.query: generated from the registry."""
 
@@ -1368,8 +1396,8 @@ class _Query(Namespace):
 class _Render(Namespace):
     """boardwire.api.render: generated from the registry."""
 
-    def png(self, *, path: str | os.PathLike[str] | None = None, view: Literal['2d', '3d'] = '2d', layers: Sequence[str] | None = None, side: Literal['top', 'bottom'] = 'top', width: int = 1024, output: str | None = None) -> dict[str, Any]:
-        """A PNG of the board as it is in memory: chosen layers in 2D, or KiCad's 3D view of one side.
+    def png(self, *, path: str | os.PathLike[str] | None = None, view: Literal['2d', '3d'] = '2d', layers: Sequence[str] | None = None, side: Literal['top', 'bottom'] = 'top', width: int = 1024, output: str | None = None, page: str | None = None) -> dict[str, Any]:
+        """A PNG of the board as it is in memory (chosen layers in 2D, or KiCad's 3D view of one side), or of one schematic sheet.
 
         Registry command ``render.png`` (export, read-only, long).
 
@@ -1380,6 +1408,7 @@ class _Render(Namespace):
             side (Literal['top', 'bottom']): 3D: which side to look at (default 'top')
             width (int): Pixels (default 1024)
             output (str | None): Write the image to this path in the working directory instead of returning it
+            page (str | None): Schematic: the page to draw (default: the root sheet's)
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1395,8 +1424,8 @@ class _Render(Namespace):
         """
         ...
 
-    def svg(self, *, path: str | os.PathLike[str] | None = None, view: Literal['2d', '3d'] = '2d', layers: Sequence[str] | None = None, side: Literal['top', 'bottom'] = 'top', width: int = 1024, output: str | None = None) -> dict[str, Any]:
-        """An SVG of chosen layers of the board as it is in memory (KiCad's plotter).
+    def svg(self, *, path: str | os.PathLike[str] | None = None, view: Literal['2d', '3d'] = '2d', layers: Sequence[str] | None = None, side: Literal['top', 'bottom'] = 'top', width: int = 1024, output: str | None = None, page: str | None = None) -> dict[str, Any]:
+        """An SVG of chosen layers of the board, or of one schematic sheet, as it is in memory (KiCad's plotter).
 
         Registry command ``render.svg`` (export, read-only, long).
 
@@ -1407,6 +1436,7 @@ class _Render(Namespace):
             side (Literal['top', 'bottom']): 3D: which side to look at (default 'top')
             width (int): Pixels (default 1024)
             output (str | None): Write the image to this path in the working directory instead of returning it
+            page (str | None): Schematic: the page to draw (default: the root sheet's)
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
