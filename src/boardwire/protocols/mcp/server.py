@@ -18,11 +18,11 @@ from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
 from mcp.shared.exceptions import MCPError
 
 from ... import __version__
-from ...session import Session
-from . import completions, prompts, resources
 from ...errors import BoardwireError
 from ...registry import Context
 from ...registry.context import CancelToken
+from ...session import Session
+from . import completions, prompts, resources
 from .calls import Backend, _run, call_tool, set_log_level
 from .tools import select, tool_dict
 
