@@ -90,3 +90,17 @@ def pcbnew_apply_dump(python: str, board: Path, code: str) -> dict:
     if r.returncode != 0:
         raise RuntimeError(f"pcbnew failed on {board}: {r.stderr[-2000:]}")
     return json.loads(r.stdout)
+
+
+def netlist_nets(netlist: Path) -> dict:
+    """Net name -> {REF.PIN} of a netlist kicad-cli exported (``--format kicadsexpr``)."""
+    from boardwire.sexpr import atoms
+    from boardwire.sexpr.file import SexprFile
+
+    tree = SexprFile(netlist.read_bytes(), str(netlist)).root
+    nets = {}
+    for net in tree.find("nets").lists("net"):
+        name = atoms.text(net.find("name").atoms()[0])
+        nets[name] = frozenset(f"{atoms.text(n.find('ref').atoms()[0])}.{atoms.text(n.find('pin').atoms()[0])}"
+                               for n in net.lists("node"))
+    return nets

@@ -24,9 +24,8 @@ import pytest
 from boardwire.checks.sch_connectivity import (bus_members, pin_world, schematic_connectivity,
                                                sheet_file_key, symbol_transform)
 from boardwire.documents import Schematic, open_document
-from boardwire.sexpr import atoms
-from boardwire.sexpr.file import SexprFile
 from tests.inputs import CORPUS, DEMOS, SYMBOLS, kicad_files
+from tests.oracle import netlist_nets
 
 # Root schematics where our grouping differs from KiCad's, with the reason.
 KNOWN_DIFFERENCES = {
@@ -183,13 +182,7 @@ def kicad_groups(kicad_cli: str, sch: Path, cache: Path) -> dict[str, frozenset[
             out.with_suffix(".failed").write_text(r.stdout + r.stderr)
     if not out.exists():
         pytest.skip(f"KiCad 9 does not load {sch.name}")
-    tree = SexprFile(out.read_bytes(), str(out)).root
-    nets = {}
-    for net in tree.find("nets").lists("net"):
-        name = atoms.text(net.find("name").atoms()[0])
-        nets[name] = frozenset(f"{atoms.text(n.find('ref').atoms()[0])}.{atoms.text(n.find('pin').atoms()[0])}"
-                               for n in net.lists("node"))
-    return nets
+    return netlist_nets(out)
 
 
 @pytest.fixture(scope="session")

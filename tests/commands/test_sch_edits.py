@@ -16,6 +16,7 @@ from boardwire.session import Session
 from boardwire.sexpr import atoms
 from boardwire.sexpr.file import SexprFile
 from tests.inputs import DEMOS, need
+from tests.oracle import netlist_nets
 
 ROOT = "t.kicad_sch"
 
@@ -42,13 +43,7 @@ def netlist(kicad_cli: str, sch: Path) -> dict[str, frozenset[str]]:
     r = subprocess.run([kicad_cli, "sch", "export", "netlist", "--format", "kicadsexpr",
                         "-o", str(out), str(sch)], capture_output=True, text=True, timeout=600)
     assert r.returncode == 0 and out.exists(), r.stdout + r.stderr
-    tree = SexprFile(out.read_bytes(), str(out)).root
-    nets = {}
-    for net in tree.find("nets").lists("net"):
-        name = atoms.text(net.find("name").atoms()[0])
-        nets[name] = frozenset(f"{atoms.text(n.find('ref').atoms()[0])}.{atoms.text(n.find('pin').atoms()[0])}"
-                               for n in net.lists("node"))
-    return nets
+    return netlist_nets(out)
 
 
 def components(sch: Path) -> dict[str, str]:
