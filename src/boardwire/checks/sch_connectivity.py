@@ -49,7 +49,7 @@ from typing import Callable
 
 from ..documents.sch_symbols import (LibInfo, LibPinInfo, _text, lib_info,  # noqa: F401 - re-exported
                                       pin_world, symbol_transform)
-from ..documents.schematic import LibSymbol, Schematic, SymbolInstance
+from ..documents.schematic import Schematic, SymbolInstance
 from ..sexpr import atoms
 from ..sexpr.node import SList
 

@@ -141,8 +141,6 @@ def call(command_id: str = typer.Argument(..., help="Command id, e.g. pcb.addTra
 
     Each call is its own session: documents are read, changed, saved. Undo history and
     `revision` checks span the calls of one session (a server, or a script)."""
-    from ..errors import InvalidArgs
-
     try:
         _print_json(_run(command_id, parse_json_args(args), save=not no_save, root=root))
     except BoardwireError as e:

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from ..documents import FootprintFile
-from ..documents.board import Board, Footprint, Track, Via, Zone
+from ..documents.board import Board, Footprint, Zone
 from ..documents.libraries import footprint_path
 from ..errors import InvalidArgs, NotFound
 from ..registry import Context, command

@@ -53,7 +53,7 @@ def _set_angle(doc, at: SList, angle: float, always: bool) -> None:
 
 def rotate(fp, new_angle: float) -> None:
     """Turn footprint ``fp`` (a Footprint view) to ``new_angle`` degrees."""
-    from .board import Zone, rotate as rotate_point
+    from .board import rotate as rotate_point
 
     doc, node = fp.doc, fp.node
     old = fp.orientation
