@@ -47,7 +47,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..documents.sch_symbols import (LibInfo, LibPinInfo, _text, lib_info,  # noqa: F401 - re-exported
+from ..documents.sch_symbols import (LibInfo, _text, lib_info,  # noqa: F401 - re-exported
                                       pin_world, symbol_transform)
 from ..documents.schematic import Schematic, SymbolInstance
 from ..sexpr import atoms

@@ -14,7 +14,6 @@ from typing import Iterator, Literal
 
 from pydantic import Field
 
-from ..errors import CheckFailed
 from ..kicad.cli import kicad_cli
 from ..kicad.snapshot import snapshot
 from ..registry import Context, command
@@ -77,10 +76,7 @@ def drc(ctx: Context, a: DrcArgs) -> dict:
         if a.schematic_parity:
             args.append("--schematic-parity")
         ctx.progress(0.1, "KiCad DRC running")
-        r = cli.run([*args, str(board)], cancel=ctx.cancel)
-        if not out.exists():
-            raise CheckFailed(f"kicad-cli pcb drc failed (exit {r.returncode}): "
-                              f"{(r.stderr or r.stdout).strip()[-500:]}")
+        cli.run_for([*args, str(board)], out, cancel=ctx.cancel)
         report = json.loads(out.read_text())
     ctx.progress(1.0, "done")
     result = parse_report(report, a.limit)
@@ -186,10 +182,7 @@ def erc(ctx: Context, a: ErcArgs) -> dict:
         if a.severity != "all":
             args.append(f"--severity-{a.severity}")
         ctx.progress(0.1, "KiCad ERC running")
-        r = cli.run([*args, str(root)], cancel=ctx.cancel, cwd=root.parent)
-        if not out.exists():
-            raise CheckFailed(f"kicad-cli sch erc failed (exit {r.returncode}): "
-                              f"{(r.stderr or r.stdout).strip()[-500:]}")
+        cli.run_for([*args, str(root)], out, cancel=ctx.cancel, cwd=root.parent)
         report = json.loads(out.read_text())
     ctx.progress(1.0, "done")
     result = parse_erc_report(report, a.limit)

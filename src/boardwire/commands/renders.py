@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..errors import CheckFailed, InvalidArgs, ServiceUnavailable
+from ..errors import InvalidArgs, ServiceUnavailable
 from ..kicad.cli import kicad_cli
 from ..kicad.snapshot import snapshot
 from ..registry import Context, command
@@ -29,11 +29,9 @@ class RenderArgs(DocArgs):
 def _svg(ctx: Context, a: RenderArgs, folder, board) -> bytes:
     out = folder / "render.svg"
     layers = ",".join(a.layers or DEFAULT_LAYERS)
-    r = kicad_cli().run(["pcb", "export", "svg", "--mode-single", "--exclude-drawing-sheet",
+    kicad_cli().run_for(["pcb", "export", "svg", "--mode-single", "--exclude-drawing-sheet",
                          "--page-size-mode", "2", "-l", layers, "-o", str(out), str(board)],
-                        cancel=ctx.cancel)
-    if not out.exists():
-        raise CheckFailed(f"kicad-cli svg export failed: {(r.stderr or r.stdout).strip()[-400:]}")
+                        out, cancel=ctx.cancel)
     return out.read_bytes()
 
 
@@ -51,13 +49,11 @@ def _sch_svg(ctx: Context, a: RenderArgs, od) -> bytes:
                           errors=[{"loc": "page", "msg": "no such page", "type": "value"}])
     with hierarchy_snapshot(ctx, od) as root:
         out = root.parent / "boardwire-render"
-        r = kicad_cli().run(["sch", "export", "svg", "--exclude-drawing-sheet", "--pages", a.page or "1",
-                             "-o", str(out), str(root)], cancel=ctx.cancel)
-        found = sorted(out.glob("*.svg")) if out.is_dir() else []
-        if not found:
-            raise CheckFailed(f"kicad-cli sch export svg drew nothing for page {a.page or '1'}: "
-                              f"{(r.stderr or r.stdout).strip()[-400:]}")
-        return found[0].read_bytes()
+        # kicad-cli creates the folder itself: with one that exists already it drew
+        # the root page whatever --pages said (seen with 9.0.8)
+        kicad_cli().run_for(["sch", "export", "svg", "--exclude-drawing-sheet", "--pages", a.page or "1",
+                             "-o", str(out), str(root)], out, cancel=ctx.cancel)
+        return sorted(out.glob("*.svg"))[0].read_bytes()
 
 
 def _picture(ctx: Context, a: RenderArgs, svg_only: bool) -> tuple[object, bytes, str]:
@@ -72,11 +68,9 @@ def _picture(ctx: Context, a: RenderArgs, svg_only: bool) -> tuple[object, bytes
         if a.view == "3d":
             out = board.parent / "render.png"
             height = max(64, a.width * 3 // 4)
-            r = kicad_cli().run(["pcb", "render", "-o", str(out), "-w", str(a.width), "-h",
+            kicad_cli().run_for(["pcb", "render", "-o", str(out), "-w", str(a.width), "-h",
                                  str(height), "--side", a.side, "--background", "opaque",
-                                 str(board)], cancel=ctx.cancel)
-            if not out.exists():
-                raise CheckFailed(f"kicad-cli pcb render failed: {(r.stderr or r.stdout).strip()[-400:]}")
+                                 str(board)], out, cancel=ctx.cancel)
             return od, out.read_bytes(), "3D"
         return od, _png_from_svg(_svg(ctx, a, board.parent, board), a.width), "2D"
 

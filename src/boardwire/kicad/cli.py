@@ -61,6 +61,23 @@ class KiCadCli:
         return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
+    def run_for(self, args: list[str], output: Path, *, cancel=None,
+                cwd: str | Path | None = None) -> subprocess.CompletedProcess:
+        """`run` for a command that writes ``output`` (a file, or a folder it fills).
+        Raises CheckFailed with the exit status and the end of KiCad's messages when
+        nothing was written."""
+        r = self.run(args, cancel=cancel, cwd=cwd)
+        if not (any(output.iterdir()) if output.is_dir() else output.exists()):
+            raise failure(" ".join(args[:3]), r)
+        return r
+
+
+def failure(what: str, r: subprocess.CompletedProcess) -> CheckFailed:
+    """The error for a kicad-cli run that failed: its exit status and message tail."""
+    tail = (r.stderr or r.stdout or "").strip()[-800:]
+    return CheckFailed(f"kicad-cli {what} failed (exit {r.returncode}): {tail or 'no output'}")
+
+
 def _kill(proc: subprocess.Popen) -> None:
     if proc.poll() is not None:
         return

@@ -16,8 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import CheckFailed
-from .cli import KiCadCli
+from .cli import KiCadCli, failure
 
 # The layers a fab house needs, in the order KiCad plots them; copper comes from the
 # board's layer table.
@@ -86,18 +85,13 @@ def board_plot_options(board) -> dict[str, bool]:
     return out
 
 
-def _fail(what: str, r) -> CheckFailed:
-    tail = (r.stderr or r.stdout or "").strip()[-800:]
-    return CheckFailed(f"kicad-cli {what} failed (exit {r.returncode}): {tail or 'no output'}")
-
-
 def _run(cli: KiCadCli, what: str, args: list[str], cancel, out: Path) -> list[Path]:
     """Run kicad-cli; the files it wrote into folder ``out`` (sorted), or CheckFailed."""
     out.mkdir(parents=True, exist_ok=True)
     r = cli.run(args, cancel=cancel, cwd=out)
     files = sorted(p for p in out.iterdir() if p.is_file())
     if r.returncode != 0 or not files:
-        raise _fail(what, r)
+        raise failure(what, r)
     return files
 
 
