@@ -38,13 +38,11 @@ async def transcript(out: Path) -> list[dict]:
     """Run the demo session against a spawned server; one row per call."""
     from mcp import Client, StdioServerParameters
 
-    from ..protocols.mcp.tools import count_tokens
+    from ..protocols.mcp.tools import measured_tokens
 
     def _tokens(obj) -> str:
-        try:
-            return f"{count_tokens(obj, 'claude')} tokens"
-        except RuntimeError:  # the Claude tokenizer is a test extra
-            return f"<= {count_tokens(obj, 'upper')} tokens (upper bound)"
+        n, how = measured_tokens(obj)
+        return f"{n} tokens ({how})"
 
     rows: list[dict] = []
     server = StdioServerParameters(command=sys.executable, args=["-m", "boardwire.cli.main", "mcp"], cwd=str(out))

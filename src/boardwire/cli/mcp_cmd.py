@@ -44,7 +44,7 @@ def mcp(ctx: typer.Context,
     """Serve MCP on stdio (or --http). Every registry command but ui ones is a tool."""
     if ctx.invoked_subcommand is not None:
         return
-    from ..protocols.mcp.tools import TOKEN_BUDGET, count_tokens, tool_list
+    from ..protocols.mcp.tools import TOKEN_BUDGET, measured_tokens, tool_list
 
     sets = _toolsets(toolset)
     try:
@@ -53,11 +53,8 @@ def mcp(ctx: typer.Context,
         typer.echo(f"error invalid-args: {e}", err=True)
         raise typer.Exit(2)
     if tools:
-        try:
-            tokens = {"tokens": count_tokens(listed, "claude"), "counted_with": "Claude tokenizer"}
-        except RuntimeError:  # the tokenizer is a test extra
-            tokens = {"tokens": count_tokens(listed, "upper"), "counted_with": "upper bound (word/punctuation count)"}
-        print(json.dumps({"tools": listed, **tokens, "budget": TOKEN_BUDGET}, indent=1))
+        tokens, how = measured_tokens(listed)
+        print(json.dumps({"tools": listed, "tokens": tokens, "counted_with": how, "budget": TOKEN_BUDGET}, indent=1))
         return
     if not Path(root).is_dir():
         typer.echo(f"error no-document: the working directory {root} does not exist", err=True)
