@@ -231,7 +231,11 @@ def main(argv: list[str]) -> int:
     if folder.exists() and any(folder.iterdir()):
         print(f"{folder} is not empty; give a new folder", file=sys.stderr)
         return 2
-    rows = anyio.run(build, folder)
+    try:
+        rows = anyio.run(build, folder)
+    except ToolError as e:  # e.g. service-unavailable: kicad-cli is needed for ERC, DRC and fab
+        print(f"the build stopped: {e}", file=sys.stderr)
+        return 1
     for i, r in enumerate(rows, 1):
         print(f"{i:3} {r['tool']:<20} {r['ms']:8.1f} ms {r['tokens_in']:6} + {r['tokens_out']:6} tok  {r['summary']}")
     t = totals(rows)
