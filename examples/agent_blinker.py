@@ -7,8 +7,9 @@ which net each pin is on) and a floor plan, and reads every coordinate it needs
 
     python examples/agent_blinker.py [FOLDER]      # default ./blinker555 (must be new)
 
-Steps: project.new -> schematic (symbols from KiCad's libraries, a wire stub per pin
-ending in a label or a power symbol, PWR_FLAGs) -> sch.annotate -> check.erc ->
+Steps: project.new -> lib.search and lib.symbol for the timer -> schematic (symbols
+from KiCad's libraries, a wire stub per pin ending in a label or a power symbol,
+PWR_FLAGs) -> sch.annotate -> check.erc ->
 project.updatePcb -> outline, placement, routing on F.Cu/B.Cu, a GND zone on B.Cu
 filled by KiCad's filler -> check.drc with schematic parity -> save -> fab.package.
 Prints one row per call and the totals: calls, and tokens of the requests plus the
@@ -30,7 +31,7 @@ SMD_R, SMD_C = "Resistor_SMD:R_0805_2012Metric", "Capacitor_SMD:C_0805_2012Metri
 # The circuit: role -> (symbol, value, footprint, {pin: net}). A 555 astable (R1, R2, C1
 # set ~0.7 Hz) driving an LED through R3; J1 brings 5 V in.
 PARTS = {
-    "U1": ("Timer:NE555P", "NE555P", "Package_DIP:DIP-8_W7.62mm",
+    "U1": (None, None, None,  # found with lib_search: the first "555 timer DIP-8" symbol
            {"1": "GND", "2": "THR", "3": "OUT", "4": "VCC", "5": "CV", "6": "THR", "7": "DIS", "8": "VCC"}),
     "R1": ("Device:R", "1k", SMD_R, {"1": "VCC", "2": "DIS"}),
     "R2": ("Device:R", "10k", SMD_R, {"1": "DIS", "2": "THR"}),
@@ -42,6 +43,7 @@ PARTS = {
     "J1": ("Connector_Generic:Conn_01x02", "5V in", "Connector_PinHeader_2.54mm:PinHeader_1x02_P2.54mm_Vertical",
            {"1": "VCC", "2": "GND"}),
 }
+TIMER_QUERY = "555 timer DIP-8"
 POWER = {"VCC": "power:VCC", "GND": "power:GND"}
 
 # Schematic floor plan (mm, on KiCad's 1.27 mm grid): roles of a prefix placed left to
@@ -126,7 +128,11 @@ POWER_ANGLE = {"VCC": {(0, -1): 0, (0, 1): 180, (-1, 0): 90, (1, 0): 270},
 async def schematic(call: Agent, sch: str) -> dict[str, str]:
     """Place, wire and annotate; returns role -> reference."""
     ids = {}
+    found = await call("lib_search", query=TIMER_QUERY, kind="symbol", limit=3)
+    timer = await call("lib_symbol", id=found["items"][0]["id"])
+    chosen = {"U1": (timer["id"], timer["fields"]["Value"], timer["fields"]["Footprint"])}
     for role, (symbol, value, footprint, nets) in PARTS.items():
+        symbol, value, footprint = chosen.get(role, (symbol, value, footprint))
         at = SCH_AT[role]
         placed = await call("sch_placeSymbol", path=sch, symbol=symbol, at=list(at), value=value, footprint=footprint)
         ids[placed["id"]] = role
