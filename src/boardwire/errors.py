@@ -105,6 +105,14 @@ class CheckFailed(BoardwireError):
     hint = "The check could not run to completion; the message says what KiCad reported."
 
 
+class DrcErrors(BoardwireError):
+    """KiCad's DRC found errors where a clean board is needed (fab.package); ``data``
+    has the counts and the first violations."""
+
+    code = "drc-errors"
+    hint = "Fix the errors (check.drc lists them all), or pass force: true to produce the files anyway."
+
+
 class ServiceUnavailable(BoardwireError):
     code = "service-unavailable"
     hint = "Install KiCad 9 (kicad-cli) or put it on PATH; `boardwire doctor` shows what is found."
@@ -132,7 +140,7 @@ class Internal(BoardwireError):
 
 ALL_CODES = {cls.code: cls for cls in (
     UnknownCommand, InvalidArgs, NoDocument, WrongKind, NotFound, StaleRevision, CheckFailed,
-    ServiceUnavailable, PathOutsideWorkspace, PolicyDenied, Cancelled, Internal, ParseError,
+    DrcErrors, ServiceUnavailable, PathOutsideWorkspace, PolicyDenied, Cancelled, Internal, ParseError,
     UnsupportedFormat, FileChangedOnDisk, ReadOnlyFile, IOFailure)}
 
 
@@ -145,5 +153,6 @@ EXIT_CODES = {
     "path-outside-workspace": 18, "policy-denied": 19, "cancelled": 20, "internal": 21,
     "parse-error": 22, "unsupported-format": 23, "file-changed": 24, "read-only": 25,
     "unsaved-changes": 26, "nothing-to-undo": 27, "io-error": 28,
+    "drc-errors": 29,
 }
 EXIT_CHECK_ERRORS = 3

@@ -59,6 +59,30 @@ def parse_report(report: dict, limit: int) -> dict:
             "by_type": dict(counts.most_common()), "kicad_version": report.get("kicad_version")}
 
 
+def run_drc(cli, board: Path, *, cancel=None, severity: str = "all", refill_zones: bool = False,
+            schematic_parity: bool = False) -> dict:
+    """KiCad's DRC JSON report of ``board`` (a snapshot); shared by check.drc and
+    fab.package. A cancelled run kills kicad-cli (``cancelled``)."""
+    out = board.parent / ".boardwire-drc.json"
+    args = ["pcb", "drc", "--format", "json", "-o", str(out)]
+    if severity != "all":  # KiCad's default reports errors and warnings
+        args.append(f"--severity-{severity}")
+    if refill_zones:
+        args.append("--refill-zones")
+    if schematic_parity:
+        args.append("--schematic-parity")
+    cli.run_for([*args, str(board)], out, cancel=cancel)
+    try:
+        return json.loads(out.read_text())
+    finally:
+        out.unlink(missing_ok=True)
+
+
+def drc_summary(counts: dict, parity: bool = False) -> str:
+    return (f"DRC: {counts['errors']} errors, {counts['warnings']} warnings, "
+            f"{counts['unconnected']} unconnected" + (f", {counts['parity']} parity issues" if parity else ""))
+
+
 @command("check.drc", kind="check", args=DrcArgs, result=Result, long=True, idempotent=True,
          units="mm", examples=({"path": "board.kicad_pcb"},))
 def drc(ctx: Context, a: DrcArgs) -> dict:
@@ -67,22 +91,12 @@ def drc(ctx: Context, a: DrcArgs) -> dict:
     od = ctx.session.get(a.path, "board", ctx.actor)
     ctx.progress(0.05, "writing a snapshot for KiCad")
     with snapshot(ctx.session, od) as board:
-        out = board.parent / "drc.json"
-        args = ["pcb", "drc", "--format", "json", "-o", str(out)]
-        if a.severity != "all":  # KiCad's default reports errors and warnings
-            args.append(f"--severity-{a.severity}")
-        if a.refill_zones:
-            args.append("--refill-zones")
-        if a.schematic_parity:
-            args.append("--schematic-parity")
         ctx.progress(0.1, "KiCad DRC running")
-        cli.run_for([*args, str(board)], out, cancel=ctx.cancel)
-        report = json.loads(out.read_text())
+        report = run_drc(cli, board, cancel=ctx.cancel, severity=a.severity,
+                         refill_zones=a.refill_zones, schematic_parity=a.schematic_parity)
     ctx.progress(1.0, "done")
     result = parse_report(report, a.limit)
-    c = result["counts"]
-    result["summary"] = (f"DRC: {c['errors']} errors, {c['warnings']} warnings, "
-                         f"{c['unconnected']} unconnected" + (f", {c['parity']} parity issues" if a.schematic_parity else ""))
+    result["summary"] = drc_summary(result["counts"], a.schematic_parity)
     result["revision"] = od.revision
     return result
 

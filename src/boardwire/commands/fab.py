@@ -8,10 +8,17 @@ command has succeeded, each file by an atomic rename, so a failed or cancelled c
 leaves no partial output. Results list the files written (workspace-relative path,
 bytes).
 
+fab.package first runs KiCad's DRC (the code of check.drc) on the same snapshot and
+refuses with ``drc-errors`` when it finds errors (unconnected items included) unless
+``force``. Its ``preset`` "jlcpcb" follows JLCPCB's KiCad guides (`boardwire.kicad.jlcpcb`
+cites them): Protel extensions, absolute origin, separate PTH/NPTH drill files, BOM and
+CPL with JLC's columns, and fab.zip holding only the Gerbers and drill files (JLC's
+Gerber upload; BOM and CPL are uploaded at the assembly step).
+
 Errors: kicad-cli missing -> ``service-unavailable``; kicad-cli failing ->
 ``check-failed`` with its stderr tail; an output outside the working directory ->
-``path-outside-workspace``; an unknown layer -> ``invalid-args``; a cancelled call
-kills kicad-cli and writes nothing (``cancelled``).
+``path-outside-workspace``; an unknown layer -> ``invalid-args``; DRC errors ->
+``drc-errors``; a cancelled call kills kicad-cli and writes nothing (``cancelled``).
 """
 
 from __future__ import annotations
@@ -27,12 +34,14 @@ from typing import Iterator, Literal
 
 from pydantic import Field
 
-from ..documents import board_bom
-from ..errors import InvalidArgs, WrongKind
+from ..documents import board_bom, open_document
+from ..errors import DrcErrors, InvalidArgs, WrongKind
 from ..kicad import fab as kfab
+from ..kicad import jlcpcb
 from ..kicad.cli import kicad_cli
 from ..kicad.snapshot import snapshot
 from ..registry import Context, command
+from .checks import drc_summary, parse_report, run_drc
 from .common import Args, DocArgs, Result
 
 UNITS = "mm; sizes in bytes"
@@ -40,7 +49,7 @@ MAP_FORMAT = "gerberx2"  # the drill map: Gerber X2, like the rest of the packag
 
 
 class FabArgs(DocArgs):
-    output: str = Field("fab", min_length=1, max_length=4096, description="Folder for the files")
+    output: str = Field("fab", min_length=1, max_length=4096, description="Output folder")
 
 
 class GerberOpts(Args):
@@ -48,8 +57,8 @@ class GerberOpts(Args):
 
     layers: list[str] | None = Field(None, min_length=1, max_length=64,
                                      description="Default: copper, paste, silk, mask, Edge.Cuts")
-    protel_extensions: bool | None = Field(None, description="Default: the board's plot setting")
-    subtract_mask_from_silk: bool | None = Field(None, description="Default: the board's plot setting")
+    protel_extensions: bool | None = Field(None, description="Default: board's setting")
+    subtract_mask_from_silk: bool | None = Field(None, description="Default: board's setting")
 
 
 class DrillOpts(Args):
@@ -79,11 +88,17 @@ class PositionsArgs(PosOpts, DnpOpt, FabArgs):
 
 class BomArgs(DnpOpt, FabArgs):
     source: Literal["auto", "schematic", "board"] = Field(
-        "auto", description="auto: NAME.kicad_sch beside the board if there is one, else the footprints")
+        "auto", description="auto: the board's NAME.kicad_sch if any, else footprints")
 
 
 class PackageArgs(GerberOpts, DrillOpts, PosOpts, DnpOpt, FabArgs):
-    pass
+    preset: Literal["generic", "jlcpcb"] = Field(
+        "generic", description="jlcpcb: JLC's names, origin, BOM/CPL columns")
+    force: bool = Field(False, description="Write despite DRC errors")
+
+
+# What a preset sets over the board's plot settings (explicit arguments still win).
+PRESETS = {"generic": {}, "jlcpcb": {"protel_extensions": True, "use_drill_origin": False}}
 
 
 # -- shared steps ---------------------------------------------------------------------
@@ -127,9 +142,10 @@ def _layers(board, wanted: list[str] | None) -> list[str]:
 
 
 def _plot_options(board, a) -> kfab.PlotOptions:
-    """Explicit arguments, else the board's plot settings, else kicad-cli's defaults.
+    """Explicit arguments, else the preset, else the board's plot settings, else
+    kicad-cli's defaults.
     The drill/place origin (``useauxorigin``) applies to every file, so they align."""
-    values = kfab.board_plot_options(board)
+    values = kfab.board_plot_options(board) | PRESETS[getattr(a, "preset", "generic")]
     for key in ("protel_extensions", "subtract_mask_from_silk"):
         given = getattr(a, key, None)
         if given is not None:
@@ -177,17 +193,56 @@ def _schematic_for(ctx: Context, od, source: str):
     return ctx.session.get(key, "schematic", ctx.actor)
 
 
-def _bom_files(ctx: Context, cli, od, a, work: Path, stack: ExitStack) -> tuple[list[Path], str]:
+def _bom_files(ctx: Context, cli, od, a, work: Path, stack: ExitStack, jlc: bool = False) -> tuple[list[Path], str]:
+    """The BOM file (KiCad's columns, or JLCPCB's with ``jlc``) and where it came from."""
     sch = _schematic_for(ctx, od, getattr(a, "source", "auto"))
     out = work / "bom"
     if sch is not None:
         sch_copy = stack.enter_context(snapshot(ctx.session, sch))
-        return kfab.bom(cli, sch_copy, out, exclude_dnp=a.exclude_dnp, cancel=ctx.cancel), "schematic"
+        if not jlc:
+            return kfab.bom(cli, sch_copy, out, exclude_dnp=a.exclude_dnp, cancel=ctx.cancel), "schematic"
+        parts = _part_fields(n for f in sch_copy.parent.glob("*.kicad_sch")
+                             for sym in open_document(f).symbols for n in sym.fields)
+        [raw] = kfab.bom(cli, sch_copy, work / "bom-kicad", exclude_dnp=a.exclude_dnp, extra_fields=parts,
+                         ref_ranges=False, cancel=ctx.cancel)
+        text, source, stem = raw.read_text(encoding="utf-8"), "schematic", sch_copy.stem
+    else:
+        with ctx.session.lock:
+            parts = _part_fields(board_bom.field_names(od.doc)) if jlc else ()
+            data = board_bom.to_csv(board_bom.rows(od.doc, a.exclude_dnp, parts, ranges=not jlc), parts)
+        text, source, stem = data.decode("utf-8"), "board", od.full.stem
     out.mkdir(parents=True, exist_ok=True)
-    target = out / f"{od.full.stem}-bom.csv"
-    with ctx.session.lock:
-        target.write_bytes(board_bom.to_csv(board_bom.rows(od.doc, a.exclude_dnp)))
-    return [target], "board"
+    target = out / (f"{stem}-bom-jlcpcb.csv" if jlc else f"{stem}-bom.csv")
+    target.write_text(jlcpcb.bom(text) if jlc else text, encoding="utf-8", newline="")
+    return [target], source
+
+
+def _part_fields(names) -> tuple[str, ...]:
+    """Field names that hold an LCSC/JLCPCB part number (kicad-cli takes no commas)."""
+    return tuple(sorted({n for n in names if jlcpcb.is_part_field(n) and "," not in n}))
+
+
+def _jlc_cpl(files: list[Path], work: Path, stem: str) -> list[Path]:
+    out = work / "cpl"
+    out.mkdir()
+    target = out / f"{stem}-cpl-jlcpcb.csv"
+    target.write_text(jlcpcb.cpl(files[0].read_text(encoding="utf-8")), encoding="utf-8", newline="")
+    return [target]
+
+
+def _drc_gate(ctx: Context, cli, b: Snapshot, force: bool) -> dict:
+    """KiCad's DRC on the snapshot: its counts, or DrcErrors when it has errors."""
+    report = run_drc(cli, b.board, cancel=ctx.cancel)
+    counts = parse_report(report, 0)["counts"]
+    if counts["errors"] and not force:
+        first = [{"type": v.get("type"), "description": v.get("description"),
+                  "at": [((v.get("items") or [{}])[0].get("pos") or {}).get(k) for k in "xy"]}
+                 for v in report.get("violations", []) + report.get("unconnected_items", [])
+                 if v.get("severity") == "error"][:5]
+        listed = "; ".join(f"{v['type']}: {v['description']} at {v['at']}" for v in first[:3])
+        raise DrcErrors(f"{drc_summary(counts)}; nothing written. First: {listed}",
+                        counts=counts, violations=first)
+    return counts
 
 
 def _summary(what: str, written: list[dict], output: Path, ctx: Context) -> str:
@@ -201,7 +256,7 @@ def _summary(what: str, written: list[dict], output: Path, ctx: Context) -> str:
          units=UNITS, examples=({"path": "board.kicad_pcb"},
                                 {"path": "board.kicad_pcb", "layers": ["F.Cu", "B.Cu", "Edge.Cuts"], "output": "gerbers"}))
 def gerbers(ctx: Context, a: GerbersArgs) -> dict:
-    """Gerber X2 files and job file of the in-memory board (kicad-cli); unset options follow the board's plot settings."""
+    """Gerber X2 and job files of the in-memory board (kicad-cli); unset options follow its plot settings."""
     cli = kicad_cli()
     target = _output_dir(ctx, a.output)
     with _board(ctx, a) as b:
@@ -217,7 +272,7 @@ def gerbers(ctx: Context, a: GerbersArgs) -> dict:
 @command("fab.drill", kind="export", args=DrillArgs, result=Result, long=True, idempotent=True,
          units=UNITS, examples=({"path": "board.kicad_pcb", "drill_map": True},))
 def drill(ctx: Context, a: DrillArgs) -> dict:
-    """Excellon drill files (mm) of the in-memory board (kicad-cli), optionally with a drill map."""
+    """Excellon drill files (mm) of the in-memory board (kicad-cli), optional drill map."""
     cli = kicad_cli()
     target = _output_dir(ctx, a.output)
     with _board(ctx, a) as b:
@@ -234,7 +289,7 @@ def drill(ctx: Context, a: DrillArgs) -> dict:
 @command("fab.positions", kind="export", args=PositionsArgs, result=Result, long=True, idempotent=True,
          units=UNITS, examples=({"path": "board.kicad_pcb", "side": "front"},))
 def positions(ctx: Context, a: PositionsArgs) -> dict:
-    """Position (pick-and-place) CSV of the in-memory board (kicad-cli): mm, degrees."""
+    """Pick-and-place CSV of the in-memory board (kicad-cli): mm, degrees."""
     cli = kicad_cli()
     target = _output_dir(ctx, a.output)
     with _board(ctx, a) as b:
@@ -250,7 +305,7 @@ def positions(ctx: Context, a: PositionsArgs) -> dict:
 @command("fab.bom", kind="export", args=BomArgs, result=Result, long=True, idempotent=True,
          units=UNITS, examples=({"path": "board.kicad_pcb"},))
 def bom(ctx: Context, a: BomArgs) -> dict:
-    """CSV BOM (Reference, Value, Footprint, Qty; grouped): from the schematic (kicad-cli), else the board's footprints; the result's source says which."""
+    """Grouped CSV BOM (Reference, Value, Footprint, Qty) from the schematic (kicad-cli), else the footprints; result's source says which."""
     target = _output_dir(ctx, a.output)
     od = ctx.session.get(a.path, ("board", "schematic"), ctx.actor)
     with ExitStack() as stack:
@@ -265,18 +320,21 @@ def bom(ctx: Context, a: BomArgs) -> dict:
             "source": source, "revision": od.revision}
 
 
-STAGES = (("gerbers", 0.05), ("drill", 0.45), ("positions", 0.6), ("bom", 0.7), ("zip", 0.85))
+STAGES = (("drc", 0.02), ("gerbers", 0.1), ("drill", 0.45), ("positions", 0.6), ("bom", 0.7), ("zip", 0.85))
 
 
 @command("fab.package", kind="export", args=PackageArgs, result=Result, long=True, idempotent=True,
-         units=UNITS, examples=({"path": "board.kicad_pcb"}, {"path": "board.kicad_pcb", "output": "fab", "drill_map": True}))
+         units=UNITS, examples=({"path": "board.kicad_pcb"}, {"path": "board.kicad_pcb", "preset": "jlcpcb"}))
 def package(ctx: Context, a: PackageArgs) -> dict:
-    """Gerbers, drill files, position file, BOM and fab.zip of them all, from the in-memory board; a cancelled call writes nothing."""
+    """DRC gate, then Gerbers, drill, positions, BOM, fab.zip of the in-memory board; DRC errors refuse (drc-errors) unless force."""
     cli = kicad_cli()
     target = _output_dir(ctx, a.output)
     stage = dict(STAGES)
+    jlc = a.preset == "jlcpcb"
     with _board(ctx, a) as b, ExitStack() as stack:
         origin = b.options.use_drill_origin
+        ctx.progress(stage["drc"], "running KiCad DRC")
+        drc = _drc_gate(ctx, cli, b, a.force)
         ctx.progress(stage["gerbers"], "plotting Gerbers")
         files = {"gerbers": kfab.gerbers(cli, b.board, b.work / "gerbers", b.layers, b.options, ctx.cancel)}
         ctx.progress(stage["drill"], "writing drill files")
@@ -287,20 +345,26 @@ def package(ctx: Context, a: PackageArgs) -> dict:
         files["positions"] = kfab.positions(cli, b.board, b.work / "pos", side=a.side,
                                             exclude_dnp=a.exclude_dnp, use_drill_origin=origin,
                                             cancel=ctx.cancel)
+        if jlc:
+            files["positions"] = _jlc_cpl(files["positions"], b.work, b.od.full.stem)
         ctx.progress(stage["bom"], "writing the BOM")
-        files["bom"], source = _bom_files(ctx, cli, b.od, a, b.work, stack)
+        files["bom"], source = _bom_files(ctx, cli, b.od, a, b.work, stack, jlc)
         ctx.progress(stage["zip"], "zipping")
         every = [f for group in files.values() for f in group]
+        zipped = files["gerbers"] + files["drill"] if jlc else every
         archive = b.work / "fab.zip"
         with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
-            for f in every:
+            for f in zipped:
                 z.write(f, f.name)
         ctx.progress(0.95, "copying the files")
         written = _publish(ctx, every + [archive], target)
     ctx.progress(1.0, "done")
     by_name = {Path(w["path"]).name: w for w in written}
     zip_entry = by_name["fab.zip"]
-    return {"summary": _summary("fabrication package", written, target, ctx) + f"; BOM from the {source}",
+    forced = " (forced)" if drc["errors"] else ""
+    return {"summary": (_summary(f"fabrication package ({a.preset})", written, target, ctx)
+                        + f"; BOM from the {source}; {drc_summary(drc)}{forced}"),
             "zip": zip_entry, "files": written,
             "groups": {k: [by_name[f.name]["path"] for f in v] for k, v in files.items()},
-            "layers": b.layers, "bom_source": source, "options": asdict(b.options), "revision": b.revision}
+            "layers": b.layers, "bom_source": source, "options": asdict(b.options),
+            "preset": a.preset, "drc": drc, "revision": b.revision}

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from ..sexpr import atoms
+
 LABELS = ("Reference", "Value", "Footprint", "Qty")
 _REF = re.compile(r"^(.*?)(\d+)$")
 
@@ -54,9 +56,17 @@ def _attrs(fp) -> set[bytes]:
     return set(attr.atoms()) if attr is not None else set()
 
 
-def rows(board, exclude_dnp: bool = True) -> list[dict]:
-    """Groups of footprints: references, value, footprint (library id) and quantity."""
-    groups: dict[tuple[str, str], list[str]] = {}
+def field_names(board) -> set[str]:
+    """The names of every footprint field (``property``) on the board."""
+    return {atoms.text(p.atoms()[0]) for fp in board.footprints
+            for p in fp.node.lists("property") if p.atoms()}
+
+
+def rows(board, exclude_dnp: bool = True, extra_fields: tuple[str, ...] = (),
+         ranges: bool = True) -> list[dict]:
+    """Groups of footprints: references, value, footprint (library id), quantity and
+    ``extra_fields`` (also grouped by); references as ranges (R1-R3) or one by one."""
+    groups: dict[tuple, list[str]] = {}
     for fp in board.footprints:
         ref = fp.reference
         flags = _attrs(fp)
@@ -64,9 +74,12 @@ def rows(board, exclude_dnp: bool = True) -> list[dict]:
             continue
         if exclude_dnp and b"dnp" in flags:
             continue
-        groups.setdefault((fp.value, fp.lib_id), []).append(ref)
-    out = [{"references": shorthand(refs), "value": value, "footprint": lib_id, "qty": len(refs),
-            "_first": min(refs, key=natural_key)} for (value, lib_id), refs in groups.items()]
+        extra = tuple(fp.field(f) or "" for f in extra_fields)
+        groups.setdefault((fp.value, fp.lib_id, extra), []).append(ref)
+    out = [{"references": shorthand(refs) if ranges else ",".join(sorted(set(refs), key=natural_key)),
+            "value": value, "footprint": lib_id, "qty": len(refs),
+            "fields": dict(zip(extra_fields, extra)), "_first": min(refs, key=natural_key)}
+           for (value, lib_id, extra), refs in groups.items()]
     out.sort(key=lambda r: natural_key(r["_first"]))
     for r in out:
         del r["_first"]
@@ -78,9 +91,10 @@ def _field(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
-def to_csv(table: list[dict]) -> bytes:
-    lines = [",".join(_field(x) for x in LABELS)]
+def to_csv(table: list[dict], extra_fields: tuple[str, ...] = ()) -> bytes:
+    lines = [",".join(_field(x) for x in LABELS + tuple(extra_fields))]
     for r in table:
+        extra = [r.get("fields", {}).get(f, "") for f in extra_fields]
         lines.append(",".join(_field(str(x)) for x in (r["references"], r["value"],
-                                                       r["footprint"], r["qty"])))
+                                                       r["footprint"], r["qty"], *extra)))
     return ("\n".join(lines) + "\n").encode("utf-8")

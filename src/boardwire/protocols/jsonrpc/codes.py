@@ -43,6 +43,7 @@ WIRE_CODES: dict[str, int] = {
     "unsaved-changes": -32013,
     "nothing-to-undo": -32014,
     "io-error": -32015,
+    "drc-errors": -32016,
 }
 
 # Protocol-level failures: they have no registry code, so data.code names them here.
