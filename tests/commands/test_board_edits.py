@@ -180,3 +180,11 @@ def test_netclass_and_rules_reach_kicad(ws, pcbnew_python):
                         str(ws / BOARD)], capture_output=True, text=True)
     got = json.loads(r.stdout.strip().splitlines()[-1])
     assert got == {"gnd": "HighCurrent", "w": 500_000, "clr": 150_000, "tw": 120_000}
+
+
+def test_place_footprint_names_the_nets_it_had_to_create(ws):
+    s, _ = run(ws)
+    known = next(iter(s.get(BOARD).doc.index.net_table.keys() - {""}))
+    _, (out,) = run(ws, ("pcb.placeFootprint", {"footprint": "Resistor_SMD:R_0805_2012Metric", "reference": "R98",
+                                                "at": [100, 100], "nets": {"1": known, "2": "VCC_TYPO"}}))
+    assert out["new_nets"] == ["VCC_TYPO"] and "new nets: VCC_TYPO" in out["summary"]

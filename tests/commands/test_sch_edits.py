@@ -179,6 +179,21 @@ def test_fields_shared_by_instances_say_so(tmp_path):
         call(s, "sch.setField", path=ROOT, reference="R7", field="Reference", value="R1")
 
 
+def test_a_reference_in_use_is_refused_but_another_unit_of_the_part_may_share_it(tmp_path):
+    s = new_project(tmp_path)
+    call(s, "sch.placeSymbol", path=ROOT, symbol="Device:R", at=[50.8, 50.8], reference="R1")
+    call(s, "sch.placeSymbol", path=ROOT, symbol="Amplifier_Operational:LM358", at=[101.6, 50.8], reference="U1")
+    before = s.get(ROOT).doc.to_bytes()
+    for symbol, ref, unit in (("Device:R", "R1", 1), ("Device:C", "R1", 1), ("Amplifier_Operational:LM358", "U1", 1)):
+        with pytest.raises(InvalidArgs) as e:
+            call(s, "sch.placeSymbol", path=ROOT, symbol=symbol, at=[76.2, 76.2], reference=ref, unit=unit)
+        assert e.value.data["errors"][0]["loc"] == "reference"
+    assert s.get(ROOT).doc.to_bytes() == before
+    call(s, "sch.placeSymbol", path=ROOT, symbol="Amplifier_Operational:LM358", at=[101.6, 76.2], reference="U1", unit=2)
+    units = [x["unit"] for x in call(s, "query.symbols", path=ROOT, reference="U1")["symbols"]]
+    assert sorted(units) == [1, 2]
+
+
 # -- exactly the intended change on a real design --------------------------------------------
 
 

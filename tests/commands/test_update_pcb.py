@@ -1,18 +1,23 @@
-"""project.updatePcb ("Update PCB from Schematic"), judged by KiCad's schematic parity
-check: on demos whose board and schematic agree nothing changes; a resistor added
-through the schematic commands arrives on the board as exactly one new footprint with
-the nets KiCad expects."""
+"""project.updatePcb ("Update PCB from Schematic") and project.backAnnotate ("Update
+Schematic from PCB"), judged by KiCad's schematic parity check and netlist: on demos
+whose board and schematic agree nothing changes but the footprints KiCad names as of
+another library; a resistor added through the schematic commands arrives on the board
+as exactly one new footprint with the nets KiCad expects; a changed Footprint field
+swaps the footprint, a changed reference renames it; references changed on the board
+reach the right sheet instance of the schematic."""
 
 from __future__ import annotations
 
 import difflib
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from boardwire.errors import InvalidArgs
 from boardwire.registry import REGISTRY, Context
 from boardwire.session import Session
 from tests.inputs import DEMOS, need
@@ -32,13 +37,25 @@ def copy_demo(name: str, tmp_path: Path) -> Path:
 def parity(kicad_cli: str, pcb: Path, everything: bool = False) -> list[dict]:
     """KiCad's schematic parity issues, except footprint library ids: the demo boards
     name their footprints from project libraries (``footprints:R_...``) where the
-    symbols say ``Resistor_THT:R_...``, which updatePcb does not change."""
+    symbols say ``Resistor_THT:R_...`` (updatePcb swaps those unless swap=false)."""
     out = pcb.with_suffix(".drc.json")
     r = subprocess.run([kicad_cli, "pcb", "drc", "--schematic-parity", "--format", "json",
                         "-o", str(out), str(pcb)], capture_output=True, text=True, timeout=600)
     assert out.exists(), r.stdout + r.stderr
     issues = json.loads(out.read_text()).get("schematic_parity", [])
     return issues if everything else [i for i in issues if i["type"] != "footprint_symbol_mismatch"]
+
+
+def mismatched(issues: list[dict]) -> set[str]:
+    """References of the footprints KiCad reports as of another library than their symbol's."""
+    return {i["items"][0]["description"].removeprefix("Footprint ") for i in issues
+            if i["type"] == "footprint_symbol_mismatch"}
+
+
+def save_all(s: Session) -> None:
+    for od in list(s.documents.values()):
+        if od.modified:
+            s.save(od.path)
 
 
 # Demos whose board and schematic agree (kicad-cli's parity check reports only the
@@ -51,14 +68,26 @@ AGREEING = [("pic_programmer", "pic_programmer"), ("ecc83", "ecc83-pp"), ("ecc83
 @pytest.mark.kicad
 @pytest.mark.parametrize("demo,stem", AGREEING)
 def test_agreeing_demo_needs_no_change(tmp_path, kicad_cli, demo, stem):
+    """Without swapping nothing changes; with it (a dry run) exactly the footprints
+    KiCad's parity check names as of another library are swapped, or reported where
+    the installed libraries lack the symbol's footprint (pic_programmer's J1, video's J4)."""
     folder = copy_demo(demo, tmp_path)
     pcb = folder / f"{stem}.kicad_pcb"
-    assert parity(kicad_cli, pcb) == []
+    issues = parity(kicad_cli, pcb, everything=True)
+    assert [i for i in issues if i["type"] != "footprint_symbol_mismatch"] == []
     before = pcb.read_bytes()
     s = Session(folder)
-    out = call(s, "project.updatePcb", schematic=f"{stem}.kicad_sch", board=pcb.name)
+    args = {"schematic": f"{stem}.kicad_sch", "board": pcb.name}
+    out = call(s, "project.updatePcb", **args, swap=False)
     assert out["summary"] == "board matches the schematic"
     assert (out["added"], out["nets_changed"], out["values_changed"], out["extra_footprints"]) == ([], [], [], [])
+    assert (out["references_changed"], out["footprints_swapped"], out["deleted"]) == ([], [], [])
+    dry = call(s, "project.updatePcb", **args, dry_run=True)
+    swapped = {sw["ref"] for sw in dry["footprints_swapped"]}
+    missing = {p["ref"] for p in dry.get("problems", []) if "no footprint" in p["message"]}
+    assert swapped | missing == mismatched(issues) and not swapped & missing
+    assert len(dry.get("problems", [])) == len(missing)
+    assert (dry["added"], dry["nets_changed"], dry["references_changed"]) == ([], [], [])
     od = s.get(pcb.name, "board")
     assert not od.modified and not od.undo
     assert od.doc.to_bytes() == before
@@ -81,14 +110,17 @@ def test_dry_run_then_one_undo_step(tmp_path):
     dry = call(s, "project.updatePcb", **args, dry_run=True)
     assert board.doc.to_bytes() == before and not board.undo
     assert dry["values_changed"] == [{"ref": "R1", "from": "1.5K", "to": "4k7"}]
-    assert dry["extra_footprints"] == ["C1"] and dry["added"] == []
+    assert dry["extra_footprints"] == ["C1"] and dry["added"] == [] and dry["deleted"] == []
     moved = {(c["from"], c["to"]) for c in dry["nets_changed"]}
     assert moved in ({(net1, net2)}, {(net2, net1)})
+    assert "R1" in {sw["ref"] for sw in dry["footprints_swapped"]}  # Footprints:R_... -> Resistor_THT:R_...
+    keys = ("added", "references_changed", "footprints_swapped", "nets_changed", "values_changed",
+            "deleted", "extra_footprints")
     done = call(s, "project.updatePcb", **args)
-    assert {k: done[k] for k in ("added", "nets_changed", "values_changed", "extra_footprints")} == \
-        {k: dry[k] for k in ("added", "nets_changed", "values_changed", "extra_footprints")}
+    assert {k: done[k] for k in keys} == {k: dry[k] for k in keys}
     assert len(board.undo) == 1  # one undo step
     assert board.doc.footprint("R1").value == "4k7"
+    assert board.doc.footprint("R1").lib_id.startswith("Resistor_THT:")
     assert len({p.net_name for p in board.doc.footprint("R1").pads}) == 1
     again = call(s, "project.updatePcb", **args)
     assert again["summary"].startswith("board matches the schematic")
@@ -110,7 +142,7 @@ def test_new_resistor_reaches_the_board(tmp_path, kicad_cli):
     call(s, "sch.wire", path=sch, points=[new["1"], r1["1"]["at"]])
     call(s, "sch.wire", path=sch, points=[new["2"], r1["2"]["at"]])
 
-    out = call(s, "project.updatePcb", schematic=sch, board=pcb)
+    out = call(s, "project.updatePcb", schematic=sch, board=pcb, swap=False)
     assert out["added"] == ["R99"] and out["nets_changed"] == [] and out["values_changed"] == []
     assert out["extra_footprints"] == [] and "problems" not in out
     board = s.get(pcb, "board").doc
@@ -121,9 +153,7 @@ def test_new_resistor_reaches_the_board(tmp_path, kicad_cli):
     # the new footprint sits below the board, clear of everything else
     assert fp.position[1] > max(f.position[1] for f in board.footprints if f.reference != "R99")
 
-    for od in list(s.documents.values()):
-        if od.modified:
-            s.save(od.path)
+    save_all(s)
     after = (folder / pcb).read_text()
     # the only change: one new footprint block and new net declarations (if any)
     lines_before, lines_after = before.splitlines(), after.splitlines()
@@ -143,8 +173,9 @@ def test_new_resistor_reaches_the_board(tmp_path, kicad_cli):
 
 @pytest.mark.kicad
 def test_footprint_of_a_sub_sheet_comes_back_as_it_was(tmp_path):
-    """A footprint deleted from complex_hierarchy's board returns with the path,
-    sheetname, sheetfile and pad nets KiCad gave it (library footprint, new place)."""
+    """Footprints deleted from complex_hierarchy's board return with the path,
+    sheetname, sheetfile and pad nets KiCad gave them (library footprint, new place),
+    in one row per sheet instance below the board."""
     folder = copy_demo("complex_hierarchy", tmp_path)
     s = Session(folder)
     pcb = "complex_hierarchy.kicad_pcb"
@@ -153,9 +184,186 @@ def test_footprint_of_a_sub_sheet_comes_back_as_it_was(tmp_path):
     heads = ("path", "sheetname", "sheetfile")
     info = {h: old.child(h).atoms() for h in heads}
     nets = {p.number: p.net_name for p in old.pads}
-    call(s, "pcb.delete", path=pcb, reference="R310")
-    out = call(s, "project.updatePcb", schematic="complex_hierarchy.kicad_sch", board=pcb)
-    assert out["added"] == ["R310"] and out["nets_changed"] == [] and "problems" not in out
+    for ref in ("R210", "R211", "R310"):
+        call(s, "pcb.delete", path=pcb, reference=ref)
+    lowest = max(fp.position[1] for fp in board.footprints)
+    out = call(s, "project.updatePcb", schematic="complex_hierarchy.kicad_sch", board=pcb, swap=False)
+    assert out["added"] == ["R210", "R211", "R310"] and out["nets_changed"] == [] and "problems" not in out
     new = board.footprint("R310")
     assert {h: new.child(h).atoms() for h in heads} == info
     assert {p.number: p.net_name for p in new.pads} == nets
+    # /ampli_ht_vertical/ (R210, R211: one library footprint) in a row, /ampli_ht_horizontal/ below
+    r210, r211 = board.footprint("R210").position, board.footprint("R211").position
+    assert r210[1] == r211[1] and r211[0] > r210[0]
+    assert new.position[1] > r210[1] > lowest
+
+
+@pytest.mark.kicad
+def test_changed_footprint_field_swaps_the_footprint(tmp_path, kicad_cli):
+    """A symbol's new Footprint field swaps its footprint in place (same id, place,
+    angle, side, pad nets); KiCad's parity check then finds nothing at all."""
+    folder = copy_demo("ecc83", tmp_path)
+    sch, pcb = "ecc83-pp.kicad_sch", "ecc83-pp.kicad_pcb"
+    assert "R1" in mismatched(parity(kicad_cli, folder / pcb, everything=True))
+    s = Session(folder)
+    call(s, "sch.setField", path=sch, reference="R1", field="Footprint", value="Resistor_SMD:R_0805_2012Metric")
+    board = s.get(pcb, "board")
+    old = board.doc.footprint("R1")
+    was = (old.uuid, old.position, old.orientation, old.side, old.lib_id)
+    nets = {p.number: p.net_name for p in old.pads}
+    assert len(set(nets.values())) == 2
+    before = board.doc.to_bytes()
+    args = {"schematic": sch, "board": pcb}
+    dry = call(s, "project.updatePcb", **args, dry_run=True)
+    assert board.doc.to_bytes() == before and not board.undo
+    swap = {"ref": "R1", "from": was[4], "to": "Resistor_SMD:R_0805_2012Metric"}
+    assert swap in dry["footprints_swapped"]
+    out = call(s, "project.updatePcb", **args)
+    assert out["footprints_swapped"] == dry["footprints_swapped"] and out["nets_changed"] == []
+    assert out["added"] == [] and out["references_changed"] == [] and "problems" not in out
+    new = board.doc.footprint("R1")
+    assert new.lib_id == "Resistor_SMD:R_0805_2012Metric" and len(new.pads) == 2
+    assert (new.uuid, new.position, new.orientation, new.side) == was[:4]
+    assert {p.number: p.net_name for p in new.pads} == nets
+    assert len(board.undo) == 1
+    save_all(s)
+    assert b"R_0805_2012Metric" in (folder / pcb).read_bytes()
+    issues = parity(kicad_cli, folder / pcb, everything=True)
+    assert issues == [], issues
+
+
+def test_renamed_symbols_rename_their_footprints(tmp_path):
+    """References changed in the schematic (R1 -> R9, R2 -> R1) follow the footprints'
+    links: each footprint is renamed in place, none is added; only the two Reference
+    lines of the board change."""
+    folder = copy_demo("ecc83", tmp_path)
+    sch, pcb = "ecc83-pp.kicad_sch", "ecc83-pp.kicad_pcb"
+    s = Session(folder)
+    board = s.get(pcb, "board")
+    ids = {ref: board.doc.footprint(ref).uuid for ref in ("R1", "R2")}
+    at = {ref: board.doc.footprint(ref).position for ref in ("R1", "R2")}
+    before = board.doc.to_bytes().decode()
+    call(s, "sch.setField", path=sch, reference="R1", field="Reference", value="R9")
+    call(s, "sch.setField", path=sch, reference="R2", field="Reference", value="R1")
+    out = call(s, "project.updatePcb", schematic=sch, board=pcb, swap=False)
+    assert sorted(out["references_changed"], key=lambda c: c["to"]) == \
+        [{"from": "R2", "to": "R1"}, {"from": "R1", "to": "R9"}]
+    assert (out["added"], out["extra_footprints"], out["nets_changed"]) == ([], [], [])
+    assert board.doc.by_uuid(ids["R1"]).reference == "R9" and board.doc.by_uuid(ids["R2"]).reference == "R1"
+    assert board.doc.by_uuid(ids["R1"]).position == at["R1"] and board.doc.by_uuid(ids["R2"]).position == at["R2"]
+    after = board.doc.to_bytes().decode()
+    changed = [(a, b) for a, b in zip(before.splitlines(), after.splitlines()) if a != b]
+    assert len(before.splitlines()) == len(after.splitlines()) and len(changed) == 2
+    assert {b.strip() for _, b in changed} == {'(property "Reference" "R9"', '(property "Reference" "R1"'}
+    assert call(s, "project.updatePcb", schematic=sch, board=pcb, swap=False)["summary"] == "board matches the schematic"
+
+
+def test_footprint_without_link_is_relinked_by_reference(tmp_path):
+    """A footprint placed by hand for a symbol (no path) is matched by reference and
+    given the symbol's path, not duplicated."""
+    folder = copy_demo("ecc83", tmp_path)
+    sch, pcb = "ecc83-pp.kicad_sch", "ecc83-pp.kicad_pcb"
+    s = Session(folder)
+    board = s.get(pcb, "board").doc
+    old = board.footprint("R1")
+    link = old.child("path").atoms()
+    nets = {p.number: p.net_name for p in old.pads}
+    call(s, "pcb.delete", path=pcb, reference="R1")
+    call(s, "pcb.placeFootprint", path=pcb, footprint=old.lib_id, reference="R1", value="1.5K",
+         at=[100, 100], nets=nets)
+    assert board.footprint("R1").child("path") is None
+    out = call(s, "project.updatePcb", schematic=sch, board=pcb, swap=False)
+    assert out["relinked"] == ["R1"] and out["added"] == [] and out["nets_changed"] == []
+    fp = board.footprint("R1")
+    assert fp.child("path").atoms() == link and fp.child("sheetfile").atoms() == [b'"ecc83-pp.kicad_sch"']
+    assert call(s, "project.updatePcb", schematic=sch, board=pcb, swap=False)["summary"] == "board matches the schematic"
+
+
+def test_delete_extra_keeps_board_only_and_locked(tmp_path):
+    """delete_extra deletes footprints without a symbol, never board_only ones and
+    never locked ones (reported); without it they are only reported."""
+    folder = copy_demo("complex_hierarchy", tmp_path)
+    sch, pcb = "complex_hierarchy.kicad_sch", "complex_hierarchy.kicad_pcb"
+    s = Session(folder)
+    call(s, "sch.delete", path="ampli_ht.kicad_sch", reference="Q204")  # Q204 and Q304 (locked)
+    for ref, x in (("X1", 60), ("X2", 70)):
+        call(s, "pcb.placeFootprint", path=pcb, footprint="Resistor_SMD:R_0805_2012Metric", reference=ref,
+             at=[x, 60])
+    call(s, "pcb.setField", path=pcb, reference="X2", board_only=True)
+    board = s.get(pcb, "board")
+    assert board.doc.footprint("Q304").locked and not board.doc.footprint("Q204").locked
+    before = board.doc.to_bytes()
+    undo = len(board.undo)
+    args = {"schematic": sch, "board": pcb, "swap": False}
+    report = call(s, "project.updatePcb", **args)
+    assert report["extra_footprints"] == ["Q204", "Q304", "X1"] and report["deleted"] == []
+    assert board.doc.to_bytes() == before
+    dry = call(s, "project.updatePcb", **args, delete_extra=True, dry_run=True)
+    assert board.doc.to_bytes() == before and len(board.undo) == undo
+    out = call(s, "project.updatePcb", **args, delete_extra=True)
+    for r in (dry, out):
+        assert r["deleted"] == ["Q204", "X1"] and r["extra_footprints"] == ["Q304"]
+        assert {"ref": "Q304", "message": "locked: not deleted"} in r["problems"]
+    assert board.doc.footprint("Q204") is None and board.doc.footprint("X1") is None
+    assert board.doc.footprint("X2") is not None and board.doc.footprint("Q304") is not None
+    assert len(board.undo) == undo + 1
+    s.undo(pcb)
+    assert board.doc.to_bytes() == before
+
+
+def netlist_refs(kicad_cli: str, sch: Path) -> dict[str, str]:
+    """Reference -> sheet path of every component of KiCad's netlist of ``sch``."""
+    out = sch.with_suffix(".net")
+    r = subprocess.run([kicad_cli, "sch", "export", "netlist", "--format", "kicadsexpr", "-o", str(out), str(sch)],
+                       capture_output=True, text=True, timeout=600)
+    assert out.exists(), r.stdout + r.stderr
+    return dict(re.findall(r'\(comp \(ref "([^"]+)"\).*?\(sheetpath \(names "([^"]*)"\)', out.read_text(), re.S))
+
+
+@pytest.mark.kicad
+def test_back_annotation_renames_the_right_instance(tmp_path, kicad_cli):
+    """References changed on the board (R310, and U301 of two units, both on the
+    second instance of ampli_ht) reach that instance only; KiCad's netlist agrees."""
+    folder = copy_demo("complex_hierarchy", tmp_path)
+    sch, pcb = "complex_hierarchy.kicad_sch", "complex_hierarchy.kicad_pcb"
+    s = Session(folder)
+    call(s, "pcb.setField", path=pcb, reference="R310", field="Reference", value="R399")
+    call(s, "pcb.setField", path=pcb, reference="U301", field="Reference", value="U399")
+    args = {"schematic": sch, "board": pcb}
+    call(s, "query.symbols", path=sch)  # opens the sheets
+    sheets = {k: od for k, od in s.documents.items() if k.endswith(".kicad_sch")}
+    before = {k: od.doc.to_bytes() for k, od in sheets.items()}
+    dry = call(s, "project.backAnnotate", **args, dry_run=True)
+    assert {k: od.doc.to_bytes() for k, od in sheets.items()} == before
+    assert not any(od.undo for od in sheets.values())
+    horizontal = "/ampli_ht_horizontal/"
+    expected = sorted([{"from": "R310", "to": "R399", "sheet": horizontal},
+                       {"from": "U301", "to": "U399", "sheet": horizontal}], key=str)
+    assert sorted(dry["changed"], key=str) == expected and dry["unlinked"] == []
+    out = call(s, "project.backAnnotate", **args)
+    assert sorted(out["changed"], key=str) == expected
+    changed = [k for k, od in sheets.items() if od.doc.to_bytes() != before[k]]
+    assert changed == ["ampli_ht.kicad_sch"] and len(sheets[changed[0]].undo) == 1
+    assert call(s, "project.backAnnotate", **args)["changed"] == []
+    assert call(s, "project.updatePcb", **args, swap=False)["summary"] == "board matches the schematic"
+    save_all(s)
+    refs = netlist_refs(kicad_cli, folder / sch)
+    assert refs["R399"] == horizontal and refs["U399"] == horizontal
+    assert refs["R210"] == "/ampli_ht_vertical/" and refs["U201"] == "/ampli_ht_vertical/"
+    assert "R310" not in refs and "U301" not in refs
+
+
+def test_back_annotation_refuses_a_duplicate_reference(tmp_path):
+    """R310 renamed R210 on the board while R210's footprint is gone: the schematic
+    would have two R210s, so nothing changes."""
+    folder = copy_demo("complex_hierarchy", tmp_path)
+    sch, pcb = "complex_hierarchy.kicad_sch", "complex_hierarchy.kicad_pcb"
+    s = Session(folder)
+    call(s, "pcb.delete", path=pcb, reference="R210")
+    call(s, "pcb.setField", path=pcb, reference="R310", field="Reference", value="R210")
+    sheet = s.get("ampli_ht.kicad_sch", "schematic")
+    before = sheet.doc.to_bytes()
+    with pytest.raises(InvalidArgs) as e:
+        call(s, "project.backAnnotate", schematic=sch, board=pcb)
+    assert "R210" in e.value.message
+    assert sheet.doc.to_bytes() == before and not sheet.undo

@@ -825,15 +825,15 @@ class _Fab(Namespace):
     """boardwire.api.fab: generated from the registry."""
 
     def bom(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', exclude_dnp: bool = True, source: Literal['auto', 'schematic', 'board'] = 'auto') -> dict[str, Any]:
-        """CSV BOM (Reference, Value, Footprint, Qty; grouped): from the schematic (kicad-cli), else the board's footprints; the result's source says which.
+        """Grouped CSV BOM (Reference, Value, Footprint, Qty) from the schematic (kicad-cli), else the footprints; result's source says which.
 
         Registry command ``fab.bom`` (export, read-only, long; units: mm; sizes in bytes).
 
         Args:
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
-            output (str): Folder for the files (default 'fab')
+            output (str): Output folder (default 'fab')
             exclude_dnp (bool): (default True)
-            source (Literal['auto', 'schematic', 'board']): auto: NAME.kicad_sch beside the board if there is one, else the footprints (default 'auto')
+            source (Literal['auto', 'schematic', 'board']): auto: the board's NAME.kicad_sch if any, else footprints (default 'auto')
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -849,13 +849,13 @@ class _Fab(Namespace):
         ...
 
     def drill(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', drill_map: bool = False, separate_th: bool = True) -> dict[str, Any]:
-        """Excellon drill files (mm) of the in-memory board (kicad-cli), optionally with a drill map.
+        """Excellon drill files (mm) of the in-memory board (kicad-cli), optional drill map.
 
         Registry command ``fab.drill`` (export, read-only, long; units: mm; sizes in bytes).
 
         Args:
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
-            output (str): Folder for the files (default 'fab')
+            output (str): Output folder (default 'fab')
             drill_map (bool): (default False)
             separate_th (bool): PTH and NPTH holes in separate files (default True)
 
@@ -873,16 +873,16 @@ class _Fab(Namespace):
         ...
 
     def gerbers(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', layers: Sequence[str] | None = None, protel_extensions: bool | None = None, subtract_mask_from_silk: bool | None = None) -> dict[str, Any]:
-        """Gerber X2 files and job file of the in-memory board (kicad-cli); unset options follow the board's plot settings.
+        """Gerber X2 and job files of the in-memory board (kicad-cli); unset options follow its plot settings.
 
         Registry command ``fab.gerbers`` (export, read-only, long; units: mm; sizes in bytes).
 
         Args:
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
-            output (str): Folder for the files (default 'fab')
+            output (str): Output folder (default 'fab')
             layers (Sequence[str] | None): Default: copper, paste, silk, mask, Edge.Cuts
-            protel_extensions (bool | None): Default: the board's plot setting
-            subtract_mask_from_silk (bool | None): Default: the board's plot setting
+            protel_extensions (bool | None): Default: board's setting
+            subtract_mask_from_silk (bool | None): Default: board's setting
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -898,21 +898,23 @@ class _Fab(Namespace):
         """
         ...
 
-    def package(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', exclude_dnp: bool = True, side: Literal['both', 'front', 'back'] = 'both', drill_map: bool = False, separate_th: bool = True, layers: Sequence[str] | None = None, protel_extensions: bool | None = None, subtract_mask_from_silk: bool | None = None) -> dict[str, Any]:
-        """Gerbers, drill files, position file, BOM and fab.zip of them all, from the in-memory board; a cancelled call writes nothing.
+    def package(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', exclude_dnp: bool = True, side: Literal['both', 'front', 'back'] = 'both', drill_map: bool = False, separate_th: bool = True, layers: Sequence[str] | None = None, protel_extensions: bool | None = None, subtract_mask_from_silk: bool | None = None, preset: Literal['generic', 'jlcpcb'] = 'generic', force: bool = False) -> dict[str, Any]:
+        """DRC gate, then Gerbers, drill, positions, BOM, fab.zip of the in-memory board; DRC errors refuse (drc-errors) unless force.
 
         Registry command ``fab.package`` (export, read-only, long; units: mm; sizes in bytes).
 
         Args:
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
-            output (str): Folder for the files (default 'fab')
+            output (str): Output folder (default 'fab')
             exclude_dnp (bool): (default True)
             side (Literal['both', 'front', 'back']): (default 'both')
             drill_map (bool): (default False)
             separate_th (bool): PTH and NPTH holes in separate files (default True)
             layers (Sequence[str] | None): Default: copper, paste, silk, mask, Edge.Cuts
-            protel_extensions (bool | None): Default: the board's plot setting
-            subtract_mask_from_silk (bool | None): Default: the board's plot setting
+            protel_extensions (bool | None): Default: board's setting
+            subtract_mask_from_silk (bool | None): Default: board's setting
+            preset (Literal['generic', 'jlcpcb']): jlcpcb: JLC's names, origin, BOM/CPL columns (default 'generic')
+            force (bool): Write despite DRC errors (default False)
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -924,18 +926,18 @@ class _Fab(Namespace):
 
         Examples:
             fab.package(path='board.kicad_pcb')
-            fab.package(path='board.kicad_pcb', output='fab', drill_map=True)
+            fab.package(path='board.kicad_pcb', preset='jlcpcb')
         """
         ...
 
     def positions(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', exclude_dnp: bool = True, side: Literal['both', 'front', 'back'] = 'both') -> dict[str, Any]:
-        """Position (pick-and-place) CSV of the in-memory board (kicad-cli): mm, degrees.
+        """Pick-and-place CSV of the in-memory board (kicad-cli): mm, degrees.
 
         Registry command ``fab.positions`` (export, read-only, long; units: mm; sizes in bytes).
 
         Args:
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
-            output (str): Folder for the files (default 'fab')
+            output (str): Output folder (default 'fab')
             exclude_dnp (bool): (default True)
             side (Literal['both', 'front', 'back']): (default 'both')
 
@@ -1030,6 +1032,31 @@ class _Lib(Namespace):
 class _Project(Namespace):
     """boardwire.api.project: generated from the registry."""
 
+    def back_annotate(self, *, schematic: str, board: str, dry_run: bool = False, revision: int | None = None) -> dict[str, Any]:
+        """KiCad's Update Schematic from PCB: each symbol instance gets the reference of the footprint linked to it by path.
+
+        Registry command ``project.backAnnotate`` (edit).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            schematic (str): Root .kicad_sch (required)
+            board (str): .kicad_pcb (required)
+            dry_run (bool): Report only (default False)
+            revision (int | None): Expected revision of the edited file
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            project.back_annotate(schematic='t.kicad_sch', board='t.kicad_pcb', dry_run=True)
+        """
+        ...
+
     def new(self, *, name: str, template: Literal['blank', '2layer-starter'] = 'blank', folder: str | None = None) -> dict[str, Any]:
         """A new KiCad 9 project as KiCad writes one: NAME.kicad_pro, .kicad_sch, .kicad_pcb, empty library tables. Never overwrites (invalid-args).
 
@@ -1054,17 +1081,19 @@ class _Project(Namespace):
         """
         ...
 
-    def update_pcb(self, *, schematic: str, board: str, dry_run: bool = False, revision: int | None = None) -> dict[str, Any]:
-        """Update PCB from Schematic (by reference): add missing footprints below the board, set pad nets and values; footprints not in the schematic are reported, not deleted.
+    def update_pcb(self, *, schematic: str, board: str, dry_run: bool = False, revision: int | None = None, swap: bool = True, delete_extra: bool = False) -> dict[str, Any]:
+        """KiCad's Update PCB from Schematic: footprints linked by symbol path (else reference) get its reference, footprint, value and pad nets; missing ones are added below the board.
 
         Registry command ``project.updatePcb`` (edit).
         One undo step (inside `transaction` it joins the transaction's step).
 
         Args:
             schematic (str): Root .kicad_sch (required)
-            board (str): .kicad_pcb to update (required)
-            dry_run (bool): Report the changes without making them (default False)
-            revision (int | None): Fail with stale-revision unless the board is at this revision
+            board (str): .kicad_pcb (required)
+            dry_run (bool): Report only (default False)
+            revision (int | None): Expected revision of the edited file
+            swap (bool): Replace footprints of another lib id (default True)
+            delete_extra (bool): Delete footprints without symbol (not board_only/locked) (default False)
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
@@ -1076,7 +1105,7 @@ class _Project(Namespace):
 
         Examples:
             project.update_pcb(schematic='t.kicad_sch', board='t.kicad_pcb')
-            project.update_pcb(schematic='t.kicad_sch', board='t.kicad_pcb', dry_run=True)
+            project.update_pcb(schematic='t.kicad_sch', board='t.kicad_pcb', dry_run=True, delete_extra=True)
         """
         ...
 
@@ -1858,7 +1887,7 @@ class _Sch(Namespace):
         ...
 
     def place_symbol(self, *, symbol: str, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, angle: Literal[0, 90, 180, 270] = 0, mirror: Literal['none', 'x', 'y'] = 'none', unit: int = 1, reference: str | None = None, value: str | None = None, footprint: str | None = None, fields: dict[str, str] = ...) -> dict[str, Any]:
-        """Place a library symbol (found through sym-lib-table and KiCad's library variables; its definition copied into lib_symbols, flattened if it extends another) as KiCad 9 places it: fields moved with the symbol, one pin entry per library pin, one instance path per placement of this sheet file (reference default PREFIX?, e.g. R?). angle is 0/90/180/270 counter-clockwise; mirror x flips top-bottom, y left-right. Returns the pins' positions (mm). Errors: not-found for an unknown library or symbol; invalid-args for a unit the symbol lacks; unsupported-format for a schematic older than KiCad 8.
+        """Place a library symbol (found through sym-lib-table and KiCad's library variables; its definition copied into lib_symbols, flattened if it extends another) as KiCad 9 places it: fields moved with the symbol, one pin entry per library pin, one instance path per placement of this sheet file (reference default PREFIX?, e.g. R?). angle is 0/90/180/270 counter-clockwise; mirror x flips top-bottom, y left-right. Returns the pins' positions (mm). Errors: not-found for an unknown library or symbol; invalid-args for a unit the symbol lacks or a reference in use; unsupported-format for a schematic older than KiCad 8.
 
         Registry command ``sch.placeSymbol`` (edit; units: mm, degrees).
         One undo step (inside `transaction` it joins the transaction's step).

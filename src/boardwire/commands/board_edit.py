@@ -68,14 +68,18 @@ def place_footprint(ctx: Context, a: PlaceArgs) -> dict:
     if unknown:
         raise InvalidArgs(f"{a.footprint} has no pad {', '.join(unknown)}",
                           errors=[{"loc": f"nets.{u}", "msg": "no such pad", "type": "value"} for u in unknown])
+    known = board.index.net_table
+    new_nets = sorted({name for name in a.nets.values() if name and name not in known})
     for name in a.nets.values():
         board.ensure_net(name)
     fp = board.add_footprint(lib, a.footprint, pt(a.at), a.angle, a.reference, a.value, a.nets)
     if a.side == "back":
         fp.flip()
     ctx.created(fp.uuid)
-    return {"summary": f"placed {a.reference} ({a.footprint}) at {a.at} on the {a.side}",
-            "id": fp.uuid, "pads": len(fp.pads)}
+    # a new net is often a typo of an existing one: say so where the agent looks
+    return {"summary": f"placed {a.reference} ({a.footprint}) at {a.at} on the {a.side}"
+                       + (f"; new nets: {', '.join(new_nets)}" if new_nets else ""),
+            "id": fp.uuid, "pads": len(fp.pads), "new_nets": new_nets}
 
 
 class MoveArgs(EditArgs):
@@ -264,8 +268,23 @@ def swap_footprint(ctx: Context, a: SwapArgs) -> dict:
     board = board_of(ctx, a.path)
     old = footprint_of(board, a.reference)
     lib = FootprintFile.load(footprint_path(a.footprint, board.path.parent if board.path else None))
-    nets = {p.number: (p.net_name or board.net_name(p.net) or "") for p in old.pads}
-    nets = {k: v for k, v in nets.items() if v}
+    _, dropped = replace_footprint(board, old, lib, a.footprint)
+    return {"summary": f"{a.reference} is now {a.footprint}" + (f"; pads without a match: {', '.join(dropped)}" if dropped else ""),
+            "dropped_pads": dropped}
+
+
+def pad_nets(board: Board, fp: Footprint) -> dict[str, str]:
+    """Pad number -> net name of a footprint's pads that have a net."""
+    nets = {p.number: (p.net_name or board.net_name(p.net) or "") for p in fp.pads}
+    return {k: v for k, v in nets.items() if v}
+
+
+def replace_footprint(board: Board, old: Footprint, lib: FootprintFile, lib_id: str) -> tuple[Footprint, list[str]]:
+    """Put library footprint ``lib`` in the place of ``old`` (pcb.swapFootprint, project.updatePcb):
+    same place, side, angle, id, reference, value, other fields, flags, schematic link and
+    pad nets by pad number. Returns the new footprint and the pad numbers whose nets found
+    no pad."""
+    nets = pad_nets(board, old)
     numbers = {p.number for p in lib.pads}
     dropped = sorted(set(nets) - numbers)
     keep = {n: old.field(n) for n in ("Reference", "Value")}
@@ -276,7 +295,7 @@ def swap_footprint(ctx: Context, a: SwapArgs) -> dict:
     uid, side, angle, at = old.uuid, old.side, old.orientation, old.position
     carried = [k for k in old.node.lists() if k.head in ("path", "sheetname", "sheetfile")]
     board.delete(old)
-    new = board.add_footprint(lib, a.footprint, at, angle, keep["Reference"], keep["Value"],
+    new = board.add_footprint(lib, lib_id, at, angle, keep["Reference"], keep["Value"],
                               {k: v for k, v in nets.items() if k in numbers}, index=index)
     if uid:  # the same footprint for the schematic link and for groups
         board.set_atoms(new.node.find("uuid"), [atoms.quote(uid)])
@@ -289,8 +308,7 @@ def swap_footprint(ctx: Context, a: SwapArgs) -> dict:
         new.set_attribute(flag, True)
     if side == "back":
         new.flip()
-    return {"summary": f"{a.reference} is now {a.footprint}" + (f"; pads without a match: {', '.join(dropped)}" if dropped else ""),
-            "dropped_pads": dropped}
+    return new, dropped
 
 
 class TrackArgs(EditArgs):

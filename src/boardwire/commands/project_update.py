@@ -1,12 +1,15 @@
-"""project.updatePcb: KiCad's "Update PCB from Schematic" for the common cases.
+"""project.updatePcb and project.backAnnotate: KiCad's "Update PCB from Schematic" and
+"Update Schematic from PCB" for the common cases.
 
-Symbols are matched to footprints by reference. A symbol on the board (not a power or
-``#`` symbol, with a Footprint field) whose reference has no footprint gets its library
-footprint, placed in a row below the board, with its value, its ``path`` /
-``sheetname`` / ``sheetfile`` as KiCad writes them and the nets of its pins. A
-footprint that is there gets the value of its symbol and the nets of its pins.
-Footprints whose reference the schematic no longer has are reported, never deleted;
-footprints are never swapped.
+updatePcb links footprints to symbols as KiCad does: by the footprint's ``(path
+"/<sheet uuids>/<symbol uuid>")``, else by reference (then the path is set:
+``relinked``). A symbol on the board (not a power or ``#`` symbol) gets: its reference
+(a linked footprint is renamed, never replaced), its Footprint field (a footprint of
+another library id is swapped in place, as pcb.swapFootprint does), its value and the
+nets of its pins. A symbol without a footprint gets its library footprint with the
+``path`` / ``sheetname`` / ``sheetfile`` KiCad writes, in one row per sheet instance
+below the board. Footprints without a symbol are reported, or deleted with
+``delete_extra`` (never ``board_only`` ones, never locked ones).
 
 Net names: the schematic's nets (`boardwire.checks.sch_connectivity`) are named as
 KiCad names them on most nets, not all. So a net whose pads already agree with the
@@ -14,6 +17,10 @@ schematic keeps the board's name; only a net that the schematic joins or splits 
 pads, to the schematic's name when the board has it among the joined ones, else to
 the board name most of its pads carry. Nets only new footprints use take the
 schematic's name. The whole update is one change (one undo step).
+
+backAnnotate writes the reference of each footprint into the symbol instance (sheet
+instance path) its ``path`` names, all units of a multi-unit symbol together; a result
+that gives two symbols one reference is refused.
 """
 
 from __future__ import annotations
@@ -29,25 +36,32 @@ from ..documents.board import Board, Footprint
 from ..documents.libraries import footprint_path
 from ..documents.schematic import Sheet
 from ..documents.sexpr_doc import make
-from ..errors import BoardwireError
+from ..errors import BoardwireError, InvalidArgs
 from ..registry import Context, command
 from ..sexpr import atoms
 from ..sexpr.atoms import quote
 from ..sexpr.node import SList
+from .board_edit import pad_nets, replace_footprint
 from .board_query import board_of
 from .common import Args, Result
 from .describe import outline_bbox
+from .sch_edit import set_reference
 from .sch_query import connectivity_of
 
 GAP = 2_000_000  # nm between new footprints, and below the board
 _FP_POINTS = ("start", "end", "center", "mid", "at")
 
 
-class UpdateArgs(Args):
+class PairArgs(Args):
     schematic: str = Field(min_length=1, max_length=4096, description="Root .kicad_sch")
-    board: str = Field(min_length=1, max_length=4096, description=".kicad_pcb to update")
-    dry_run: bool = Field(False, description="Report the changes without making them")
-    revision: int | None = Field(None, description="Fail with stale-revision unless the board is at this revision")
+    board: str = Field(min_length=1, max_length=4096, description=".kicad_pcb")
+    dry_run: bool = Field(False, description="Report only")
+    revision: int | None = Field(None, description="Expected revision of the edited file")
+
+
+class UpdateArgs(PairArgs):
+    swap: bool = Field(True, description="Replace footprints of another lib id")
+    delete_extra: bool = Field(False, description="Delete footprints without symbol (not board_only/locked)")
 
 
 def _extent(lib: FootprintFile) -> tuple[int, int, int, int]:
@@ -96,23 +110,43 @@ def _sheetfile(inst) -> str:
     return Sheet(inst.parent.doc, inst.sheet_node).file
 
 
-def _add_sheet_info(board: Board, fp: Footprint, path: str, sheetname: str, sheetfile: str) -> None:
+def _link(fp: Footprint) -> str | None:
+    """The footprint's ``(path ...)``: ``/<sheet uuids>/<symbol uuid>`` of its symbol."""
+    node = fp.child("path")
+    return atoms.text(node.atoms()[0]) if node is not None and node.atoms() else None
+
+
+def _sym_path(s) -> str:
+    return f"{s.sheet.uuid_path}{s.view.uuid}"
+
+
+def _board_only(fp: Footprint) -> bool:
+    return b"board_only" in fp.values("attr")
+
+
+def _set_sheet_info(board: Board, fp: Footprint, path: str, sheetname: str, sheetfile: str) -> None:
     """``(path ...)``, ``(sheetname ...)``, ``(sheetfile ...)`` after the properties, as KiCad writes them."""
-    last = max((i for i, k in enumerate(fp.node.kids)
-                if type(k) is SList and k.head == "property"), default=None)
-    index = None if last is None else last + 1
-    for i, node in enumerate((make("path", quote(path)), make("sheetname", quote(sheetname)),
-                              make("sheetfile", quote(sheetfile)))):
-        board.insert(fp.node, node, None if index is None else index + i)
+    index = max((i for i, k in enumerate(fp.node.kids)
+                 if type(k) is SList and k.head == "property"), default=None)
+    for head, value in (("path", path), ("sheetname", sheetname), ("sheetfile", sheetfile)):
+        node = fp.node.find(head)
+        if node is not None:
+            if node.atoms() != [quote(value)]:
+                board.set_atoms(node, [quote(value)])
+            index = fp.node.index(node)
+        else:
+            node = board.insert(fp.node, make(head, quote(value)), None if index is None else index + 1)
+            index = fp.node.index(node)
 
 
 @command("project.updatePcb", kind="edit", args=UpdateArgs, result=Result, edits="board",
          examples=({"schematic": "t.kicad_sch", "board": "t.kicad_pcb"},
-                   {"schematic": "t.kicad_sch", "board": "t.kicad_pcb", "dry_run": True}))
+                   {"schematic": "t.kicad_sch", "board": "t.kicad_pcb", "dry_run": True, "delete_extra": True}))
 def update_pcb(ctx: Context, a: UpdateArgs) -> dict:
-    """Update PCB from Schematic (by reference): add missing footprints below the board, set pad nets and values; footprints not in the schematic are reported, not deleted."""
+    """KiCad's Update PCB from Schematic: footprints linked by symbol path (else reference) get its reference, footprint, value and pad nets; missing ones are added below the board."""
     conn = connectivity_of(ctx, a.schematic)
     board = board_of(ctx, a.board)
+    base = board.path.parent if board.path else None
 
     # the symbols that want a footprint, one per reference (the lowest unit's instance)
     wanted: dict[str, object] = {}
@@ -124,33 +158,67 @@ def update_pcb(ctx: Context, a: UpdateArgs) -> dict:
             unannotated.add(s.reference)
             continue
         wanted.setdefault(s.reference, s)
+    links = {_sym_path(s): s.reference for s in conn.symbols if s.reference in wanted}  # every unit
     pin_net: dict[tuple[str, str], object] = {}
     for p in conn.pins:
         if p.net is not None and p.symbol.reference in wanted:
             pin_net.setdefault((p.reference, p.number), p.net)
 
+    # footprints to symbols: by path (KiCad's link), then by reference
     on_board: dict[str, Footprint] = {}
-    extra: list[str] = []
+    rest: list[Footprint] = []
     for fp in board.footprints:
-        ref = fp.reference
-        attr = fp.child("attr")
-        if attr is not None and b"board_only" in attr.atoms():
+        if _board_only(fp):
             continue
-        if ref in wanted:
-            on_board.setdefault(ref, fp)
-        elif ref:
-            extra.append(ref)
+        ref = links.get(_link(fp) or "")
+        if ref is not None and ref not in on_board:
+            on_board[ref] = fp
+        else:
+            rest.append(fp)
+    extra: list[Footprint] = []
+    relinked = []
+    for fp in rest:
+        if fp.reference in wanted and fp.reference not in on_board:
+            on_board[fp.reference] = fp
+            relinked.append(fp.reference)
+        elif fp.reference:
+            extra.append(fp)
+
+    renamed = [{"from": fp.reference, "to": ref} for ref, fp in on_board.items() if fp.reference != ref]
+    problems = []
+    staying = {fp.reference for fp in extra} if not a.delete_extra else {fp.reference for fp in extra if fp.locked}
+    for ch in renamed:
+        if ch["to"] in staying:
+            problems.append({"ref": ch["to"], "message": "also the reference of a footprint not in the schematic"})
+
+    # swaps: the library footprint of each symbol whose Footprint field names another
+    swaps: dict[str, tuple] = {}
+    nets_after: dict[str, list[tuple[str, str]]] = {}  # ref -> [(pad number, net)] once swapped
+    for ref, fp in on_board.items():
+        lib_id = wanted[ref].view.footprint
+        if a.swap and lib_id and lib_id != fp.lib_id:
+            try:
+                lib = FootprintFile.load(footprint_path(lib_id, base))
+            except (BoardwireError, OSError) as e:
+                problems.append({"ref": ref, "message": f"{lib_id}: {getattr(e, 'message', None) or e}"})
+            else:
+                old = pad_nets(board, fp)
+                numbers = {p.number for p in lib.pads}
+                swaps[ref] = (lib, lib_id, {"ref": ref, "from": fp.lib_id, "to": lib_id},
+                              sorted(set(old) - numbers, key=_natural))
+                nets_after[ref] = [(p.number, old.get(p.number, "")) for p in lib.pads]
+                continue
+        nets_after[ref] = [(p.number, p.net_name or board.net_name(p.net) or "") for p in fp.pads]
 
     # nets: sch net -> board net name
-    pads_of = {ref: fp.pads for ref, fp in on_board.items()}
     seen: dict[int, Counter] = {}
     nets = {}
     for (ref, num), net in pin_net.items():
         nets[id(net)] = net
         c = seen.setdefault(id(net), Counter())
-        for pad in pads_of.get(ref, ()):
-            if pad.number == num and pad.net_name:
-                c[pad.net_name] += 1
+        for number, name in nets_after.get(ref, ()):
+            if number == num and name:
+                c[name] += 1
     target: dict[int, str] = {}
     claimed: set[str] = set()
     for key in sorted(nets, key=lambda k: (-max(seen[k].values(), default=0), nets[k].name)):
@@ -164,23 +232,22 @@ def update_pcb(ctx: Context, a: UpdateArgs) -> dict:
     nets_changed, values_changed = [], []
     for ref, fp in on_board.items():
         sym = wanted[ref]
-        for pad in fp.pads:
-            net = pin_net.get((ref, pad.number))
-            if net is None or not pad.number:
+        for i, (number, was) in enumerate(nets_after[ref]):
+            net = pin_net.get((ref, number))
+            if net is None or not number:
                 continue
-            to, was = target[id(net)], pad.net_name or ""
+            to = target[id(net)]
             if to != was:
-                nets_changed.append({"ref": ref, "pad": pad.number, "from": was, "to": to, "_pad": pad})
+                nets_changed.append({"ref": ref, "pad": number, "from": was, "to": to, "_i": i})
         value = sym.view.value
         if value != fp.value:
             values_changed.append({"ref": ref, "from": fp.value, "to": value})
 
-    # footprints to add
+    # footprints to add: one row per sheet instance, below the board
     missing = [r for r in wanted if r not in on_board]
-    added, problems = [], []
+    added = []
     x0, y_bottom = _board_bottom_left(board)
-    cursor = x0
-    plans = []
+    rows: dict[int, list] = {id(inst): [] for inst in conn.sheets}
     for ref in sorted(missing, key=_natural):
         sym = wanted[ref]
         lib_id = sym.view.footprint
@@ -188,7 +255,7 @@ def update_pcb(ctx: Context, a: UpdateArgs) -> dict:
             problems.append({"ref": ref, "message": "no Footprint field"})
             continue
         try:
-            lib = FootprintFile.load(footprint_path(lib_id, board.path.parent if board.path else None))
+            lib = FootprintFile.load(footprint_path(lib_id, base))
         except (BoardwireError, OSError) as e:
             problems.append({"ref": ref, "message": f"{lib_id}: {getattr(e, 'message', None) or e}"})
             continue
@@ -196,40 +263,135 @@ def update_pcb(ctx: Context, a: UpdateArgs) -> dict:
         pins = {num for (r, num) in pin_net if r == ref}
         if pins - pad_numbers:
             problems.append({"ref": ref, "message": f"{lib_id} has no pad {', '.join(sorted(pins - pad_numbers, key=_natural))}"})
-        pad_nets = {num: target[id(pin_net[(ref, num)])] for num in pad_numbers if (ref, num) in pin_net}
-        x1, y1, x2, _ = _extent(lib)
-        at = (cursor - x1, y_bottom + 2 * GAP - y1)
-        cursor += (x2 - x1) + GAP
-        plans.append((ref, sym, lib, lib_id, at, pad_nets))
+        nets_of = {num: target[id(pin_net[(ref, num)])] for num in pad_numbers if (ref, num) in pin_net}
+        rows.setdefault(id(sym.sheet), []).append((ref, sym, lib, lib_id, nets_of, _extent(lib)))
         added.append(ref)
+    plans = []
+    top = y_bottom + 2 * GAP
+    for row in rows.values():
+        cursor = x0
+        for ref, sym, lib, lib_id, nets_of, (x1, y1, x2, _) in row:
+            plans.append((ref, sym, lib, lib_id, (cursor - x1, top - y1), nets_of))
+            cursor += (x2 - x1) + GAP
+        if row:
+            top += max(e[3] - e[1] for *_, e in row) + GAP
+
+    deleted = []
+    if a.delete_extra:
+        for fp in extra:
+            if fp.locked:
+                problems.append({"ref": fp.reference, "message": "locked: not deleted"})
+            else:
+                deleted.append(fp)
 
     if not a.dry_run:
+        for ref in relinked:
+            inst = wanted[ref].sheet
+            _set_sheet_info(board, on_board[ref], _sym_path(wanted[ref]), inst.path, _sheetfile(inst))
+        for ch in renamed:
+            on_board[ch["to"]].set_field("Reference", ch["to"])
+        for ref, (lib, lib_id, *_) in swaps.items():
+            on_board[ref], _ = replace_footprint(board, on_board[ref], lib, lib_id)
         for ch in nets_changed:
-            ch["_pad"].set_net(board.ensure_net(ch["to"]) if ch["to"] else 0, ch["to"])
+            fp, number = on_board[ch["ref"]], ch["pad"]
+            pads = [p for p in fp.pads if p.number == number] if ch["ref"] in swaps else [fp.pads[ch["_i"]]]
+            code = board.ensure_net(ch["to"]) if ch["to"] else 0
+            for pad in pads:
+                pad.set_net(code, ch["to"])
         for ch in values_changed:
             on_board[ch["ref"]].set_field("Value", ch["to"])
-        for ref, sym, lib, lib_id, at, pad_nets in plans:
-            for name in pad_nets.values():
+        for fp in deleted:
+            board.delete(fp)
+        for ref, sym, lib, lib_id, at, nets_of in plans:
+            for name in nets_of.values():
                 board.ensure_net(name)
-            fp = board.add_footprint(lib, lib_id, at, 0.0, ref, sym.view.value, pad_nets)
+            fp = board.add_footprint(lib, lib_id, at, 0.0, ref, sym.view.value, nets_of)
             inst = sym.sheet
-            _add_sheet_info(board, fp, f"{inst.uuid_path}{sym.view.uuid}", inst.path, _sheetfile(inst))
+            _set_sheet_info(board, fp, _sym_path(sym), inst.path, _sheetfile(inst))
             ctx.created(fp.uuid)
     for ch in nets_changed:
-        del ch["_pad"]
+        del ch["_i"]
+    swapped = []
+    for ref, (*_, row, dropped) in swaps.items():
+        swapped.append(dict(row, dropped_pads=dropped) if dropped else row)
 
-    n = len(added) + len(nets_changed) + len(values_changed)
+    kept = [fp.reference for fp in extra if fp not in deleted]
+    counts = {"added": added, "renamed": renamed, "swapped": swapped, "pad nets": nets_changed,
+              "values": values_changed, "deleted": deleted, "relinked": relinked}
+    n = sum(len(v) for v in counts.values())
     verb = "would make" if a.dry_run else "made"
-    parts = [f"{len(added)} added", f"{len(nets_changed)} pad nets", f"{len(values_changed)} values"]
+    parts = [f"{len(v)} {k}" for k, v in counts.items() if v]
     summary = (f"{verb} {n} change{'s' if n != 1 else ''} ({', '.join(parts)})" if n else "board matches the schematic")
-    if extra:
-        summary += f"; {len(extra)} footprint{'s' if len(extra) != 1 else ''} not in the schematic"
-    out = {"summary": summary, "dry_run": a.dry_run, "added": added, "nets_changed": nets_changed,
-           "values_changed": values_changed, "extra_footprints": sorted(extra, key=_natural)}
+    if kept:
+        summary += f"; {len(kept)} footprint{'s' if len(kept) != 1 else ''} not in the schematic"
+    out = {"summary": summary, "dry_run": a.dry_run, "added": added, "references_changed": renamed,
+           "footprints_swapped": swapped, "nets_changed": nets_changed, "values_changed": values_changed,
+           "deleted": sorted((fp.reference for fp in deleted), key=_natural),
+           "extra_footprints": sorted(kept, key=_natural)}
+    if relinked:
+        out["relinked"] = sorted(relinked, key=_natural)
     if problems or unannotated:
         out["problems"] = problems + [{"ref": r, "message": "not annotated (sch.annotate)"}
                                       for r in sorted(unannotated)]
     return out
+
+
+@command("project.backAnnotate", kind="edit", args=PairArgs, result=Result, edits="schematic",
+         examples=({"schematic": "t.kicad_sch", "board": "t.kicad_pcb", "dry_run": True},))
+def back_annotate(ctx: Context, a: PairArgs) -> dict:
+    """KiCad's Update Schematic from PCB: each symbol instance gets the reference of the footprint linked to it by path."""
+    conn = connectivity_of(ctx, a.schematic)
+    board = board_of(ctx, a.board)
+    by_path = {_sym_path(s): s for s in conn.symbols}
+    units: dict[str, list] = {}
+    for s in conn.symbols:
+        units.setdefault(s.reference, []).append(s)
+
+    def key(s) -> tuple:
+        return id(s.view.node), s.sheet.kiid_path
+
+    def part(s) -> tuple:  # the units of a multi-unit symbol are one part by reference
+        return ("ref", s.reference) if s.lib is not None and s.lib.unit_count > 1 else key(s)
+
+    claimed: dict[tuple, tuple] = {}  # symbol instance -> (symbol, footprint reference)
+    unlinked = []
+    for fp in board.footprints:
+        ref = fp.reference
+        if not ref or _board_only(fp):
+            continue
+        s = by_path.get(_link(fp) or "")
+        if s is None:
+            unlinked.append(ref)
+            continue
+        group = [u for u in units[s.reference] if part(u) == part(s)]
+        for u in group:
+            if claimed.setdefault(key(u), (u, ref))[1] != ref:
+                raise InvalidArgs(f"{s.reference} is linked from footprints {claimed[key(u)][1]} and {ref}",
+                                  errors=[{"loc": "board", "msg": "two footprints link one symbol", "type": "value"}])
+    todo = {k: (u, ref) for k, (u, ref) in claimed.items() if u.reference != ref}
+    final: dict[str, set] = {}
+    for s in conn.symbols:
+        ref = todo.get(key(s), (s, s.reference))[1]
+        if not ref.endswith("?"):
+            final.setdefault(ref, set()).add(part(s))
+    clash = sorted({ref for s, ref in todo.values() if len(final[ref]) > 1}, key=_natural)
+    if clash:
+        raise InvalidArgs(f"back-annotation would give {', '.join(clash)} to two symbols",
+                          errors=[{"loc": "board", "msg": f"duplicate reference {r}", "type": "value"} for r in clash])
+    changed = []
+    for s, ref in todo.values():
+        row = {"from": s.reference, "to": ref, "sheet": s.sheet.path}
+        if row not in changed:
+            changed.append(row)
+        if not a.dry_run:
+            set_reference(ctx, s, ref)
+    n = len(changed)
+    summary = (f"{'would change' if a.dry_run else 'changed'} {n} reference{'s' if n != 1 else ''}"
+               if n else "schematic matches the board")
+    if unlinked:
+        summary += f"; {len(unlinked)} footprint{'s' if len(unlinked) != 1 else ''} without a symbol"
+    return {"summary": summary, "dry_run": a.dry_run, "changed": changed,
+            "unlinked": sorted(unlinked, key=_natural)}
 
 
 def _natural(s: str):

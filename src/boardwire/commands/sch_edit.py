@@ -160,6 +160,14 @@ def _place(ctx: Context, a: PlaceArgs, power: bool) -> dict:
     prefix = lib_fields.get("Reference", "U")
     reference = a.reference or prefix + "?"
     root, project, conn = _design(ctx, od.path)
+    if a.reference and not reference.endswith("?"):
+        # another unit of the same part may share the reference; anything else is a duplicate
+        clash = [x for x in conn.symbols if x.reference == reference
+                 and (x.view.lib_id != a.symbol or x.unit == a.unit or x.view.value != (a.value or x.view.value))]
+        if clash:
+            raise InvalidArgs(f"{reference} is already used (on {clash[0].sheet.path})",
+                              errors=[{"loc": "reference", "msg": "reference exists", "type": "value"}],
+                              hint="Leave reference out (PREFIX?) and run sch.annotate, or pick a free one")
     paths = _instance_paths(conn, od.path) or ([f"/{doc.uuid}"] if doc.uuid else [])
     angle, mirror = _orientation(a.angle, a.mirror)
     placement = sp.Placement(a.symbol, pt(a.at), angle, mirror, a.unit, reference, a.value,
@@ -182,7 +190,7 @@ def _place(ctx: Context, a: PlaceArgs, power: bool) -> dict:
          examples=({"path": "board.kicad_sch", "symbol": "Device:R", "at": [101.6, 50.8], "angle": 90,
                     "value": "10k", "footprint": "Resistor_SMD:R_0603_1608Metric"},))
 def place_symbol(ctx: Context, a: PlaceArgs) -> dict:
-    """Place a library symbol (found through sym-lib-table and KiCad's library variables; its definition copied into lib_symbols, flattened if it extends another) as KiCad 9 places it: fields moved with the symbol, one pin entry per library pin, one instance path per placement of this sheet file (reference default PREFIX?, e.g. R?). angle is 0/90/180/270 counter-clockwise; mirror x flips top-bottom, y left-right. Returns the pins' positions (mm). Errors: not-found for an unknown library or symbol; invalid-args for a unit the symbol lacks; unsupported-format for a schematic older than KiCad 8."""
+    """Place a library symbol (found through sym-lib-table and KiCad's library variables; its definition copied into lib_symbols, flattened if it extends another) as KiCad 9 places it: fields moved with the symbol, one pin entry per library pin, one instance path per placement of this sheet file (reference default PREFIX?, e.g. R?). angle is 0/90/180/270 counter-clockwise; mirror x flips top-bottom, y left-right. Returns the pins' positions (mm). Errors: not-found for an unknown library or symbol; invalid-args for a unit the symbol lacks or a reference in use; unsupported-format for a schematic older than KiCad 8."""
     return _place(ctx, a, power=False)
 
 
@@ -440,14 +448,14 @@ def annotate(ctx: Context, a: AnnotateArgs) -> dict:
         if ref != s.reference:
             changes.append((s, ref))
     for s, ref in changes:
-        _set_reference(ctx, s, ref)
+        set_reference(ctx, s, ref)
     rows = [{"sheet": s.sheet.path, "from": s.reference, "to": ref, "id": s.view.uuid} for s, ref in changes]
     return {"summary": f"annotated {len(changes)} symbol{'s' if len(changes) != 1 else ''}"
                        + (f" ({a.scheme} scheme)" if a.scheme != "incremental" else ""),
             "changes": rows}
 
 
-def _set_reference(ctx: Context, s: PlacedSymbol, ref: str) -> None:
+def set_reference(ctx: Context, s: PlacedSymbol, ref: str) -> None:
     """Write ``ref`` into the symbol's instance path for ``s.sheet`` (adding the path if
     the symbol has none for it), and into its Reference field when that instance is the
     first one listed (the field shows the first instance's reference)."""
@@ -522,7 +530,7 @@ def set_field(ctx: Context, a: SetFieldArgs) -> dict:
         if clash and not a.value.endswith("?"):
             raise InvalidArgs(f"{a.value} is already used (on {clash[0].sheet.path})",
                               errors=[{"loc": "value", "msg": "reference exists", "type": "value"}])
-        _set_reference(ctx, s, a.value)
+        set_reference(ctx, s, a.value)
         return {"summary": f"{a.reference} is now {a.value} on {s.sheet.path}", "sheet": s.sheet.path}
     node = s.view.node
     prop = _property(node, a.field)
