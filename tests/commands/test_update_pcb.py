@@ -93,6 +93,25 @@ def test_agreeing_demo_needs_no_change(tmp_path, kicad_cli, demo, stem):
     assert od.doc.to_bytes() == before
 
 
+# Demos whose board and schematic agree entirely (kicad-cli's parity check: no issue).
+IN_PARITY = [("stickhub", "StickHub"), ("tiny_tapeout", "tinytapeout-demo"),
+             ("test_pads_inside_pads", "test_pads_inside_pads")]
+
+
+@pytest.mark.kicad
+@pytest.mark.parametrize("demo,stem", IN_PARITY)
+def test_demo_in_parity_needs_no_change_with_default_options(tmp_path, kicad_cli, demo, stem):
+    folder = copy_demo(demo, tmp_path)
+    pcb = folder / f"{stem}.kicad_pcb"
+    assert parity(kicad_cli, pcb, everything=True) == []
+    before = pcb.read_bytes()
+    s = Session(folder)
+    out = call(s, "project.updatePcb", schematic=f"{stem}.kicad_sch", board=pcb.name)
+    assert out["summary"] == "board matches the schematic", out
+    od = s.get(pcb.name, "board")
+    assert not od.modified and od.doc.to_bytes() == before
+
+
 def test_dry_run_then_one_undo_step(tmp_path):
     """A changed value, two nets joined by a wire and a deleted symbol: dry_run reports
     what the update then does, in one undo step."""

@@ -3,7 +3,8 @@
 
 updatePcb links footprints to symbols as KiCad does: by the footprint's ``(path
 "/<sheet uuids>/<symbol uuid>")``, else by reference (then the path is set:
-``relinked``). A symbol on the board (not a power or ``#`` symbol) gets: its reference
+``relinked``); a ``board_only`` footprint is linked only by path (KiCad's parity check
+pairs those too). A symbol on the board (not a power or ``#`` symbol) gets: its reference
 (a linked footprint is renamed, never replaced), its Footprint field (a footprint of
 another library id is swapped in place, as pcb.swapFootprint does), its value and the
 nets of its pins. A symbol without a footprint gets its library footprint with the
@@ -168,12 +169,10 @@ def update_pcb(ctx: Context, a: UpdateArgs) -> dict:
     on_board: dict[str, Footprint] = {}
     rest: list[Footprint] = []
     for fp in board.footprints:
-        if _board_only(fp):
-            continue
         ref = links.get(_link(fp) or "")
         if ref is not None and ref not in on_board:
-            on_board[ref] = fp
-        else:
+            on_board[ref] = fp  # board_only footprints too: KiCad's parity check pairs them by path
+        elif not _board_only(fp):
             rest.append(fp)
     extra: list[Footprint] = []
     relinked = []
@@ -357,9 +356,9 @@ def back_annotate(ctx: Context, a: PairArgs) -> dict:
     unlinked = []
     for fp in board.footprints:
         ref = fp.reference
-        if not ref or _board_only(fp):
-            continue
         s = by_path.get(_link(fp) or "")
+        if not ref or (s is None and _board_only(fp)):
+            continue
         if s is None:
             unlinked.append(ref)
             continue
