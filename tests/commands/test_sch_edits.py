@@ -194,6 +194,26 @@ def test_a_reference_in_use_is_refused_but_another_unit_of_the_part_may_share_it
     assert sorted(units) == [1, 2]
 
 
+def test_later_steps_of_a_batch_see_the_symbols_placed_before_them(tmp_path):
+    s = new_project(tmp_path)
+    call(s, "sch.placeSymbol", path=ROOT, symbol="Device:R", at=[50.8, 50.8])
+    call(s, "query.symbols", path=ROOT)  # the design is read (and cached) before the batch
+    place = {"command": "sch.placeSymbol", "args": {"path": ROOT, "symbol": "Device:C", "at": [76.2, 50.8],
+                                                     "reference": "C9"}}
+    out = call(s, "session.batch", steps=[place, {"command": "sch.annotate", "args": {"path": ROOT}},
+                                          {"command": "sch.setField", "args": {"path": ROOT, "reference": "C9",
+                                                                               "field": "Value", "value": "1u"}}])
+    annotated = out["results"][1]["changes"] if "results" in out else None
+    refs = {x["reference"]: x["value"] for x in call(s, "query.symbols", path=ROOT)["symbols"]}
+    assert refs == {"R1": "R", "C9": "1u"}, (refs, annotated)
+    twice = [dict(place, args=dict(place["args"], reference="C8", at=[x, 76.2])) for x in (50.8, 101.6)]
+    with pytest.raises(InvalidArgs):  # a second C8 in the same batch is refused, and the batch with it
+        call(s, "session.batch", steps=twice)
+    assert "C8" not in {x["reference"] for x in call(s, "query.symbols", path=ROOT)["symbols"]}
+    call(s, "session.undo", path=ROOT)
+    assert {x["reference"] for x in call(s, "query.symbols", path=ROOT)["symbols"]} == {"R?"}
+
+
 # -- exactly the intended change on a real design --------------------------------------------
 
 

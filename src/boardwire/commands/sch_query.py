@@ -40,7 +40,7 @@ def _stamp(ctx: Context, keys: list[str]) -> tuple | None:
         od = docs.get(key)
         if od is None:
             return None
-        out.append((key, id(od.doc), od.revision))
+        out.append((key, id(od.doc), od.revision, od.doc.generation))  # generation: edits inside a batch
     return tuple(out)
 
 

@@ -14,7 +14,9 @@ class Document:
     """A KiCad file held in memory.
 
     ``edits`` counts the edit primitives applied since it was read (0 when untouched;
-    the session keeps its own per-command revision on top); ``content_hash`` is the
+    the session keeps its own per-command revision on top); ``generation`` grows with
+    every change, undone ones included, so caches of derived data can tell when the
+    tree moved, even inside one revision (a batch); ``content_hash`` is the
     SHA-256 of what `save` would write. `save` refuses to overwrite a file that changed
     on disk since it was read, unless ``force``.
     """
@@ -25,6 +27,7 @@ class Document:
         self.path = Path(path) if path is not None else None
         self.original = data
         self.edits = 0
+        self.generation = 0
         self._saved_edits = 0
         self._disk = fileio.DiskState.of(self.path, data) if self.path else None
 
@@ -49,6 +52,7 @@ class Document:
     def touch(self) -> None:
         """Record one change (views call this after every edit)."""
         self.edits += 1
+        self.generation += 1
 
     # -- saving ----------------------------------------------------------------------
 

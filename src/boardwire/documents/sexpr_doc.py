@@ -141,6 +141,7 @@ class SexprDocument(Document):
 
     def note_journal(self, ops: list) -> None:
         """Record what an undo or redo journal touches (call before and after it runs)."""
+        self.generation += 1
         if self._touched is None:
             return
         kids = self.root.kids
