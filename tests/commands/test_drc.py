@@ -77,3 +77,36 @@ def test_drc_matches_the_stored_kicad_report(board, oracle, kicad_cli, tmp_path)
                          ids=lambda p: p.stem)
 def test_drc_matches_kicad_cli_on_the_demo_file(board, kicad_cli, tmp_path):
     assert counts(ours_as_report(ours(board))) == counts(kicad_on_file(kicad_cli, board, tmp_path))
+
+
+def test_schematic_parity_reads_the_schematic_as_it_is_in_memory(kicad_cli, tmp_path):
+    """The schematic need not be open: it is read from disk, or from memory when open
+    (references renumbered in memory only: KiCad then finds every footprint missing
+    and extra), and fab.package's gate refuses what parity finds wrong."""
+    import shutil
+
+    from boardwire.errors import DrcErrors, NotFound
+    from tests.inputs import DEMOS, need
+
+    for f in need(DEMOS / "ecc83").glob("ecc83-pp.*"):
+        shutil.copy(f, tmp_path / f.name)
+    report = tmp_path / "kicad.json"
+    subprocess.run([kicad_cli, "pcb", "drc", "--schematic-parity", "--format", "json", "-o", str(report),
+                    str(tmp_path / "ecc83-pp.kicad_pcb")], capture_output=True, timeout=900)
+    kicad = json.loads(report.read_text())
+    s = Session(tmp_path)
+    run = lambda cid, **a: REGISTRY.call(cid, a, Context(s))  # noqa: E731
+    out = run("check.drc", path="ecc83-pp.kicad_pcb", schematic_parity=True)
+    assert "ecc83-pp.kicad_sch" not in s.documents or not s.documents["ecc83-pp.kicad_sch"].modified
+    assert out["counts"]["parity"] == len(kicad["schematic_parity"]) > 0
+    assert {p["type"] for p in out["parity"]} == {p["type"] for p in kicad["schematic_parity"]}
+    run("sch.annotate", path="ecc83-pp.kicad_sch", all=True, scheme="sheet")  # C1 -> C101, ...
+    out = run("check.drc", path="ecc83-pp.kicad_pcb", schematic_parity=True)
+    types = Counter(p["type"] for p in out["parity"])
+    assert types["missing_footprint"] == types["extra_footprint"] > 0
+    with pytest.raises(DrcErrors):
+        run("fab.package", path="ecc83-pp.kicad_pcb")
+    assert not (tmp_path / "fab").exists()
+    (tmp_path / "lone.kicad_pcb").write_bytes((tmp_path / "ecc83-pp.kicad_pcb").read_bytes())
+    with pytest.raises(NotFound):
+        run("check.drc", path="lone.kicad_pcb", schematic_parity=True)

@@ -14,6 +14,7 @@ from typing import Iterator, Literal
 
 from pydantic import Field
 
+from ..errors import NotFound
 from ..kicad.cli import kicad_cli
 from ..kicad.snapshot import snapshot
 from ..registry import Context, command
@@ -83,6 +84,34 @@ def drc_summary(counts: dict, parity: bool = False) -> str:
             f"{counts['unconnected']} unconnected" + (f", {counts['parity']} parity issues" if parity else ""))
 
 
+def schematic_of(ctx: Context, od, required: bool = True):
+    """The open root schematic NAME.kicad_sch beside board ``od`` (what KiCad's
+    schematic parity reads); None, or NotFound when ``required``, if there is none."""
+    key = ctx.session.workspace.relative(od.full.with_suffix(".kicad_sch"))
+    if key not in ctx.session.documents and not od.full.with_suffix(".kicad_sch").is_file():
+        if not required:
+            return None
+        raise NotFound(f"no schematic {key} beside the board for the parity check",
+                       hint="KiCad pairs a board with the schematic of the same name in its folder.")
+    return ctx.session.get(key, "schematic", ctx.actor)
+
+
+@contextmanager
+def board_snapshot(ctx: Context, od, parity: bool = False) -> Iterator[Path]:
+    """The board as it is in memory, for kicad-cli; with ``parity`` placed in a
+    snapshot of its schematic hierarchy (open sheets as in memory, the others from
+    disk), since ``--schematic-parity`` reads the schematic beside the board."""
+    if not parity:
+        with snapshot(ctx.session, od) as board:
+            yield board
+        return
+    with hierarchy_snapshot(ctx, schematic_of(ctx, od)) as root:
+        board = root.with_suffix(".kicad_pcb")
+        with ctx.session.lock:
+            board.write_bytes(od.doc.to_bytes())
+        yield board
+
+
 @command("check.drc", kind="check", args=DrcArgs, result=Result, long=True, idempotent=True,
          units="mm", examples=({"path": "board.kicad_pcb"},))
 def drc(ctx: Context, a: DrcArgs) -> dict:
@@ -90,7 +119,7 @@ def drc(ctx: Context, a: DrcArgs) -> dict:
     cli = kicad_cli()
     od = ctx.session.get(a.path, "board", ctx.actor)
     ctx.progress(0.05, "writing a snapshot for KiCad")
-    with snapshot(ctx.session, od) as board:
+    with board_snapshot(ctx, od, a.schematic_parity) as board:
         ctx.progress(0.1, "KiCad DRC running")
         report = run_drc(cli, board, cancel=ctx.cancel, severity=a.severity,
                          refill_zones=a.refill_zones, schematic_parity=a.schematic_parity)
@@ -106,7 +135,7 @@ def drc(ctx: Context, a: DrcArgs) -> dict:
 # KiCad 9's ERC JSON gives positions in hundredths of the "mm" it declares (a label at
 # x = 240.03 mm is reported as 2.4003); ``at`` is corrected, ``pos`` kept as reported.
 ERC_POS_SCALE = 100.0
-_PROJECT_FILES = (".kicad_pro", ".kicad_prl")
+_PROJECT_FILES = (".kicad_pro", ".kicad_prl", ".kicad_dru")
 _PROJECT_TABLES = ("sym-lib-table", "fp-lib-table")
 
 

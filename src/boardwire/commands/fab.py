@@ -8,9 +8,12 @@ command has succeeded, each file by an atomic rename, so a failed or cancelled c
 leaves no partial output. Results list the files written (workspace-relative path,
 bytes).
 
-fab.package first runs KiCad's DRC (the code of check.drc) on the same snapshot and
-refuses with ``drc-errors`` when it finds errors (unconnected items included) unless
-``force``. Its ``preset`` "jlcpcb" follows JLCPCB's KiCad guides (`boardwire.kicad.jlcpcb`
+fab.package first runs KiCad's DRC (the code of check.drc) on the same snapshot, with
+schematic parity when the board's schematic is beside it (so the BOM, which comes from
+the schematic, and the position file, from the board, name the same parts), and refuses
+with ``drc-errors`` when it finds errors (unconnected items included) or a footprint
+missing, extra, doubled or on another net than its symbol (whatever severity the
+project gives those) unless ``force``. Its ``preset`` "jlcpcb" follows JLCPCB's KiCad guides (`boardwire.kicad.jlcpcb`
 cites them): Protel extensions, absolute origin, separate PTH/NPTH drill files, BOM and
 CPL with JLC's columns, and fab.zip holding only the Gerbers and drill files (JLC's
 Gerber upload; BOM and CPL are uploaded at the assembly step).
@@ -41,7 +44,7 @@ from ..kicad import jlcpcb
 from ..kicad.cli import kicad_cli
 from ..kicad.snapshot import snapshot
 from ..registry import Context, command
-from .checks import drc_summary, parse_report, run_drc
+from .checks import board_snapshot, drc_summary, parse_report, run_drc, schematic_of
 from .common import Args, DocArgs, Result
 
 UNITS = "mm; sizes in bytes"
@@ -164,20 +167,24 @@ class Snapshot:
     layers: list[str]
     options: kfab.PlotOptions
     revision: int
+    parity: bool = False  # the schematic is beside the board
 
 
 @contextmanager
-def _board(ctx: Context, a) -> Iterator[Snapshot]:
+def _board(ctx: Context, a, with_schematic: bool = False) -> Iterator[Snapshot]:
+    """The snapshot; ``with_schematic``: beside its schematic, when there is one, so that
+    KiCad's DRC can check schematic parity."""
     with ExitStack() as stack:
         with ctx.session.lock:
             od = ctx.session.get(a.path, "board", ctx.actor)
             layers = _layers(od.doc, getattr(a, "layers", None))
             options = _plot_options(od.doc, a)
-            board = stack.enter_context(snapshot(ctx.session, od))
+            parity = with_schematic and schematic_of(ctx, od, required=False) is not None
+            board = stack.enter_context(board_snapshot(ctx, od, parity))
             revision = od.revision
         work = board.parent / ".boardwire-fab"
         work.mkdir()
-        yield Snapshot(od, board, work, layers, options, revision)
+        yield Snapshot(od, board, work, layers, options, revision, parity)
 
 
 def _schematic_for(ctx: Context, od, source: str):
@@ -230,18 +237,26 @@ def _jlc_cpl(files: list[Path], work: Path, stem: str) -> list[Path]:
     return [target]
 
 
+# Parity issues that make the BOM (from the schematic) and the position file (from the
+# board) name different parts: they block the package whatever severity the project gives.
+PARITY_BLOCKING = {"missing_footprint", "extra_footprint", "duplicate_footprints", "net_conflict"}
+
+
 def _drc_gate(ctx: Context, cli, b: Snapshot, force: bool) -> dict:
     """KiCad's DRC on the snapshot: its counts, or DrcErrors when it has errors."""
-    report = run_drc(cli, b.board, cancel=ctx.cancel)
+    report = run_drc(cli, b.board, cancel=ctx.cancel, schematic_parity=b.parity)
     counts = parse_report(report, 0)["counts"]
-    if counts["errors"] and not force:
+    blocking = [v for v in (report.get("violations", []) + report.get("unconnected_items", [])
+                            + report.get("schematic_parity", []))
+                if v.get("severity") == "error" or v.get("type") in PARITY_BLOCKING]
+    if blocking and not force:
         first = [{"type": v.get("type"), "description": v.get("description"),
                   "at": [((v.get("items") or [{}])[0].get("pos") or {}).get(k) for k in "xy"]}
-                 for v in report.get("violations", []) + report.get("unconnected_items", [])
-                 if v.get("severity") == "error"][:5]
+                 for v in blocking[:5]]
         listed = "; ".join(f"{v['type']}: {v['description']} at {v['at']}" for v in first[:3])
-        raise DrcErrors(f"{drc_summary(counts)}; nothing written. First: {listed}",
-                        counts=counts, violations=first)
+        raise DrcErrors(f"{drc_summary(counts, b.parity)}; {len(blocking)} block the package, nothing written. "
+                        f"First: {listed}", counts=counts, violations=first)
+    counts["blocking"] = len(blocking)
     return counts
 
 
@@ -331,7 +346,7 @@ def package(ctx: Context, a: PackageArgs) -> dict:
     target = _output_dir(ctx, a.output)
     stage = dict(STAGES)
     jlc = a.preset == "jlcpcb"
-    with _board(ctx, a) as b, ExitStack() as stack:
+    with _board(ctx, a, with_schematic=True) as b, ExitStack() as stack:
         origin = b.options.use_drill_origin
         ctx.progress(stage["drc"], "running KiCad DRC")
         drc = _drc_gate(ctx, cli, b, a.force)
@@ -361,9 +376,9 @@ def package(ctx: Context, a: PackageArgs) -> dict:
     ctx.progress(1.0, "done")
     by_name = {Path(w["path"]).name: w for w in written}
     zip_entry = by_name["fab.zip"]
-    forced = " (forced)" if drc["errors"] else ""
+    forced = " (forced)" if drc["blocking"] else ""
     return {"summary": (_summary(f"fabrication package ({a.preset})", written, target, ctx)
-                        + f"; BOM from the {source}; {drc_summary(drc)}{forced}"),
+                        + f"; BOM from the {source}; {drc_summary(drc, b.parity)}{forced}"),
             "zip": zip_entry, "files": written,
             "groups": {k: [by_name[f.name]["path"] for f in v] for k, v in files.items()},
             "layers": b.layers, "bom_source": source, "options": asdict(b.options),
