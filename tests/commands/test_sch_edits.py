@@ -188,6 +188,10 @@ def test_a_reference_in_use_is_refused_but_another_unit_of_the_part_may_share_it
         with pytest.raises(InvalidArgs) as e:
             call(s, "sch.placeSymbol", path=ROOT, symbol=symbol, at=[76.2, 76.2], reference=ref, unit=unit)
         assert e.value.data["errors"][0]["loc"] == "reference"
+    for extra in ({"reference": "R50", "fields": {"Reference": "R1"}}, {"fields": {"value": "1k"}},
+                  {"footprint": "NotAFootprint"}):  # a second way to say reference/value/footprint
+        with pytest.raises(InvalidArgs):
+            call(s, "sch.placeSymbol", path=ROOT, symbol="Device:R", at=[76.2, 76.2], **extra)
     assert s.get(ROOT).doc.to_bytes() == before
     call(s, "sch.placeSymbol", path=ROOT, symbol="Amplifier_Operational:LM358", at=[101.6, 76.2], reference="U1", unit=2)
     units = [x["unit"] for x in call(s, "query.symbols", path=ROOT, reference="U1")["symbols"]]

@@ -151,14 +151,26 @@ def update_pcb(ctx: Context, a: UpdateArgs) -> dict:
 
     # the symbols that want a footprint, one per reference (the lowest unit's instance)
     wanted: dict[str, object] = {}
-    unannotated = set()
+    unannotated, doubled, units = 0, set(), {}
     for s in sorted(conn.symbols, key=lambda s: s.unit):
         if not s.in_netlist or (s.lib is not None and s.lib.power):
             continue
         if s.reference.endswith("?"):
-            unannotated.add(s.reference)
+            unannotated += 1
             continue
+        seen = units.setdefault(s.reference, {})  # unit -> symbol; one part per reference
+        if s.unit in seen or (seen and (s.lib is None or s.lib.unit_count <= 1)):
+            doubled.add(s.reference)
+        seen[s.unit] = s
         wanted.setdefault(s.reference, s)
+    # KiCad refuses to update the board from such a schematic: a footprint would be
+    # deleted, or joined to the wrong symbol
+    if unannotated or doubled:
+        what = ([f"{unannotated} symbol{'s are' if unannotated != 1 else ' is'} not annotated"] if unannotated else []) + \
+               ([f"references used by several symbols: {', '.join(sorted(doubled, key=_natural))}"] if doubled else [])
+        raise InvalidArgs(f"the schematic is not ready for the board: {'; '.join(what)}",
+                          errors=[{"loc": "schematic", "msg": m, "type": "value"} for m in what],
+                          hint="Run sch.annotate (all: true renumbers duplicates), then update again.")
     links = {_sym_path(s): s.reference for s in conn.symbols if s.reference in wanted}  # every unit
     pin_net: dict[tuple[str, str], object] = {}
     for p in conn.pins:
@@ -193,8 +205,11 @@ def update_pcb(ctx: Context, a: UpdateArgs) -> dict:
     # swaps: the library footprint of each symbol whose Footprint field names another
     swaps: dict[str, tuple] = {}
     nets_after: dict[str, list[tuple[str, str]]] = {}  # ref -> [(pad number, net)] once swapped
+    differ = []  # swap=false: what a swap would have replaced
     for ref, fp in on_board.items():
         lib_id = wanted[ref].view.footprint
+        if not a.swap and lib_id and lib_id != fp.lib_id:
+            differ.append({"ref": ref, "board": fp.lib_id, "symbol": lib_id})
         if a.swap and lib_id and lib_id != fp.lib_id:
             try:
                 lib = FootprintFile.load(footprint_path(lib_id, base))
@@ -205,6 +220,9 @@ def update_pcb(ctx: Context, a: UpdateArgs) -> dict:
                 numbers = {p.number for p in lib.pads}
                 swaps[ref] = (lib, lib_id, {"ref": ref, "from": fp.lib_id, "to": lib_id},
                               sorted(set(old) - numbers, key=_natural))
+                if swaps[ref][3]:  # KiCad's net_conflict: a connected pad has no match
+                    problems.append({"ref": ref, "message": f"{lib_id} has no pad {', '.join(swaps[ref][3])}: "
+                                                            "its net is dropped"})
                 nets_after[ref] = [(p.number, old.get(p.number, "")) for p in lib.pads]
                 continue
         nets_after[ref] = [(p.number, p.net_name or board.net_name(p.net) or "") for p in fp.pads]
@@ -329,9 +347,12 @@ def update_pcb(ctx: Context, a: UpdateArgs) -> dict:
            "extra_footprints": sorted(kept, key=_natural)}
     if relinked:
         out["relinked"] = sorted(relinked, key=_natural)
-    if problems or unannotated:
-        out["problems"] = problems + [{"ref": r, "message": "not annotated (sch.annotate)"}
-                                      for r in sorted(unannotated)]
+    if differ:
+        out["footprints_differ"] = differ
+        summary += f"; {len(differ)} footprint{'s' if len(differ) != 1 else ''} of another library id kept (swap false)"
+        out["summary"] = summary
+    if problems:
+        out["problems"] = problems
     return out
 
 
@@ -353,11 +374,14 @@ def back_annotate(ctx: Context, a: PairArgs) -> dict:
         return ("ref", s.reference) if s.lib is not None and s.lib.unit_count > 1 else key(s)
 
     claimed: dict[tuple, tuple] = {}  # symbol instance -> (symbol, footprint reference)
-    unlinked = []
+    unlinked, unannotated = [], []
     for fp in board.footprints:
         ref = fp.reference
         s = by_path.get(_link(fp) or "")
         if not ref or (s is None and _board_only(fp)):
+            continue
+        if ref.endswith("?"):  # nothing to give the symbol
+            unannotated.append(ref)
             continue
         if s is None:
             unlinked.append(ref)
@@ -389,8 +413,10 @@ def back_annotate(ctx: Context, a: PairArgs) -> dict:
                if n else "schematic matches the board")
     if unlinked:
         summary += f"; {len(unlinked)} footprint{'s' if len(unlinked) != 1 else ''} without a symbol"
+    if unannotated:
+        summary += f"; {len(unannotated)} footprint{'s' if len(unannotated) != 1 else ''} not annotated, skipped"
     return {"summary": summary, "dry_run": a.dry_run, "changed": changed,
-            "unlinked": sorted(unlinked, key=_natural)}
+            "unlinked": sorted(unlinked, key=_natural), "unannotated": sorted(unannotated, key=_natural)}
 
 
 def _natural(s: str):

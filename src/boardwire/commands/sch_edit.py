@@ -19,7 +19,7 @@ from __future__ import annotations
 import posixpath
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from ..checks.sch_connectivity import PlacedSymbol, lib_info, sheet_file_key
 from ..documents import sch_place as sp
@@ -138,9 +138,19 @@ class PlaceArgs(EditArgs):
     reference: str | None = Field(None, min_length=1, max_length=1000,
                                   description="Default: the library prefix and ?, e.g. R? (see sch.annotate)")
     value: str | None = Field(None, max_length=10000, description="Default: the library's value")
-    footprint: str | None = Field(None, max_length=1000, description="Lib:Name of a footprint")
+    footprint: str | None = Field(None, max_length=1000, pattern=r"^[^:/\\]+:[^:/\\]+$",
+                                  description="Lib:Name of a footprint")
     fields: dict[str, str] = Field(default_factory=dict, max_length=100,
                                    description="Other fields; a new one is added hidden")
+
+    @field_validator("fields")
+    @classmethod
+    def _other_fields(cls, v: dict[str, str]) -> dict[str, str]:
+        # these have their own arguments (and checks); given twice they could disagree
+        taken = sorted(k for k in v if k.lower() in ("reference", "value", "footprint"))
+        if taken:
+            raise ValueError(f"give {', '.join(taken)} as its own argument, not in fields")
+        return v
 
 
 def _place(ctx: Context, a: PlaceArgs, power: bool) -> dict:
