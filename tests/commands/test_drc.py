@@ -110,3 +110,24 @@ def test_schematic_parity_reads_the_schematic_as_it_is_in_memory(kicad_cli, tmp_
     (tmp_path / "lone.kicad_pcb").write_bytes((tmp_path / "ecc83-pp.kicad_pcb").read_bytes())
     with pytest.raises(NotFound):
         run("check.drc", path="lone.kicad_pcb", schematic_parity=True)
+
+
+def test_refill_zones_fills_a_copy_with_kicads_filler(tmp_path):
+    """kicad-cli 9 has no --refill-zones: the snapshot is filled by pcbnew first. With the
+    fills stripped in memory KiCad finds the zone's pads unconnected; refilled, none; the
+    board in memory keeps no fill."""
+    import shutil
+
+    from tests.inputs import DEMOS, need
+
+    shutil.copy(need(DEMOS / "ecc83" / "ecc83-pp.kicad_pcb"), tmp_path / "b.kicad_pcb")
+    s = Session(tmp_path)
+    board = s.get("b.kicad_pcb", "board").doc
+    for zone in [k for k in board.root.lists("zone")]:
+        for poly in list(zone.lists("filled_polygon")):
+            board.remove(poly)
+    stripped = board.to_bytes()
+    run = lambda **a: REGISTRY.call("check.drc", {"path": "b.kicad_pcb", **a}, Context(s))  # noqa: E731
+    assert run()["counts"]["unconnected"] > 0
+    assert run(refill_zones=True)["counts"]["unconnected"] == 0
+    assert board.to_bytes() == stripped

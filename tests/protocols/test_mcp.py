@@ -345,6 +345,8 @@ def test_demo_runs_the_main_job(tmp_path, kicad_cli):
     assert all(row["ok"] for row in rows), [row for row in rows if not row["ok"]]
     unrouted = [row["result"] for row in rows if row["call"] == "query_unrouted"]
     assert unrouted[0].startswith("0 ") and not unrouted[1].startswith("0 ") and unrouted[2].startswith("0 ")
+    drc = next(row["result"] for row in rows if row["call"] == "check_drc")
+    assert drc.startswith("DRC: 0 errors") and ", 0 unconnected" in drc  # the demo leaves a clean board
     saved = (tmp_path / "out" / "ecc83-pp.kicad_pcb").read_text()
     original = (Path(__file__).resolve().parents[2] / "src/boardwire/examples/ecc83/ecc83-pp.kicad_pcb").read_text()
     assert saved != original and (tmp_path / "out" / "ecc83-pp.png").read_bytes()[:4] == b"\x89PNG"

@@ -97,7 +97,7 @@ class _Board(Namespace):
         Args:
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
             severity (Literal['error', 'warning', 'all']): Report errors only, warnings only, or both (KiCad's default) (default 'all')
-            refill_zones (bool): Refill zones before checking (default False)
+            refill_zones (bool): Refill zones (KiCad's filler, on a copy) before checking (default False)
             schematic_parity (bool): Also compare with the schematic next to the board (default False)
             limit (int): Most violations to list (counts cover all) (default 200)
 
@@ -781,7 +781,7 @@ class _Check(Namespace):
         Args:
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
             severity (Literal['error', 'warning', 'all']): Report errors only, warnings only, or both (KiCad's default) (default 'all')
-            refill_zones (bool): Refill zones before checking (default False)
+            refill_zones (bool): Refill zones (KiCad's filler, on a copy) before checking (default False)
             schematic_parity (bool): Also compare with the schematic next to the board (default False)
             limit (int): Most violations to list (counts cover all) (default 200)
 

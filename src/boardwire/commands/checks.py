@@ -16,6 +16,7 @@ from pydantic import Field
 
 from ..errors import NotFound
 from ..kicad.cli import kicad_cli
+from ..kicad.pcbnew import fill_zones
 from ..kicad.snapshot import snapshot
 from ..registry import Context, command
 from .common import DocArgs, Result
@@ -28,7 +29,7 @@ LIBRARY_CHECKS = {"lib_footprint_issues", "lib_footprint_mismatch", "footprint_l
 class DrcArgs(DocArgs):
     severity: Literal["error", "warning", "all"] = Field(
         "all", description="Report errors only, warnings only, or both (KiCad's default)")
-    refill_zones: bool = Field(False, description="Refill zones before checking")
+    refill_zones: bool = Field(False, description="Refill zones (KiCad's filler, on a copy) before checking")
     schematic_parity: bool = Field(False, description="Also compare with the schematic next to the board")
     limit: int = Field(200, ge=0, le=10000, description="Most violations to list (counts cover all)")
 
@@ -68,8 +69,8 @@ def run_drc(cli, board: Path, *, cancel=None, severity: str = "all", refill_zone
     args = ["pcb", "drc", "--format", "json", "-o", str(out)]
     if severity != "all":  # KiCad's default reports errors and warnings
         args.append(f"--severity-{severity}")
-    if refill_zones:
-        args.append("--refill-zones")
+    if refill_zones:  # kicad-cli 9 has no --refill-zones: KiCad's filler fills the snapshot first
+        fill_zones(board, board, [], cancel=cancel)
     if schematic_parity:
         args.append("--schematic-parity")
     cli.run_for([*args, str(board)], out, cancel=cancel)

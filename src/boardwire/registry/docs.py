@@ -28,10 +28,32 @@ def _type(prop: dict) -> str:
     return prop.get("type", "any")
 
 
+def _errors() -> str:
+    """The stable error codes with the exit status `boardwire call` gives each."""
+    from .. import session  # noqa: F401  (defines unsaved-changes and nothing-to-undo)
+    from ..errors import EXIT_CHECK_ERRORS, EXIT_CODES, BoardwireError
+
+    hints, todo = {}, [BoardwireError]  # every error class, wherever it is defined
+    while todo:
+        cls = todo.pop()
+        todo.extend(cls.__subclasses__())
+        hints.setdefault(getattr(cls, "code", None), getattr(cls, "hint", "") or "")
+
+    rows = ["\n## Errors\n",
+            "A failed call answers `{\"error\": {\"code\", \"message\", \"hint\"}}`; the code is stable. "
+            "`boardwire call` exits with the status below (0 success, 2 bad command line, "
+            f"{EXIT_CHECK_ERRORS} a check that found errors); JSON-RPC numbers are in docs/jsonrpc.md.\n",
+            "| code | exit status | what to do |", "|---|---:|---|"]
+    for code, status in sorted(EXIT_CODES.items(), key=lambda kv: kv[1]):
+        rows.append(f"| `{code}` | {status} | {hints.get(code, '')} |")
+    return "\n".join(rows) + "\n"
+
+
 def render() -> str:
-    out = [HEADER]
+    commands = REGISTRY.all()  # loads every command module (and the errors they define)
+    out = [HEADER, _errors()]
     scopes: dict[str, list] = {}
-    for c in REGISTRY.all():
+    for c in commands:
         scopes.setdefault(c.scope, []).append(c)
     for scope, cmds in scopes.items():
         out.append(f"\n## {scope}\n")
