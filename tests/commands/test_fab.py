@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from boardwire.documents import board_bom, open_document
-from boardwire.errors import (Cancelled, CheckFailed, DrcErrors, InvalidArgs, PathOutsideWorkspace,
+from boardwire.errors import (Cancelled, CheckFailed, DrcErrors, InvalidArgs, PathOutsideWorkspace, ReadOnlyFile,
                               ServiceUnavailable)
 from boardwire.kicad import cli as kicad_cli_module
 from boardwire.kicad import jlcpcb
@@ -419,7 +419,32 @@ def test_errors_have_stable_codes(tmp_path, monkeypatch):
         (tmp_path / "afile").write_text("x")
         with pytest.raises(InvalidArgs):
             REGISTRY.call("fab.drill", {"path": BOARD, "output": "afile"}, ctx)
+        with pytest.raises(InvalidArgs) as e:  # a folder above the output is a file
+            REGISTRY.call("fab.drill", {"path": BOARD, "output": "afile/sub"}, ctx)
+        assert "afile is a file" in e.value.message
         with pytest.raises(PathOutsideWorkspace):
             REGISTRY.call("fab.package", {"path": BOARD, "output": "../elsewhere"}, ctx)
     finally:
         kicad_cli_module._probe.cache_clear()
+
+
+@pytest.mark.kicad
+def test_an_output_name_taken_by_a_folder_or_a_read_only_file_is_refused_before_any_write(kicad_cli, workspace):
+    ctx = Context(Session(workspace))
+    out = workspace / "fab"
+    first = REGISTRY.call("fab.drill", {"path": BOARD}, ctx)["files"]
+    names = [Path(f["path"]).name for f in first]
+    before = {n: (out / n).read_bytes() for n in names}
+    (out / names[1]).unlink()
+    (out / names[1]).mkdir()                 # a folder where a drill file goes
+    with pytest.raises(InvalidArgs) as e:
+        REGISTRY.call("fab.drill", {"path": BOARD}, ctx)
+    assert names[1] in e.value.message and (out / names[0]).read_bytes() == before[names[0]]
+    (out / names[1]).rmdir()
+    (out / names[0]).chmod(0o444)
+    try:
+        with pytest.raises(ReadOnlyFile):
+            REGISTRY.call("fab.drill", {"path": BOARD}, ctx)
+        assert not (out / names[1]).exists() and oct((out / names[0]).stat().st_mode & 0o777) == "0o444"
+    finally:
+        (out / names[0]).chmod(0o644)

@@ -38,7 +38,7 @@ from typing import Iterator, Literal
 from pydantic import Field
 
 from ..documents import board_bom, open_document
-from ..errors import DrcErrors, InvalidArgs, WrongKind
+from ..errors import DrcErrors, InvalidArgs, ReadOnlyFile, WrongKind
 from ..kicad import fab as kfab
 from ..kicad import jlcpcb
 from ..kicad.cli import kicad_cli
@@ -107,16 +107,32 @@ PRESETS = {"generic": {}, "jlcpcb": {"protel_extensions": True, "use_drill_origi
 # -- shared steps ---------------------------------------------------------------------
 
 def _output_dir(ctx: Context, output: str) -> Path:
-    """The output folder, checked before any work: inside the working directory, not a file."""
+    """The output folder, checked before any work: inside the working directory, and
+    neither it nor a folder above it a file."""
     target = ctx.session.workspace.resolve(output)
-    if target.exists() and not target.is_dir():
-        raise InvalidArgs(f"output {output!r} is a file, not a folder",
-                          errors=[{"loc": "output", "msg": "not a folder", "type": "value"}])
+    for p in (target, *target.parents):
+        if p.exists() and not p.is_dir():
+            raise InvalidArgs(f"output {output!r}: {ctx.session.workspace.relative(p) or p} is a file, not a folder",
+                              errors=[{"loc": "output", "msg": "not a folder", "type": "value"}])
+        if p.exists():
+            break
     return target
+
+
+def _check_targets(ctx: Context, files: list[Path], target: Path) -> None:
+    """Refuse before replacing anything: a file name taken by a folder, or a read-only file."""
+    for f in files:
+        t = target / f.name
+        if t.is_dir():
+            raise InvalidArgs(f"{ctx.session.workspace.relative(t)} is a folder; the {f.name} output cannot replace it",
+                              errors=[{"loc": "output", "msg": f"{f.name} is a folder", "type": "value"}])
+        if t.exists() and (not os.access(t, os.W_OK) or not t.stat().st_mode & 0o222):  # marked read-only, even for root
+            raise ReadOnlyFile(f"{ctx.session.workspace.relative(t)} is read-only; nothing was written")
 
 
 def _publish(ctx: Context, files: list[Path], target: Path) -> list[dict]:
     """Copy finished files into ``target``, each by an atomic rename; their entries."""
+    _check_targets(ctx, files, target)
     target.mkdir(parents=True, exist_ok=True)
     out = []
     for f in files:
