@@ -200,12 +200,15 @@ def test_half_built_projects_are_never_visible(tmp_path, monkeypatch):
 
 
 def test_bad_names_and_paths(tmp_path):
-    for bad in ("", "../x", "a/b", ".hidden", "x" * 101):
-        with pytest.raises(InvalidArgs):
+    for bad in ("", "../x", "a/b", ".hidden", "x" * 101, "x.kicad_pro", "trailing ", "nul\x00"):
+        with pytest.raises(InvalidArgs) as e:
             new(tmp_path, name=bad)
+        assert "pattern" not in e.value.message  # said in words
     with pytest.raises(PathOutsideWorkspace):
         new(tmp_path, name="ok", folder="../outside")
     (tmp_path / "file").write_text("x")
-    with pytest.raises(InvalidArgs):
-        new(tmp_path, name="ok", folder="file")
+    for folder in ("file", "file/sub"):
+        with pytest.raises(InvalidArgs) as e:
+            new(tmp_path, name="ok", folder=folder)
+        assert "file is a file" in e.value.message
     assert sorted(os.listdir(tmp_path)) == ["file"]

@@ -11,12 +11,13 @@ target file exists the call fails with ``invalid-args`` and changes nothing.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from ..documents.new_project import STARTER, project_files
 from ..errors import InvalidArgs
@@ -27,7 +28,20 @@ NAME_PATTERN = r"^[^./\\:*?\"<>|\x00-\x1f][^/\\:*?\"<>|\x00-\x1f]{0,99}$"
 
 
 class NewArgs(Args):
-    name: str = Field(pattern=NAME_PATTERN, max_length=100)
+    name: str = Field(max_length=100)
+
+    @field_validator("name")
+    @classmethod
+    def _file_name(cls, v: str) -> str:
+        # the name becomes NAME.kicad_pro etc.: say what is wrong in words, not a regex
+        if not re.match(NAME_PATTERN, v):
+            raise ValueError("a project name is a file name: 1-100 characters, not starting with '.', "
+                             "without / \\ : * ? \" < > | or control characters")
+        if v != v.strip():
+            raise ValueError("a project name does not start or end with a space")
+        if v.lower().endswith((".kicad_pro", ".kicad_pcb", ".kicad_sch")):
+            raise ValueError(f"give the name without the extension ({v.rsplit('.', 1)[0]!r})")
+        return v
     template: Literal["blank", "2layer-starter"] = Field(
         "blank", description="2layer-starter: 50x40 mm outline, 0.2 mm clearance/track, 0.6/0.3 mm vias")
     folder: str | None = Field(None, min_length=1, max_length=4096, description="Default: a new folder NAME")
@@ -88,8 +102,9 @@ def new(ctx: Context, a: NewArgs) -> dict:
     target = ws.resolve(a.folder if a.folder is not None else a.name)
     rel = "" if target == ws.root else ws.relative(target)
     files = project_files(a.name, a.template)
-    if target.exists() and not target.is_dir():
-        raise InvalidArgs(f"{rel} is a file, not a folder",
+    blocker = next((p for p in (target, *target.parents) if p.exists() and not p.is_dir()), None)
+    if blocker is not None:
+        raise InvalidArgs(f"{ws.relative(blocker)} is a file, not a folder",
                           errors=[{"loc": "folder", "msg": "not a folder", "type": "value"}])
     existing = sorted(n for n in files if (target / n).exists() or (target / n).is_symlink())
     if existing:
