@@ -154,6 +154,23 @@ def test_tools_flag_prints_the_list(ws):
     assert r.returncode == 2 and "unknown toolset" in r.stderr
 
 
+def test_lines_that_are_not_messages_get_an_error_reply(ws):
+    """The SDK only logs an unreadable stdin line; the client would wait forever. Each gets
+    a JSON-RPC error with id null, and the server goes on answering."""
+    deep = "[" * 100_000 + "]" * 100_000
+    lines = ["not json", '{"foo": 1}', deep, "x" * 5_000_000, '{"jsonrpc":"2.0","id":7,"method":"ping"}']
+    p = subprocess.Popen([sys.executable, "-m", "boardwire.cli.main", "mcp"], cwd=ws, stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p.stdin.write("\n".join(lines) + "\n")
+    p.stdin.flush()
+    replies = [json.loads(p.stdout.readline()) for _ in lines]  # stdin stays open until all are answered
+    p.stdin.close()
+    r = subprocess.CompletedProcess(p.args, p.wait(timeout=60), "", p.stderr.read())
+    assert [m["error"]["code"] for m in replies[:4]] == [-32700, -32600, -32700, -32700], replies  # too deep: not JSON to the parser
+    assert all(m["id"] is None for m in replies[:4]) and replies[4] == {"jsonrpc": "2.0", "id": 7, "result": {}}
+    assert r.returncode == 0, r.stderr[-2000:]
+
+
 def _kicad_children(server_cwd: Path) -> list[int]:
     """Pids of kicad-cli processes whose parent runs in ``server_cwd``."""
     out = []

@@ -73,7 +73,10 @@ def mcp(ctx: typer.Context,
         return
     from ..protocols.mcp.server import serve_stdio
 
-    anyio.run(serve_stdio, root, sets, conformance_fixtures)
+    try:
+        anyio.run(serve_stdio, root, sets, conformance_fixtures)
+    except* (BrokenPipeError, ConnectionResetError, anyio.BrokenResourceError):
+        pass  # the client went away mid-answer: nobody is left to tell
 
 
 @keys_app.command("add")

@@ -138,12 +138,40 @@ def notification_options():
     return NotificationOptions(resources_changed=True)
 
 
+def _line_error(exc: Exception):
+    """The JSON-RPC 2.0 error answering a stdin line the SDK could not read (id null,
+    as the JSON-RPC spec section 5 asks when the id cannot be known): -32700 for text
+    that is not JSON, -32600 for JSON that is not a JSON-RPC message."""
+    from mcp.shared.message import SessionMessage
+
+    not_json = any(e.get("type") == "json_invalid" for e in getattr(exc, "errors", lambda: [])())
+    code, what = (-32700, "Parse error: the line is not JSON") if not_json else \
+        (-32600, "Invalid Request: the line is not a JSON-RPC 2.0 message")
+    return SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=None, error=types.ErrorData(code=code, message=what)))
+
+
+async def _answer_bad_lines(read, write, forward) -> None:
+    """Pass the transport's messages on; answer the lines it could not read. The SDK
+    only logs those, so a client that sent one would wait for a reply forever."""
+    async with forward:
+        async for item in read:
+            if isinstance(item, Exception):
+                await write.send(_line_error(item))
+            else:
+                await forward.send(item)
+
+
 async def serve_stdio(root: str, toolsets: list[str] | None = None, conformance_fixtures: bool = False) -> None:
     """Serve MCP on stdin/stdout until the client closes stdin."""
     from mcp.server.stdio import stdio_server
+    from mcp.shared.memory import create_context_streams
+    from mcp.shared.message import SessionMessage
 
     bus = InMemorySubscriptionBus()
     ws = Workspace(root, bus)
     server = build_server(lambda ctx: ws, toolsets, bus, conformance_fixtures)
     async with stdio_server() as (read, write):
-        await server.run(read, write, server.create_initialization_options(notification_options()))
+        forward, messages = create_context_streams[SessionMessage | Exception](0)
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(_answer_bad_lines, read, write, forward)
+            await server.run(messages, write, server.create_initialization_options(notification_options()))
