@@ -353,6 +353,10 @@ def test_frame_reader_reassembles_and_limits():
 
     junk = FrameReader()
     assert junk.feed(b"hello " * 2000)[0].fatal
+    typed = FrameReader()  # a person typing a word: told at once, not at the end of the stream
+    assert typed.feed(b"hello") == []
+    said = typed.feed(b"\n")
+    assert said[0].fatal and "not JSON" in said[0].message and "hello" in said[0].message
 
 
 # -- the socket: many clients, one session --------------------------------------------

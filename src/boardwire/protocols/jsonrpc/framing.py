@@ -16,6 +16,8 @@ that sends too much gets an error instead of a dead connection.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 
 MAX_FRAME = 64 * 1024 * 1024
@@ -31,6 +33,9 @@ class FrameError:
     code: str  # frame-too-large | bad-frame
     message: str
     fatal: bool = False
+
+
+_HEADER_LINE = re.compile(rb"^[A-Za-z][A-Za-z0-9-]*:")  # an LSP header field, e.g. Content-Length:
 
 
 class FrameReader:
@@ -115,6 +120,14 @@ class FrameReader:
                     start += 1
                 del self._buf[:start]
                 end = self._buf.find(b"\r\n\r\n")
+                nl = self._buf.find(b"\n")
+                first = bytes(self._buf[:nl if nl >= 0 else len(self._buf)])
+                if (nl >= 0 or len(self._buf) > MAX_HEADER) and not _HEADER_LINE.match(first):
+                    # a first line that is no header: say so now rather than wait for one
+                    self._dead = True
+                    out.append(FrameError("bad-frame", f"not JSON (a message starts with {{ or [) and not an "
+                                                       f"LSP header (Content-Length: N): {first[:40]!r}", fatal=True))
+                    return out
                 if end < 0:
                     if len(self._buf) > MAX_HEADER:
                         self._dead = True
