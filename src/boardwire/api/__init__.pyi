@@ -1092,7 +1092,7 @@ class _Project(Namespace):
             board (str): .kicad_pcb (required)
             dry_run (bool): Report only (default False)
             revision (int | None): Expected revision of the edited file
-            swap (bool): Replace footprints of another lib id (default True)
+            swap (bool): Replace footprints of another lib id (KiCad's default; false lists them) (default True)
             delete_extra (bool): Delete footprints without symbol (not board_only/locked) (default False)
 
         Returns:

@@ -61,7 +61,7 @@ class PairArgs(Args):
 
 
 class UpdateArgs(PairArgs):
-    swap: bool = Field(True, description="Replace footprints of another lib id")
+    swap: bool = Field(True, description="Replace footprints of another lib id (KiCad's default; false lists them)")
     delete_extra: bool = Field(False, description="Delete footprints without symbol (not board_only/locked)")
 
 
