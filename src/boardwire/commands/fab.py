@@ -209,11 +209,9 @@ def _schematic_for(ctx: Context, od, source: str):
         if source == "board":
             raise WrongKind(f"{od.path} is a schematic; source 'board' needs a board path")
         return od
-    sch = od.full.with_suffix(".kicad_sch")
-    key = ctx.session.workspace.relative(sch)
-    if source == "board" or (source == "auto" and not sch.is_file() and key not in ctx.session.documents):
+    if source == "board":
         return None
-    return ctx.session.get(key, "schematic", ctx.actor)
+    return schematic_of(ctx, od, required=source == "schematic")
 
 
 def _bom_files(ctx: Context, cli, od, a, work: Path, stack: ExitStack, jlc: bool = False) -> tuple[list[Path], str]:
