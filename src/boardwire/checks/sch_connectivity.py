@@ -376,10 +376,11 @@ class Net:
 
     @property
     def nodes(self) -> list[str]:
-        return sorted({p.label for p in self.netlist_pins}, key=_natural)
+        return sorted({p.label for p in self.netlist_pins}, key=natural_key)
 
 
-def _natural(s: str):
+def natural_key(s: str):
+    """Sort key that orders R2 before R10 (KiCad's reference order)."""
     return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", s)]
 
 
@@ -786,7 +787,7 @@ def schematic_connectivity(root: Schematic, root_file: str = "",
             lab.net = by_root.get(uf.find(lab.key))
             if lab.net is not None:
                 lab.net.labels.append(lab)
-    nets.sort(key=lambda n: (n.name == "", _natural(n.name)))
+    nets.sort(key=lambda n: (n.name == "", natural_key(n.name)))
     for code, net in enumerate(nets, 1):
         net.code = code
     return SchematicConnectivity(sheets, symbols, pins, labels, nets)

@@ -27,7 +27,6 @@ that gives two symbols one reference is refused.
 from __future__ import annotations
 
 import posixpath
-import re
 from collections import Counter
 
 from pydantic import Field
@@ -36,6 +35,7 @@ from ..documents import FootprintFile
 from ..documents.board import Board, Footprint
 from ..documents.libraries import footprint_path
 from ..documents.schematic import Sheet
+from ..checks.sch_connectivity import natural_key
 from ..documents.sexpr_doc import make
 from ..errors import BoardwireError, InvalidArgs
 from ..registry import Context, command
@@ -167,7 +167,7 @@ def update_pcb(ctx: Context, a: UpdateArgs) -> dict:
     # deleted, or joined to the wrong symbol
     if unannotated or doubled:
         what = ([f"{unannotated} symbol{'s are' if unannotated != 1 else ' is'} not annotated"] if unannotated else []) + \
-               ([f"references used by several symbols: {', '.join(sorted(doubled, key=_natural))}"] if doubled else [])
+               ([f"references used by several symbols: {', '.join(sorted(doubled, key=natural_key))}"] if doubled else [])
         raise InvalidArgs(f"the schematic is not ready for the board: {'; '.join(what)}",
                           errors=[{"loc": "schematic", "msg": m, "type": "value"} for m in what],
                           hint="Run sch.annotate (all: true renumbers duplicates), then update again.")
@@ -219,7 +219,7 @@ def update_pcb(ctx: Context, a: UpdateArgs) -> dict:
                 old = pad_nets(board, fp)
                 numbers = {p.number for p in lib.pads}
                 swaps[ref] = (lib, lib_id, {"ref": ref, "from": fp.lib_id, "to": lib_id},
-                              sorted(set(old) - numbers, key=_natural))
+                              sorted(set(old) - numbers, key=natural_key))
                 if swaps[ref][3]:  # KiCad's net_conflict: a connected pad has no match
                     problems.append({"ref": ref, "message": f"{lib_id} has no pad {', '.join(swaps[ref][3])}: "
                                                             "its net is dropped"})
@@ -265,7 +265,7 @@ def update_pcb(ctx: Context, a: UpdateArgs) -> dict:
     added = []
     x0, y_bottom = _board_bottom_left(board)
     rows: dict[int, list] = {id(inst): [] for inst in conn.sheets}
-    for ref in sorted(missing, key=_natural):
+    for ref in sorted(missing, key=natural_key):
         sym = wanted[ref]
         lib_id = sym.view.footprint
         if not lib_id:
@@ -279,7 +279,7 @@ def update_pcb(ctx: Context, a: UpdateArgs) -> dict:
         pad_numbers = {p.number for p in lib.pads if p.number}
         pins = {num for (r, num) in pin_net if r == ref}
         if pins - pad_numbers:
-            problems.append({"ref": ref, "message": f"{lib_id} has no pad {', '.join(sorted(pins - pad_numbers, key=_natural))}"})
+            problems.append({"ref": ref, "message": f"{lib_id} has no pad {', '.join(sorted(pins - pad_numbers, key=natural_key))}"})
         nets_of = {num: target[id(pin_net[(ref, num)])] for num in pad_numbers if (ref, num) in pin_net}
         rows.setdefault(id(sym.sheet), []).append((ref, sym, lib, lib_id, nets_of, _extent(lib)))
         added.append(ref)
@@ -343,10 +343,10 @@ def update_pcb(ctx: Context, a: UpdateArgs) -> dict:
         summary += f"; {len(kept)} footprint{'s' if len(kept) != 1 else ''} not in the schematic"
     out = {"summary": summary, "dry_run": a.dry_run, "added": added, "references_changed": renamed,
            "footprints_swapped": swapped, "nets_changed": nets_changed, "values_changed": values_changed,
-           "deleted": sorted((fp.reference for fp in deleted), key=_natural),
-           "extra_footprints": sorted(kept, key=_natural)}
+           "deleted": sorted((fp.reference for fp in deleted), key=natural_key),
+           "extra_footprints": sorted(kept, key=natural_key)}
     if relinked:
-        out["relinked"] = sorted(relinked, key=_natural)
+        out["relinked"] = sorted(relinked, key=natural_key)
     if differ:
         out["footprints_differ"] = differ
         summary += f"; {len(differ)} footprint{'s' if len(differ) != 1 else ''} of another library id kept (swap false)"
@@ -397,7 +397,7 @@ def back_annotate(ctx: Context, a: PairArgs) -> dict:
         ref = todo.get(key(s), (s, s.reference))[1]
         if not ref.endswith("?"):
             final.setdefault(ref, set()).add(part(s))
-    clash = sorted({ref for s, ref in todo.values() if len(final[ref]) > 1}, key=_natural)
+    clash = sorted({ref for s, ref in todo.values() if len(final[ref]) > 1}, key=natural_key)
     if clash:
         raise InvalidArgs(f"back-annotation would give {', '.join(clash)} to two symbols",
                           errors=[{"loc": "board", "msg": f"duplicate reference {r}", "type": "value"} for r in clash])
@@ -416,8 +416,4 @@ def back_annotate(ctx: Context, a: PairArgs) -> dict:
     if unannotated:
         summary += f"; {len(unannotated)} footprint{'s' if len(unannotated) != 1 else ''} not annotated, skipped"
     return {"summary": summary, "dry_run": a.dry_run, "changed": changed,
-            "unlinked": sorted(unlinked, key=_natural), "unannotated": sorted(unannotated, key=_natural)}
-
-
-def _natural(s: str):
-    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", s)]
+            "unlinked": sorted(unlinked, key=natural_key), "unannotated": sorted(unannotated, key=natural_key)}
