@@ -37,7 +37,7 @@ from typing import Iterator, Literal
 
 from pydantic import Field
 
-from ..documents import board_bom, open_document
+from ..documents import board_bom
 from ..errors import DrcErrors, InvalidArgs, ReadOnlyFile, WrongKind
 from ..kicad import fab as kfab
 from ..kicad import jlcpcb
@@ -46,6 +46,7 @@ from ..kicad.snapshot import snapshot
 from ..registry import Context, command
 from .checks import board_snapshot, drc_summary, parse_report, run_drc, schematic_of
 from .common import Args, DocArgs, Result
+from .sch_query import connectivity_of
 
 UNITS = "mm; sizes in bytes"
 MAP_FORMAT = "gerberx2"  # the drill map: Gerber X2, like the rest of the package
@@ -222,8 +223,8 @@ def _bom_files(ctx: Context, cli, od, a, work: Path, stack: ExitStack, jlc: bool
         sch_copy = stack.enter_context(snapshot(ctx.session, sch))
         if not jlc:
             return kfab.bom(cli, sch_copy, out, exclude_dnp=a.exclude_dnp, cancel=ctx.cancel), "schematic"
-        parts = _part_fields(n for f in sch_copy.parent.glob("*.kicad_sch")
-                             for sym in open_document(f).symbols for n in sym.fields)
+        with ctx.session.lock:  # the hierarchy as already read (and cached) by the session
+            parts = _part_fields(n for s in connectivity_of(ctx, sch.path).symbols for n in s.view.fields)
         [raw] = kfab.bom(cli, sch_copy, work / "bom-kicad", exclude_dnp=a.exclude_dnp, extra_fields=parts,
                          ref_ranges=False, cancel=ctx.cancel)
         text, source, stem = raw.read_text(encoding="utf-8"), "schematic", sch_copy.stem

@@ -139,13 +139,12 @@ def positions(cli: KiCadCli, board: Path, out: Path, *, side: str = "both", excl
 
 
 def bom(cli: KiCadCli, schematic: Path, out: Path, *, exclude_dnp: bool = True,
-        extra_fields: tuple[str, ...] = (), ref_ranges: bool = True, name: str | None = None,
-        cancel=None) -> list[Path]:
+        extra_fields: tuple[str, ...] = (), ref_ranges: bool = True, cancel=None) -> list[Path]:
     """The BOM of a schematic hierarchy: CSV with Reference, Value, Footprint, Qty, one
     row per value and footprint, references shortened to ranges (R1-R4). ``extra_fields``
     are added as columns (and to the grouping); without ``ref_ranges`` the references
     are listed one by one (R1,R2,R3,R4)."""
-    target = out / (name or f"{schematic.stem}-bom.csv")
+    target = out / f"{schematic.stem}-bom.csv"
     extra = "".join("," + f for f in extra_fields)
     args = ["sch", "export", "bom", "-o", str(target), "--fields", BOM_FIELDS + extra,
             "--labels", BOM_LABELS + extra, "--group-by", BOM_GROUP_BY + extra]
