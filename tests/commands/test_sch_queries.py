@@ -13,7 +13,7 @@ from boardwire.commands.checks import LIBRARY_CHECKS
 from boardwire.errors import NotFound, WrongKind
 from boardwire.registry import REGISTRY, Context
 from boardwire.session import Session
-from tests.checks.test_sch_connectivity import ROOTS, kicad_groups
+from tests.netlist.test_schematic import ROOTS, kicad_groups
 from tests.commands.test_board_queries import tokens
 from tests.inputs import CORPUS, DEMOS, need
 

@@ -245,7 +245,7 @@ def describe(ctx: Context, a: DocArgs) -> dict:
          units="mm")
 def unrouted(ctx: Context, a: PagedArgs) -> dict:
     """The ratsnest: connections still missing, computed from the board's own copper (pads, tracks, vias, zone fills), shortest first per net."""
-    from ..checks.connectivity import connectivity
+    from ..netlist.copper import connectivity
 
     conn = connectivity(board_of(ctx, a.path))
     links = conn.links
@@ -260,7 +260,7 @@ def track_lengths(board: Board) -> dict[str, float]:
     """Routed length per net name in mm (segments and arcs)."""
     import math
 
-    from ..checks.connectivity import _arc_points
+    from ..netlist.copper import _arc_points
 
     names = {n.number: n.name for n in board.nets}
     out: dict[str, float] = {}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..checks.connectivity import connectivity
+from ..netlist.copper import connectivity
 from ..documents.board import Board
 from .common import mm
 

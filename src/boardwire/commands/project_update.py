@@ -12,7 +12,7 @@ nets of its pins. A symbol without a footprint gets its library footprint with t
 below the board. Footprints without a symbol are reported, or deleted with
 ``delete_extra`` (never ``board_only`` ones, never locked ones).
 
-Net names: the schematic's nets (`boardwire.checks.sch_connectivity`) are named as
+Net names: the schematic's nets (`boardwire.netlist.schematic`) are named as
 KiCad names them on most nets, not all. So a net whose pads already agree with the
 schematic keeps the board's name; only a net that the schematic joins or splits moves
 pads, to the schematic's name when the board has it among the joined ones, else to
@@ -35,7 +35,7 @@ from ..documents import FootprintFile
 from ..documents.board import Board, Footprint
 from ..documents.libraries import footprint_path
 from ..documents.schematic import Sheet
-from ..checks.sch_connectivity import natural_key
+from ..netlist.schematic import natural_key
 from ..documents.sexpr_doc import make
 from ..errors import BoardwireError, InvalidArgs
 from ..registry import Context, command

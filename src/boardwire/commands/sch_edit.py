@@ -21,7 +21,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from ..checks.sch_connectivity import PlacedSymbol, lib_info, sheet_file_key
+from ..netlist.schematic import PlacedSymbol, lib_info, sheet_file_key
 from ..documents import sch_place as sp
 from ..documents.ids import new_uuid
 from ..documents.new_project import schematic_file

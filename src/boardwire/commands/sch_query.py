@@ -4,7 +4,7 @@ A schematic command takes the path of a sheet file (usually the project's root s
 Its hierarchy is read from there: child sheets are opened through the session (so they
 are workspace-checked and an open, edited sheet is seen as edited). Each placed symbol
 appears once per sheet instance, with the reference that instance gives it; nets are
-computed by `boardwire.checks.sch_connectivity` (KiCad 9's rules, measured against
+computed by `boardwire.netlist.schematic` (KiCad 9's rules, measured against
 kicad-cli's netlist).
 """
 
@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..checks.sch_connectivity import (PinNode, PlacedSymbol, SchematicConnectivity,
+from ..netlist.schematic import (PinNode, PlacedSymbol, SchematicConnectivity,
                                        schematic_connectivity, sheet_file_key)
 from ..documents.schematic import Schematic
 from ..errors import NotFound

@@ -1,6 +1,6 @@
 """Library symbols as placed in a schematic: KiCad's orientation transform, pin
 positions, and a flattened view of a ``lib_symbols`` entry (units, body styles,
-``extends``). Used by connectivity (checks/) and by placement (documents/).
+``extends``). Used by connectivity (netlist/) and by placement (documents/).
 
 Source: KiCad's eeschema TRANSFORM and the schematic file format
 (https://dev-docs.kicad.org/en/file-formats/sexpr-schematic/): library pins are

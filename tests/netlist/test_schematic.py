@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from boardwire.checks.sch_connectivity import (bus_members, pin_world, schematic_connectivity,
+from boardwire.netlist.schematic import (bus_members, pin_world, schematic_connectivity,
                                                sheet_file_key, symbol_transform)
 from boardwire.documents import Schematic, open_document
 from tests.inputs import CORPUS, DEMOS, SYMBOLS, kicad_files

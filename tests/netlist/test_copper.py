@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 
 import boardwire
-from boardwire.checks.connectivity import connectivity
+from boardwire.netlist.copper import connectivity
 from tests.inputs import CORPUS, DEMOS, need, need_corpus
 
 
