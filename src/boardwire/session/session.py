@@ -4,7 +4,7 @@
 * Each has a revision: +1 per command that changed it (batches and transactions
   count once per document), and a content hash of what a save would write.
 * Every change is one undo step per document. Undo replays the edit journal backwards
-  (`boardwire.sexpr.node.recording`), so it is exact and costs what the edit cost; JSON
+  (`boardwire.documents.journal`), so it is exact and costs what the edit cost; JSON
   documents (projects) are snapshotted instead.
 * `Session.edit` runs a change all-or-nothing: on any error the journal is undone and
   every document is as it was.
@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from ..documents import Document, SexprDocument, document_class
+from ..documents import Document, SexprDocument, document_class, journal
+from ..documents.journal import recording
 from ..errors import BoardwireError, NoDocument, StaleRevision, WrongKind
-from ..sexpr.node import SList, apply_undo, recording
 from .workspace import Workspace
 
 
@@ -256,7 +256,7 @@ class Session:
         per_doc = [(self.documents[key].doc, doc_ops) for key, doc_ops in self._split(ops).items()]
         for doc, doc_ops in per_doc:
             doc.note_journal(doc_ops)
-        apply_undo(ops)
+        journal.undo(ops)
         for doc, doc_ops in per_doc:
             doc.note_journal(doc_ops)
             doc.touch()
@@ -267,27 +267,11 @@ class Session:
             if od is not None and od.doc.to_bytes() != data:
                 od.doc = type(od.doc)(data, od.full)
 
-    def _roots(self) -> dict[int, OpenDocument]:
-        return {id(od.doc.root): od for od in self.documents.values()
-                if isinstance(od.doc, SexprDocument)}
-
     def _split(self, ops: list) -> dict[str, list]:
         """Assign journal operations to the documents whose tree they touched."""
-        roots = self._roots()
-        removed_from = {id(op[3]): op[1] for op in ops if op[0] == "insert" and type(op[3]) is SList}
-        per_doc: dict[str, list] = {}
-        for op in ops:
-            node = op[1]
-            while True:
-                od = roots.get(id(node))
-                if od is not None:
-                    per_doc.setdefault(od.path, []).append(op)
-                    break
-                up = node.parent if node.parent is not None else removed_from.get(id(node))
-                if up is None:
-                    break  # an edit of a list no document holds: nothing to undo
-                node = up
-        return per_doc
+        roots = {id(od.doc.root): od.path for od in self.documents.values()
+                 if isinstance(od.doc, SexprDocument)}
+        return journal.by_document(ops, roots)
 
     def _commit(self, label: str, ops: list, json_before: dict[str, bytes], actor: str,
                 new_ids: list[str]) -> None:
@@ -316,7 +300,7 @@ class Session:
         else:
             od.doc.note_journal(step.ops)
             with recording() as ops:
-                apply_undo(step.ops)
+                journal.undo(step.ops)
             od.doc.note_journal(ops)
             od.doc.touch()
             inverse = Step(step.label, ops[:], None, back_to)
