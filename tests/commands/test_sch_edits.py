@@ -93,7 +93,7 @@ def test_every_pin_in_every_orientation_is_where_kicad_puts_it(tmp_path, kicad_c
 
 
 def test_canonical_orientations_are_the_eight_kicad_writes():
-    from boardwire.documents.sch_place import canonical_orientation
+    from boardwire.documents.schematic import canonical_orientation
 
     forms = {canonical_orientation(a, None if m == "none" else m) for a, m in ORIENTATIONS}
     assert forms == {(0, None), (90, None), (180, None), (270, None), (0, "x"), (90, "x"), (270, "x"), (0, "y")}

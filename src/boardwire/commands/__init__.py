@@ -1,3 +1,4 @@
 """The command families. Importing this package registers every command."""
 
-from . import board_edit, board_query, checks, fab, lib, project, project_update, renders, sch_edit, sch_query, session_cmds  # noqa: F401
+from . import (board_edit, board_query, checks, fab, lib, project, project_update, renders,  # noqa: F401
+               sch_hierarchy, sch_place, sch_query, sch_symbol, sch_wire, session_cmds)

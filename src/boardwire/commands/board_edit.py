@@ -11,7 +11,6 @@ from ..documents.board import Board, Footprint, Zone
 from ..documents.libraries import footprint_path
 from ..errors import InvalidArgs, NotFound
 from ..registry import Context, command
-from ..sexpr import atoms
 from .board_query import board_of, footprint_of
 from .common import Angle, Coord, EditArgs, Name, Point, Result, Size, mm_pt, nm, pt
 
@@ -106,19 +105,6 @@ def _target(board: Board, reference: str | None, uid: str | None):
     return item
 
 
-def _translate_points(item, dx: int, dy: int) -> None:
-    for head in ("at", "start", "end", "mid", "center"):
-        c = item.child(head)
-        if c is not None:
-            v = c.atoms()
-            item.doc.set_atoms(c, [atoms.mm(atoms.to_nm(v[0]) + dx), atoms.mm(atoms.to_nm(v[1]) + dy)] + v[2:])
-    pts = item.child("pts")
-    if pts is not None:
-        for xy in pts.lists("xy"):
-            v = xy.atoms()
-            item.doc.set_atoms(xy, [atoms.mm(atoms.to_nm(v[0]) + dx), atoms.mm(atoms.to_nm(v[1]) + dy)])
-
-
 @command("pcb.move", kind="edit", args=MoveArgs, result=Result, units=UNITS,
          examples=({"path": "b.kicad_pcb", "reference": "R1", "at": [120, 80]},
                    {"path": "b.kicad_pcb", "id": "…uuid…", "by": [1, 0]}))
@@ -138,7 +124,7 @@ def move(ctx: Context, a: MoveArgs) -> dict:
     else:
         anchor = item.point("at") or item.point("start") or item.point("center")
         dx, dy = (nm(a.by[0]), nm(a.by[1])) if a.by else (pt(a.at)[0] - anchor[0], pt(a.at)[1] - anchor[1])
-        _translate_points(item, dx, dy)
+        item.translate(dx, dy)
         new = (anchor[0] + dx, anchor[1] + dy)
     return {"summary": f"moved {a.reference or item.kind} to {mm_pt(new)}", "at": mm_pt(new)}
 
@@ -268,47 +254,9 @@ def swap_footprint(ctx: Context, a: SwapArgs) -> dict:
     board = board_of(ctx, a.path)
     old = footprint_of(board, a.reference)
     lib = FootprintFile.load(footprint_path(a.footprint, board.path.parent if board.path else None))
-    _, dropped = replace_footprint(board, old, lib, a.footprint)
+    _, dropped = board.swap_footprint(old, lib, a.footprint)
     return {"summary": f"{a.reference} is now {a.footprint}" + (f"; pads without a match: {', '.join(dropped)}" if dropped else ""),
             "dropped_pads": dropped}
-
-
-def pad_nets(board: Board, fp: Footprint) -> dict[str, str]:
-    """Pad number -> net name of a footprint's pads that have a net."""
-    nets = {p.number: (p.net_name or board.net_name(p.net) or "") for p in fp.pads}
-    return {k: v for k, v in nets.items() if v}
-
-
-def replace_footprint(board: Board, old: Footprint, lib: FootprintFile, lib_id: str) -> tuple[Footprint, list[str]]:
-    """Put library footprint ``lib`` in the place of ``old`` (pcb.swapFootprint, project.updatePcb):
-    same place, side, angle, id, reference, value, other fields, flags, schematic link and
-    pad nets by pad number. Returns the new footprint and the pad numbers whose nets found
-    no pad."""
-    nets = pad_nets(board, old)
-    numbers = {p.number for p in lib.pads}
-    dropped = sorted(set(nets) - numbers)
-    keep = {n: old.field(n) for n in ("Reference", "Value")}
-    fields = [(atoms.text(p.atoms()[0]), atoms.text(p.atoms()[1])) for p in old.node.lists("property")
-              if len(p.atoms()) >= 2 and atoms.text(p.atoms()[0]) not in ("Reference", "Value")]
-    flags = [f for f in Footprint.ATTR_FLAGS if f.encode() in old.values("attr")]
-    index = board.root.index(old.node)
-    uid, side, angle, at = old.uuid, old.side, old.orientation, old.position
-    carried = [k for k in old.node.lists() if k.head in ("path", "sheetname", "sheetfile")]
-    board.delete(old)
-    new = board.add_footprint(lib, lib_id, at, angle, keep["Reference"], keep["Value"],
-                              {k: v for k, v in nets.items() if k in numbers}, index=index)
-    if uid:  # the same footprint for the schematic link and for groups
-        board.set_atoms(new.node.find("uuid"), [atoms.quote(uid)])
-    last_field = max(i for i, k in enumerate(new.node.kids) if type(k) is not bytes and k.head == "property")
-    for offset, c in enumerate(carried, 1):
-        board.insert(new.node, c, last_field + offset)
-    for name, value in fields:  # the instance's field values and flags stay
-        new.set_field(name, value)
-    for flag in flags:
-        new.set_attribute(flag, True)
-    if side == "back":
-        new.flip()
-    return new, dropped
 
 
 class TrackArgs(EditArgs):

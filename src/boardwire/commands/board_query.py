@@ -9,7 +9,6 @@ from pydantic import Field
 from ..documents.board import Arc, Board, Footprint, Graphic, Text, Track, Via, Zone
 from ..errors import NotFound
 from ..registry import Context, command
-from ..sexpr import atoms
 from .common import Coord, DocArgs, Name, Result, mm, mm_pt, nm
 
 
@@ -85,12 +84,12 @@ class ItemsArgs(DocArgs):
          idempotent=True, examples=({"path": "b.kicad_pcb", "kind": ["via"], "net": "GND"},))
 def items(ctx: Context, a: ItemsArgs) -> dict:
     """Board items filtered by kind, layer, net, footprint reference and bounding box; paged."""
-    from ..documents.board import _BOARD_KINDS
+    from ..documents.board import BOARD_KINDS
 
     board = board_of(ctx, a.path)
     idx = board.index
     nets = {n: name for name, n in idx.net_table.items()}
-    kinds = set(a.kind) if a.kind else set(_BOARD_KINDS)
+    kinds = set(a.kind) if a.kind else set(BOARD_KINDS)
     # start from the smallest index that applies, then check the rest per record
     pools: list[tuple[int, object]] = []
     if a.kind:
@@ -121,7 +120,7 @@ def items(ctx: Context, a: ItemsArgs) -> dict:
             continue
         total += 1
         if a.offset < total <= a.offset + a.limit:
-            found.append(item_dict(_BOARD_KINDS[e.kind](board, e.node), nets))
+            found.append(item_dict(BOARD_KINDS[e.kind](board, e.node), nets))
     more = total > a.offset + len(found)
     return {"summary": f"{total} item{'s' if total != 1 else ''} match; showing {len(found)}"
                        + (f" from {a.offset}" if a.offset else "") + ("; more with offset" if more else ""),
@@ -207,14 +206,8 @@ def footprint(ctx: Context, a: RefArgs) -> dict:
     board = board_of(ctx, a.path)
     fp = footprint_of(board, a.reference)
     nets = {n.number: n.name for n in board.nets}
-    fields = {}
-    for p in fp.node.lists("property"):
-        vals = p.atoms()
-        if len(vals) >= 2:
-            fields[atoms.text(vals[0])] = atoms.text(vals[1])
     d = item_dict(fp, nets)
-    d.update(fields=fields, pads=[pad_dict(p, nets) for p in fp.pads],
-             attributes=[atoms.text(v) for v in fp.values("attr")])
+    d.update(fields=fp.fields, pads=[pad_dict(p, nets) for p in fp.pads], attributes=fp.attributes)
     return {"summary": f"{fp.reference} {fp.value} ({fp.lib_id}) at {d['at']} {fp.side}", **d}
 
 
@@ -319,18 +312,13 @@ def length_groups(ctx: Context, a: DocArgs) -> dict:
                 classes[pattern] = c.get("name")
         rules = DesignRules.load(dru)
         for rule in rules.rules:
-            constraints = {}
-            for c in rule.node.lists("constraint"):
-                vals = c.atoms()
-                if vals and atoms.text(vals[0]) in ("length", "skew"):
-                    constraints[atoms.text(vals[0])] = {k.head: atoms.text(k.atoms()[0]) for k in c.lists() if k.atoms()}
+            constraints = rule.constraints(("length", "skew"))
             if not constraints:
                 continue
-            cond = rule.text_of("condition") or ""
+            cond = rule.condition
             pats = re.findall(r"NetName\s*==\s*'([^']*)'", cond)
             members = sorted({n for n in nets for p in pats if fnmatch.fnmatchcase(n, p.replace("/", "/"))})
-            name = atoms.text(rule.node.atoms()[0]) if rule.node.atoms() else ""
-            groups.append({"rule": name, "condition": cond, "constraints": constraints,
+            groups.append({"rule": rule.name, "condition": cond, "constraints": constraints,
                            "nets": [{"net": n, "length": round(lengths.get(n, 0.0), 3)} for n in members]})
     return {"summary": f"{len(groups)} length rule{'s' if len(groups) != 1 else ''}"
                        + ("" if dru and dru.is_file() else " (no .kicad_dru beside the board)"),

@@ -14,6 +14,7 @@ from typing import Iterator, Literal
 
 from pydantic import Field
 
+from ..documents.design import board_schematic
 from ..errors import NotFound
 from ..kicad.cli import kicad_cli
 from ..kicad.pcbnew import fill_zones
@@ -88,8 +89,9 @@ def drc_summary(counts: dict, parity: bool = False) -> str:
 def schematic_of(ctx: Context, od, required: bool = True):
     """The open root schematic NAME.kicad_sch beside board ``od`` (what KiCad's
     schematic parity reads); None, or NotFound when ``required``, if there is none."""
-    key = ctx.session.workspace.relative(od.full.with_suffix(".kicad_sch"))
-    if key not in ctx.session.documents and not od.full.with_suffix(".kicad_sch").is_file():
+    sch = board_schematic(od.full)
+    key = ctx.session.workspace.relative(sch)
+    if key not in ctx.session.documents and not sch.is_file():
         if not required:
             return None
         raise NotFound(f"no schematic {key} beside the board for the parity check",

@@ -10,7 +10,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..sexpr.atoms import IU_PER_MM, kiround
+from ..documents.units import mm, nm
 
 # KiCad stores coordinates as 32-bit nanometres: +-2147.48 mm is the whole world.
 LIMIT_MM = 2147.0
@@ -42,17 +42,8 @@ class Result(BaseModel):
     summary: str = Field(description="One line saying what happened")
 
 
-def nm(mm: float) -> int:
-    """Millimetres from a client to KiCad's integer nanometres (rounded like KiCad)."""
-    return kiround(mm * IU_PER_MM)
-
-
 def pt(p: list[float]) -> tuple[int, int]:
     return nm(p[0]), nm(p[1])
-
-
-def mm(value_nm: int) -> float:
-    return round(value_nm / IU_PER_MM, 6)
 
 
 def mm_pt(p: tuple[int, int] | None) -> list[float] | None:

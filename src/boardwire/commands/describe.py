@@ -7,32 +7,10 @@ from ..documents.board import Board
 from .common import mm
 
 
-def outline_bbox(board: Board) -> list[float] | None:
-    xs, ys = [], []
-    for g in board.graphics:
-        if g.layer != "Edge.Cuts":
-            continue
-        for head in ("start", "end", "center", "mid"):
-            p = g.point(head)
-            if p is not None:
-                xs.append(p[0])
-                ys.append(p[1])
-        pts = g.child("pts")
-        if pts is not None:
-            from ..sexpr import atoms
-
-            for xy in pts.lists("xy"):
-                v = xy.atoms()
-                xs.append(atoms.to_nm(v[0]))
-                ys.append(atoms.to_nm(v[1]))
-    if not xs:
-        return None
-    return [mm(min(xs)), mm(min(ys)), mm(max(xs)), mm(max(ys))]
-
-
 def describe_board(board: Board) -> dict:
     s = board.summary()
-    box = outline_bbox(board)
+    nm_box = board.outline_bbox()
+    box = None if nm_box is None else [mm(v) for v in nm_box]
     conn = connectivity(board)
     per_net: dict[str, int] = {}
     for link in conn.links:

@@ -10,18 +10,17 @@ documents/lib_index.py); reading one symbol parses only its definition.
 
 from __future__ import annotations
 
-import difflib
-import math
 from pathlib import Path
 from typing import Literal
 
 from pydantic import Field
 
+from ..documents.board import FootprintFile
 from ..documents.lib_index import INDEX, LibItem, table_libraries
+from ..documents.lib_lookup import find_library, similar_names, split_id, symbol_definition
 from ..documents.lib_search import rank
-from ..errors import InvalidArgs, NotFound
+from ..errors import NotFound
 from ..registry import Context, command
-from ..sexpr import atoms
 from .common import Args, Result, mm
 
 LIB_ID = r"^[^:]+:[^:]+$"
@@ -98,99 +97,22 @@ def search(ctx: Context, a: SearchArgs) -> dict:
 
 # -- one symbol / one footprint ------------------------------------------------------
 
-def _split_id(lib_id: str) -> tuple[str, str]:
-    lib, sep, name = lib_id.partition(":")
-    if not sep or not lib or not name or ":" in name:
-        raise InvalidArgs(f"{lib_id!r} is not a library id",
-                          hint="Use Library:Name, e.g. Device:R or Resistor_SMD:R_0603_1608Metric.")
-    return lib, name
-
-
-def _close(word: str, names: list[str], n: int = 5) -> list[str]:
-    low = word.lower()
-    near = difflib.get_close_matches(word, names, n=n, cutoff=0.6)
-    near += [x for x in names if low in x.lower() and x not in near]
-    return near[:n]
-
-
-def find_library(kind: str, lib: str, where: Path) -> Path:
-    """The path of library nickname ``lib``; NotFound lists similar nicknames."""
-    rows, skipped = table_libraries(kind, where)
-    for nick, path in rows:
-        if nick == lib:
-            return path
-    table = "sym-lib-table" if kind == "symbol" else "fp-lib-table"
-    if lib in skipped:
-        raise NotFound(f"{kind} library {lib!r} is in the library tables but its files are missing "
-                       "or not a KiCad 6+ library",
-                       hint=f"Fix the library's path in {table}, or install it.")
-    close = _close(lib, [nick for nick, _ in rows])
-    raise NotFound(f"no {kind} library {lib!r} in the library tables",
-                   hint=(f"Similar libraries: {', '.join(close)}. " if close else "")
-                   + f"Use lib.search to find the library, or add it to {table}.",
-                   similar=close)
-
-
-def _item(kind: str, lib_id: str, where: Path) -> tuple[Path, LibItem, dict[str, LibItem]]:
-    lib, name = _split_id(lib_id)
-    path = find_library(kind, lib, where)
-    index = INDEX.library(kind, path)
-    items = {i.name: i for i in index.items} if index is not None else {}
-    item = items.get(name)
-    if item is None:
-        close = _close(name, list(items))
-        raise NotFound(f"no {kind} {name!r} in {lib}" + (f"; similar: {', '.join(close)}" if close else ""),
-                       hint=f"Search with lib.search, e.g. {{\"query\": \"{name}\", \"kind\": \"{kind}\"}}.")
-    return path, item, items
-
-
-def _symbol_node(path: Path, item: LibItem):
-    if item.span is not None:
-        from ..sexpr.parse import parse_list_span
-
-        return parse_list_span(path.read_bytes(), item.span[0], item.span[1], str(path))
-    from ..documents.schematic import SymbolLibrary
-
-    return SymbolLibrary.load(path).symbol(item.name).node
-
-
-def _unit_style(sub_name: str) -> tuple[int, int]:
-    parts = sub_name.rsplit("_", 2)
-    try:
-        return int(parts[-2]), int(parts[-1])
-    except (ValueError, IndexError):
-        return 0, 0
-
-
 @command("lib.symbol", kind="query", args=IdArgs, result=Result, idempotent=True,
          units="mm, degrees", examples=({"id": "Device:R"}, {"id": "Amplifier_Operational:LM358"}))
 def symbol(ctx: Context, a: IdArgs) -> dict:
     """One library symbol: units, pins (number, name, electrical type, unit — 0 means common to all units — position and length in mm relative to the symbol's origin as placed unrotated in a schematic, x right, y down; orientation is the direction from the pin's connection point into the body: 0 right, 90 up, 180 left, 270 down), description, keywords, footprint filters and fields. A derived symbol (extends) shows its parent's pins. Pins of the alternate (De Morgan) body style are not listed; body_styles says whether there is one. Errors: invalid-args for an id that is not Library:Name; not-found for an unknown library (with similar names) or symbol."""
-    from ..documents.schematic import LibPin, LibSymbol
-
-    where = project_dir(ctx, a.project)
-    path, item, items = _item("symbol", a.id, where)
-    sym = LibSymbol(None, _symbol_node(path, item))
-    base, chain = sym, [item.name]
-    while base.extends:
-        parent = items.get(base.extends)
-        if parent is None or parent.name in chain:
-            raise NotFound(f"{a.id} extends {base.extends!r}, which is not in its library")
-        chain.append(parent.name)
-        base = LibSymbol(None, _symbol_node(path, parent))
+    definition = symbol_definition(a.id, project_dir(ctx, a.project))
+    sym, base = definition.symbol, definition.base
     fields = {**base.fields, **sym.fields} if base is not sym else sym.fields
     pins, units, styles, unit_names = [], 1, 1, {}
-    for sub in base.units():
-        vals = sub.atoms()
-        unit, style = _unit_style(atoms.text(vals[0]) if vals else "")
+    for sub in base.unit_views:
+        unit, style = sub.unit, sub.body_style
         units, styles = max(units, unit), max(styles, style)
-        un = sub.find("unit_name")
-        if un is not None and un.atoms():
-            unit_names[str(unit)] = atoms.text(un.atoms()[0])
+        if sub.unit_name is not None:
+            unit_names[str(unit)] = sub.unit_name
         if style > 1:
             continue
-        for p in sub.lists("pin"):
-            pin = LibPin(None, p)
+        for pin in sub.pins:
             x, y = pin.position
             row = {"number": pin.number, "name": pin.name, "type": pin.electrical_type,
                    "unit": unit, "at": [mm(x), mm(-y)], "orientation": pin.orientation,
@@ -206,84 +128,14 @@ def symbol(ctx: Context, a: IdArgs) -> dict:
            "units": units, "body_styles": styles, "power": sym.is_power or base.is_power,
            "fields": {k: v for k, v in fields.items() if not k.startswith("ki_")},
            "pins": pins}
-    if len(chain) > 1:
-        out["extends"] = chain[1]
+    if definition.parents:
+        out["extends"] = definition.parents[0].name
     if unit_names:
         out["unit_names"] = unit_names
     return out
 
 
 # -- footprints -------------------------------------------------------------------------
-
-def _arc_points(s, m, e) -> list[tuple[float, float]]:
-    """Start, end and the axis extremes an arc through s, m, e passes."""
-    (ax, ay), (bx, by), (cx, cy) = s, m, e
-    d = 2 * (ax * (by - cy) + bx * (cy - ay) + cx * (ay - by))
-    if d == 0:
-        return [s, m, e]
-    ux = ((ax * ax + ay * ay) * (by - cy) + (bx * bx + by * by) * (cy - ay) + (cx * cx + cy * cy) * (ay - by)) / d
-    uy = ((ax * ax + ay * ay) * (cx - bx) + (bx * bx + by * by) * (ax - cx) + (cx * cx + cy * cy) * (bx - ax)) / d
-    r = math.hypot(ax - ux, ay - uy)
-
-    def ang(p):
-        return math.atan2(p[1] - uy, p[0] - ux) % (2 * math.pi)
-
-    a0, am, a1 = ang(s), ang(m), ang(e)
-    ccw = (am - a0) % (2 * math.pi) < (a1 - a0) % (2 * math.pi)
-    lo, span = (a0, (a1 - a0) % (2 * math.pi)) if ccw else (a1, (a0 - a1) % (2 * math.pi))
-    out = [s, m, e]
-    for k in range(4):
-        t = k * math.pi / 2
-        if (t - lo) % (2 * math.pi) <= span:
-            out.append((ux + r * math.cos(t), uy + r * math.sin(t)))
-    return out
-
-
-def _shape_points(node) -> list[tuple[float, float]]:
-    def pt(head):
-        c = node.find(head)
-        vals = c.atoms() if c is not None else []
-        return (atoms.to_nm(vals[0]), atoms.to_nm(vals[1])) if len(vals) >= 2 else None
-
-    head = node.head
-    if head in ("fp_line", "fp_rect"):
-        return [p for p in (pt("start"), pt("end")) if p]
-    if head == "fp_circle":
-        c, e = pt("center"), pt("end")
-        if not c or not e:
-            return []
-        r = math.dist(c, e)
-        return [(c[0] - r, c[1] - r), (c[0] + r, c[1] + r)]
-    if head == "fp_arc":
-        s, m, e = pt("start"), pt("mid"), pt("end")
-        return _arc_points(s, m, e) if s and m and e else []
-    if head == "fp_poly":
-        pts = node.find("pts")
-        out = []
-        for xy in (pts.lists("xy") if pts is not None else ()):
-            vals = xy.atoms()
-            out.append((atoms.to_nm(vals[0]), atoms.to_nm(vals[1])))
-        return out
-    return []
-
-
-def courtyards(root) -> dict[str, dict]:
-    """Bounding box of the courtyard outline per side (F.CrtYd, B.CrtYd): min, max and
-    size in mm, footprint-local, line width not included."""
-    boxes: dict[str, list[float]] = {}
-    for node in root.lists():
-        if not node.head.startswith("fp_"):
-            continue
-        layer = node.find("layer")
-        name = atoms.text(layer.atoms()[0]) if layer is not None and layer.atoms() else ""
-        if name not in ("F.CrtYd", "B.CrtYd"):
-            continue
-        for x, y in _shape_points(node):
-            b = boxes.setdefault(name, [x, y, x, y])
-            b[0], b[1], b[2], b[3] = min(b[0], x), min(b[1], y), max(b[2], x), max(b[3], y)
-    return {k: {"min": [mm(round(b[0])), mm(round(b[1]))], "max": [mm(round(b[2])), mm(round(b[3]))],
-                "size": [mm(round(b[2] - b[0])), mm(round(b[3] - b[1]))]} for k, b in boxes.items()}
-
 
 def _pad_row(pad) -> dict:
     row = {"number": pad.number, "type": pad.pad_type, "shape": pad.shape,
@@ -292,12 +144,11 @@ def _pad_row(pad) -> dict:
         row["angle"] = pad.orientation
     if pad.size is not None:
         row["size"] = [mm(pad.size[0]), mm(pad.size[1])]
-    drill = pad.values("drill")
-    if drill:
-        if drill[0] == b"oval" and len(drill) >= 3:
-            row["drill"] = [mm(atoms.to_nm(drill[1])), mm(atoms.to_nm(drill[2]))]
-        elif drill[0] != b"oval":
-            row["drill"] = mm(atoms.to_nm(drill[0]))
+    drill = pad.drill
+    if isinstance(drill, tuple):
+        row["drill"] = [mm(drill[0]), mm(drill[1])]
+    elif drill is not None:
+        row["drill"] = mm(drill)
     row["layers"] = pad.layers
     return row
 
@@ -306,30 +157,24 @@ def _pad_row(pad) -> dict:
          units="mm, degrees", examples=({"id": "Resistor_SMD:R_0603_1608Metric"},))
 def footprint(ctx: Context, a: IdArgs) -> dict:
     """One library footprint: pads (number, type, shape, position relative to the footprint origin, angle, size, drill, layers; mm), courtyard bounding box per side (F.CrtYd, B.CrtYd: min, max, size in mm), description, tags, attributes (smd, through_hole, exclude_from_bom...), fields and 3D models. Errors: invalid-args for an id that is not Library:Name; not-found for an unknown library (with similar names) or footprint."""
-    from ..documents.board import FootprintFile
-
-    lib, name = _split_id(a.id)
+    lib, name = split_id(a.id)
     folder = find_library("footprint", lib, project_dir(ctx, a.project))
     path = folder / f"{name}.kicad_mod"
     if not path.is_file():
         names = [p.name[: -len(".kicad_mod")] for p in folder.glob("*.kicad_mod")]
-        close = _close(name, names)
+        close = similar_names(name, names)
         raise NotFound(f"no footprint {name!r} in {lib}" + (f"; similar: {', '.join(close)}" if close else ""),
                        hint=f"Search with lib.search, e.g. {{\"query\": \"{name}\", \"kind\": \"footprint\"}}.")
     doc = FootprintFile.load(path)
     fp = doc.footprint
     pads = [_pad_row(p) for p in fp.pads]
-    fields = {}
-    for p in fp.node.lists("property"):
-        vals = p.atoms()
-        if len(vals) >= 2:
-            fields[atoms.text(vals[0])] = atoms.text(vals[1])
     numbered = {p["number"] for p in pads if p["number"] and p["type"] != "np_thru_hole"}
-    crt = courtyards(fp.node)
+    crt = {side: {"min": [mm(round(x1)), mm(round(y1))], "max": [mm(round(x2)), mm(round(y2))],
+                  "size": [mm(round(x2 - x1)), mm(round(y2 - y1))]}
+           for side, (x1, y1, x2, y2) in doc.courtyards().items()}
     size = next(iter(crt.values()))["size"] if crt else None
     return {"summary": f"{a.id}: {len(pads)} pads ({len(numbered)} numbered)"
                        + (f", courtyard {size[0]} x {size[1]} mm" if size else ", no courtyard"),
             "id": a.id, "description": fp.text_of("descr") or "", "tags": fp.text_of("tags") or "",
-            "attributes": [atoms.text(v) for v in fp.values("attr")], "fields": fields,
-            "courtyard": crt, "pads": pads,
-            "models": [atoms.text(m.atoms()[0]) for m in fp.node.lists("model") if m.atoms()]}
+            "attributes": fp.attributes, "fields": fp.fields,
+            "courtyard": crt, "pads": pads, "models": fp.models}

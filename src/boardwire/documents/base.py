@@ -49,6 +49,11 @@ class Document:
     def content_hash(self) -> str:
         return fileio.sha256(self.to_bytes())
 
+    def new_files(self) -> dict[Path, bytes]:
+        """Files (resolved path -> content) this document writes beside itself when
+        saved, not on disk yet; none for most documents (see `Schematic.add_sheet`)."""
+        return {}
+
     def touch(self) -> None:
         """Record one change (views call this after every edit)."""
         self.edits += 1
@@ -76,6 +81,8 @@ class Document:
         same_file = self.path is not None and target.resolve() == self.path.resolve()
         if target.is_dir():
             raise ReadOnlyFile(f"{target} is a folder")
+        if same_file and self._disk is None and not target.parent.exists():
+            target.parent.mkdir(parents=True)  # a new document (a new sheet's file) in a new folder
         # A file with no write bit at all is marked read-only by its owner; honour that
         # even for root, who may write anything (the atomic rename would bypass it).
         if not os.access(target.parent, os.W_OK) or (target.exists() and (
@@ -87,7 +94,7 @@ class Document:
                 raise FileChangedOnDisk(
                     f"{target} was {'deleted' if gone else 'changed on disk'} since it was "
                     "opened; saving would " + ("re-create it" if gone else "overwrite that change"))
-            if same_file and not self.changed_on_disk() and data == self.original:
+            if same_file and not self.changed_on_disk() and data == self.original and target.exists():
                 self._saved_edits = self.edits
                 return target
             if backup and target.exists():

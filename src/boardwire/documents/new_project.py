@@ -15,7 +15,8 @@ Sources (KiCad 9.0, checked against 9.0.8 by tests/commands/test_project.py):
   ``kicad9/empty.kicad_pcb``); the starter adds its outline as a ``gr_rect`` on
   Edge.Cuts, formatted by boardwire as pcbnew formats it.
 * ``NAME.kicad_sch``: the root sheet as eeschema 9 saves an empty schematic (format
-  20250114; KiCad's own new-project stub differs only in leaving the uuid unquoted).
+  20250114; KiCad's own new-project stub differs only in leaving the uuid unquoted);
+  a new sub-sheet file lacks the root's ``sheet_instances`` and ``embedded_fonts``.
 * ``sym-lib-table``, ``fp-lib-table``: empty project library tables as KiCad 9 writes
   them (``LIB_TABLE::Format``: the table, ``(version 7)``, no rows).
 
@@ -119,21 +120,24 @@ def board_file(template: str, outline_uuid: str | None = None) -> bytes:
     return board.to_bytes()
 
 
-def schematic_file(sheet_uuid: str | None = None) -> bytes:
-    return ("(kicad_sch\n"
+def schematic_file(sheet_uuid: str | None = None, *, root: bool = True) -> bytes:
+    """An empty sheet as eeschema 9 saves one: the root sheet of a project, or (``root``
+    False) a sub-sheet file, which has no ``sheet_instances`` and no ``embedded_fonts``."""
+    text = ("(kicad_sch\n"
             f"\t(version {SCHEMATIC_VERSION})\n"
             '\t(generator "eeschema")\n'
             '\t(generator_version "9.0")\n'
             f'\t(uuid "{sheet_uuid or uuid.uuid4()}")\n'
             '\t(paper "A4")\n'
-            "\t(lib_symbols)\n"
-            "\t(sheet_instances\n"
-            '\t\t(path "/"\n'
-            '\t\t\t(page "1")\n'
-            "\t\t)\n"
-            "\t)\n"
-            "\t(embedded_fonts no)\n"
-            ")\n").encode("utf-8")
+            "\t(lib_symbols)\n")
+    if root:
+        text += ("\t(sheet_instances\n"
+                 '\t\t(path "/"\n'
+                 '\t\t\t(page "1")\n'
+                 "\t\t)\n"
+                 "\t)\n"
+                 "\t(embedded_fonts no)\n")
+    return (text + ")\n").encode("utf-8")
 
 
 def lib_table(kind: str) -> bytes:

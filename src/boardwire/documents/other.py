@@ -12,6 +12,31 @@ from .sexpr_doc import SexprDocument
 from .views import View
 
 
+class Rule(View):
+    """One ``(rule "name" (condition "...") (constraint kind (min ..) (opt ..) (max ..)))``."""
+
+    __slots__ = ()
+
+    @property
+    def name(self) -> str:
+        vals = self.node.atoms()
+        return atoms.text(vals[0]) if vals else ""
+
+    @property
+    def condition(self) -> str:
+        return self.text_of("condition") or ""
+
+    def constraints(self, kinds: tuple[str, ...] | None = None) -> dict[str, dict[str, str]]:
+        """Constraint kind -> its values as written (``{"length": {"min": "10mm"}}``),
+        only the ``kinds`` given (default all)."""
+        out = {}
+        for c in self.node.lists("constraint"):
+            vals = c.atoms()
+            if vals and (kinds is None or atoms.text(vals[0]) in kinds):
+                out[atoms.text(vals[0])] = {k.head: atoms.text(k.atoms()[0]) for k in c.lists() if k.atoms()}
+        return out
+
+
 class DesignRules(SexprDocument):
     """A ``.kicad_dru`` custom-rules file: ``(version 1)`` then ``(rule ...)`` lists.
 
@@ -28,8 +53,8 @@ class DesignRules(SexprDocument):
         return None
 
     @property
-    def rules(self) -> list[View]:
-        return [View(self, r) for r in self.root.lists("rule")]
+    def rules(self) -> list[Rule]:
+        return [Rule(self, r) for r in self.root.lists("rule")]
 
     def rule_names(self) -> list[str]:
         return [atoms.text(r.node.atoms()[0]) for r in self.rules if r.node.atoms()]

@@ -41,6 +41,11 @@ class View:
         """The item's KiCad keyword (``segment``, ``footprint``, ``wire``...)."""
         return self.node.head
 
+    @property
+    def in_document(self) -> bool:
+        """False once the item was removed from its document."""
+        return self.node.parent is not None
+
     # -- reading helpers -------------------------------------------------------------
 
     def child(self, head: str) -> SList | None:

@@ -155,14 +155,28 @@ class Session:
             cls = document_class(full)
             if full.is_dir():
                 raise NoDocument(f"{key} is a folder, not a KiCad file")
-            if not full.is_file():
-                raise NoDocument(f"{key}: no such file in the working directory")
-            od = OpenDocument(key, full, cls.load(full))
+            if full.is_file():
+                doc = cls.load(full)
+            else:
+                data = self.pending_file(full)
+                if data is None:
+                    raise NoDocument(f"{key}: no such file in the working directory")
+                doc = cls(data, full)
+            od = OpenDocument(key, full, doc)
             self.documents[key] = od
             if self._json_before is not None and not isinstance(od.doc, SexprDocument):
                 self._json_before[key] = od.doc.to_bytes()  # opened by a running edit
             self._emit(od, "open", "open", actor)
             return od
+
+    def pending_file(self, full: Path) -> bytes | None:
+        """The content of file ``full`` (resolved) if an open document creates it when
+        saved (a new sheet's file, `Document.new_files`) and it is not on disk yet."""
+        for od in self.documents.values():
+            data = od.doc.new_files().get(full)
+            if data is not None:
+                return data
+        return None
 
     def get(self, path: str | Path, kind: str | tuple[str, ...] | None = None,
             actor: str = "local") -> OpenDocument:
@@ -333,9 +347,15 @@ class Session:
 
     def save(self, path: str | Path, actor: str = "local", force: bool = False) -> OpenDocument:
         """Write a document to its file (atomic, backup kept, permissions kept); refuses
-        with ``file-changed`` if the file changed on disk since opened, unless ``force``."""
+        with ``file-changed`` if the file changed on disk since opened, unless ``force``.
+        The files the document creates on saving (a new sheet's file) are written too:
+        as they are open in the session, if they are."""
         with self.lock:
             od = self.get(path, actor=actor)
+            for full in od.doc.new_files():  # files it creates that are open here: as edited
+                child = self.documents.get(self.workspace.relative(full))
+                if child is not None and child is not od:
+                    self.save(child.path, actor, force)
             od.doc.save(force=force)
             od.saved_revision = od.revision
             self._emit(od, "save", "save", actor)

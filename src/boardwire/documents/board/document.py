@@ -1,0 +1,255 @@
+"""Boards (``.kicad_pcb``) with their edit primitives, and footprint files
+(``.kicad_mod``).
+
+Format reference: KiCad's "Board File Format" and "Footprint Library File Format"
+pages (dev-docs.kicad.org/en/file-formats/sexpr-pcb/, .../sexpr-footprint/) and, for
+version differences, the format history in `versions`. New items are written as
+pcbnew 9 writes them (``PCB_IO_KICAD_SEXPR``). Coordinates are integer nanometres.
+"""
+
+from __future__ import annotations
+
+from ...errors import CheckFailed
+from ...sexpr import atoms
+from ...sexpr.atoms import mm, quote
+from ...sexpr.node import SList
+from ...sexpr.pretty import as_tree
+from ..ids import new_uuid
+from ..placement import board_footprint
+from ..sexpr_doc import make
+from ..views import Point, View
+from .extents import courtyard_boxes, layout_box
+from .container import GRAPHIC_KINDS, TRACK_KINDS, FootprintContainer
+from .footprint import Footprint, Pad
+from .items import Graphic, Text, Track, Via, Zone
+from .reading import BoardReading
+
+
+class Board(BoardReading):
+    """A ``.kicad_pcb`` file."""
+
+    def add_track(self, start: Point, end: Point, width: int, layer: str, net: int = 0,
+                  uid: str | None = None) -> Track:
+        """Add a straight track segment; points and width in nm. Returns the track."""
+        node = make("segment",
+                    make("start", mm(start[0]), mm(start[1])),
+                    make("end", mm(end[0]), mm(end[1])),
+                    make("width", mm(width)),
+                    make("layer", self.layer_token(layer)),
+                    make("net", str(net).encode()),
+                    self.id_token(uid or new_uuid()))
+        index = self._insert_index(TRACK_KINDS, ("zone", "group", "embedded_fonts"))
+        return Track(self, self.insert(self.root, node, index))
+
+    def ensure_net(self, name: str) -> int:
+        """The number of net ``name``, adding it to the net table if it is new."""
+        if not name:
+            return 0
+        number = self.net_number(name)
+        if number is not None:
+            return number
+        nets = [k for k in self.root.kids if type(k) is SList and k.head_bytes() == b"net"]
+        number = max((int(k.atoms()[0]) for k in nets if k.atoms()), default=0) + 1
+        index = self.root.index(nets[-1]) + 1 if nets else self._insert_index(
+            ("setup", "properties"), ("footprint", "module"))
+        self.insert(self.root, make("net", str(number).encode(), quote(name)), index)
+        return number
+
+    def delete(self, item: View) -> None:
+        """Delete a top-level item (footprint, track, via, zone, drawing, text, group),
+        and its id from any group that lists it."""
+        uid = item.uuid
+        self.remove(item.node)
+        if uid:
+            for group in self.items("group"):
+                members = group.child("members")
+                if members is not None and quote(uid) in members.atoms():
+                    rest = [m for m in members.atoms() if m != quote(uid)]
+                    if rest:
+                        self.set_atoms(members, rest)
+                    else:
+                        self.remove(members)
+
+    def _stroke(self, width: int) -> SList:
+        return make("stroke", make("width", mm(width)), make("type", b"solid"))
+
+    def add_graphic(self, shape: str, points: list[Point], layer: str = "Edge.Cuts",
+                    width: int = 100_000, fill: bool = False, uid: str | None = None) -> Graphic:
+        """Add a board drawing. ``shape``: line (2 points), rect (2 corners), circle
+        (centre, a point on it), arc (start, mid, end), poly (3+ points). nm."""
+        self.require("uuid", "adding a drawing")
+        p = [make(h, mm(x), mm(y)) for h, (x, y) in zip(
+            {"line": ("start", "end"), "rect": ("start", "end"), "circle": ("center", "end"),
+             "arc": ("start", "mid", "end")}.get(shape, ()), points)]
+        if shape == "poly":
+            p = [make("pts", *(make("xy", mm(x), mm(y)) for x, y in points))]
+        fill_node = make("fill", b"yes" if fill else b"no") if shape in ("rect", "circle", "poly") else None
+        node = make(f"gr_{shape}", *p, self._stroke(width), fill_node,
+                    make("layer", self.layer_token(layer)), self.id_token(uid or new_uuid()))
+        index = self._insert_index(tuple(GRAPHIC_KINDS), ("segment", "arc", "via", "zone", "group"))
+        return Graphic(self, self.insert(self.root, node, index))
+
+    def add_text(self, text: str, at: Point, layer: str = "F.SilkS", angle: float = 0.0,
+                 size: int = 1_000_000, thickness: int = 150_000, uid: str | None = None) -> Text:
+        """Add board text (gr_text); on a back layer it is mirrored, as KiCad does."""
+        self.require("uuid", "adding text")
+        effects = make("effects", make("font", make("size", mm(size), mm(size)),
+                                       make("thickness", mm(thickness))),
+                       make("justify", b"mirror") if layer.startswith("B.") else None)
+        node = make("gr_text", quote(text), make("at", mm(at[0]), mm(at[1]), atoms.num(angle)),
+                    make("layer", self.layer_token(layer)), self.id_token(uid or new_uuid()),
+                    effects)
+        index = self._insert_index(tuple(GRAPHIC_KINDS), ("segment", "arc", "via", "zone", "group"))
+        return Text(self, self.insert(self.root, node, index))
+
+    def add_footprint(self, library: FootprintFile, lib_id: str, at: Point, angle: float = 0.0,
+                      reference: str | None = None, value: str | None = None,
+                      pad_nets: dict[str, str] | None = None, index: int | None = None) -> Footprint:
+        """Place a copy of a library footprint (front side) at ``at`` (nm), turned
+        ``angle`` degrees, as KiCad 9 does (see `placement`). ``pad_nets`` maps pad
+        numbers to net names already in the board's net table."""
+        self.require("uuid", "placing a KiCad 9 library footprint")
+        nets = {}
+        for number, name in (pad_nets or {}).items():
+            code = self.net_number(name)
+            if code is None:
+                raise KeyError(f"net {name!r} is not in the board's net table")
+            nets[number] = (code, name)
+        node = board_footprint(library.root, lib_id, at, angle, reference, value, nets,
+                               board_layers={layer.name for layer in self.layers})
+        if index is None:
+            index = self._insert_index(("footprint", "module"),
+                                       ("gr_line", "gr_rect", "gr_circle", "gr_arc", "gr_poly",
+                                        "gr_text", "segment", "arc", "via", "zone", "group"))
+        return Footprint(self, self.insert(self.root, node, index))
+
+    def add_zone(self, outline: list[Point], layer: str, net: str = "", *,
+                 clearance: int = 500_000, min_thickness: int = 250_000,
+                 thermal_gap: int = 500_000, thermal_bridge_width: int = 500_000,
+                 priority: int = 0, name: str | None = None, uid: str | None = None) -> Zone:
+        """Add an (unfilled) copper zone on ``layer`` for net ``net`` (a name; "" for
+        no net) with KiCad 9's defaults (nm): clearance 0.5 mm, minimum width
+        0.25 mm, thermal gap and spoke width 0.5 mm. Fill it with KiCad's filler."""
+        code = self.net_number(net) if net else 0
+        if code is None:
+            raise KeyError(f"net {net!r} is not in the board's net table")
+        pts = make("pts", *(make("xy", mm(x), mm(y)) for x, y in outline))
+        node = make("zone",
+                    make("net", str(code).encode()),
+                    make("net_name", quote(net)),
+                    make("layer", self.layer_token(layer)),
+                    self.id_token(uid or new_uuid()),
+                    make("name", quote(name)) if name else None,
+                    make("hatch", b"edge", b"0.5"),
+                    make("priority", str(priority).encode()) if priority else None,
+                    make("connect_pads", make("clearance", mm(clearance))),
+                    make("min_thickness", mm(min_thickness)),
+                    make("filled_areas_thickness", b"no"),
+                    make("fill", make("thermal_gap", mm(thermal_gap)),
+                         make("thermal_bridge_width", mm(thermal_bridge_width))),
+                    make("polygon", pts))
+        index = self._insert_index(("zone",), ("group", "embedded_fonts"))
+        return Zone(self, self.insert(self.root, node, index))
+
+    def add_via(self, at: Point, size: int, drill: int, layers: tuple[str, str] = ("F.Cu", "B.Cu"),
+                net: int = 0, uid: str | None = None) -> Via:
+        """Add a through via at ``at`` (nm) with pad ``size`` and ``drill`` (nm)."""
+        node = make("via",
+                    make("at", mm(at[0]), mm(at[1])),
+                    make("size", mm(size)),
+                    make("drill", mm(drill)),
+                    make("layers", *(self.layer_token(name) for name in layers)),
+                    make("net", str(net).encode()),
+                    self.id_token(uid or new_uuid()))
+        index = self._insert_index(TRACK_KINDS, ("zone", "group", "embedded_fonts"))
+        return Via(self, self.insert(self.root, node, index))
+
+    def swap_footprint(self, old: Footprint, library: FootprintFile, lib_id: str) -> tuple[Footprint, list[str]]:
+        """Put library footprint ``library`` (placed as ``lib_id``) in the place of ``old``
+        (pcbnew's Change Footprint): same place, side, angle, id, reference, value, other
+        fields, fabrication flags, schematic link, and pad nets by pad number. Returns
+        the new footprint and the (sorted) pad numbers whose nets found no pad."""
+        nets = old.pad_nets
+        numbers = {p.number for p in library.pads}
+        dropped = sorted(set(nets) - numbers)
+        keep = {n: old.field(n) for n in ("Reference", "Value")}
+        fields = [(k, v) for k, v in old.fields.items() if k not in ("Reference", "Value")]
+        flags = [f for f in Footprint.ATTR_FLAGS if f in old.attributes]
+        index = self.root.index(old.node)
+        uid, side, angle, at = old.uuid, old.side, old.orientation, old.position
+        carried = [k for k in old.node.lists() if k.head in ("path", "sheetname", "sheetfile")]
+        self.delete(old)
+        new = self.add_footprint(library, lib_id, at, angle, keep["Reference"], keep["Value"],
+                                 {k: v for k, v in nets.items() if k in numbers}, index=index)
+        if uid:  # the same footprint for the schematic link and for groups
+            self.set_atoms(new.node.find("uuid"), [quote(uid)])
+        last_field = max(i for i, k in enumerate(new.node.kids) if type(k) is not bytes and k.head == "property")
+        for offset, c in enumerate(carried, 1):
+            self.insert(new.node, c, last_field + offset)
+        for name, value in fields:  # the instance's field values and flags stay
+            new.set_field(name, value)
+        for flag in flags:
+            new.set_attribute(flag, True)
+        if side == "back":
+            new.flip()
+        return new, dropped
+
+    def replace_fills(self, filled: bytes, ids: list[str] | None = None) -> int:
+        """Take the zone fills of ``filled`` (this board as KiCad's filler saved it):
+        each zone (those of ``ids``, default every zone) gets KiCad's ``fill`` settings
+        and ``filled_polygon`` lists, matched by zone id; nothing else changes. Returns
+        how many zones were filled; CheckFailed if KiCad's board lacks one of them."""
+        theirs = Board(filled).zones_by_id()
+        changed = 0
+        for uid, zone in self.zones_by_id().items():
+            if ids and uid not in ids:
+                continue
+            kicad = theirs.get(uid)
+            if kicad is None:
+                raise CheckFailed(f"KiCad's filled board lost zone {uid}")
+            for old in list(zone.node.lists("filled_polygon")):
+                self.remove(old)
+            fill_kicad, fill_ours = kicad.child("fill"), zone.child("fill")
+            if fill_kicad is not None and fill_ours is not None:
+                self.replace(fill_ours, as_tree(fill_kicad.to_bytes()))
+            for poly in kicad.node.lists("filled_polygon"):
+                self.insert(zone.node, as_tree(poly.to_bytes()))
+            changed += 1
+        return changed
+
+
+class FootprintFile(FootprintContainer):
+    """A ``.kicad_mod`` file: one footprint at the root."""
+
+    kind = "footprint"
+    roots = ("footprint", "module")
+
+    @property
+    def footprint(self) -> Footprint:
+        return Footprint(self, self.root)
+
+    @property
+    def name(self) -> str:
+        return self.footprint.lib_id
+
+    @property
+    def pads(self) -> list[Pad]:
+        return self.footprint.pads
+
+    def courtyards(self) -> dict[str, tuple[float, float, float, float]]:
+        """(x1, y1, x2, y2) nm of the courtyard per side (see `extents.courtyard_boxes`)."""
+        return courtyard_boxes(self.footprint)
+
+    def layout_box(self) -> tuple[int, int, int, int]:
+        """(x1, y1, x2, y2) nm the footprint takes when laid out beside others (see
+        `extents.layout_box`)."""
+        return layout_box(self.footprint)
+
+    def summary(self) -> dict:
+        fp = self.footprint
+        return {
+            "kind": self.kind, "version": self.version, "name": self.name,
+            "pads": len(fp.pads),
+            "graphics": sum(1 for k in self.root.lists() if k.head.startswith("fp_")),
+            "models": sum(1 for _ in self.root.lists("model")),
+        }

@@ -1,0 +1,209 @@
+"""Views of a board's items: tracks, arcs, vias, zones, drawings, texts, groups,
+dimensions, and what every board item has (layers, net, lock).
+
+Format reference: KiCad's "Board File Format" page (dev-docs.kicad.org/en/file-formats/
+sexpr-pcb/). Coordinates are integer nanometres, angles degrees.
+"""
+
+from __future__ import annotations
+
+from ...sexpr import atoms
+from ...sexpr.atoms import mm
+from ..views import Point, View
+
+_POINT_HEADS = ("at", "start", "end", "mid", "center")
+
+
+class BoardItem(View):
+    """Any board item: it may have a layer (or layers) and a net."""
+
+    __slots__ = ()
+
+    @property
+    def layer(self) -> str | None:
+        return self.text_of("layer")
+
+    @property
+    def layers(self) -> list[str]:
+        vals = self.values("layers")
+        if vals:
+            return [atoms.text(v) for v in vals]
+        one = self.layer
+        return [one] if one else []
+
+    @property
+    def net(self) -> int | None:
+        """Net number (``(net 3)``); None when the item has no net."""
+        vals = self.values("net")
+        if vals and vals[0][:1] != b'"':
+            try:
+                return int(vals[0])
+            except ValueError:
+                return None
+        return None
+
+    @property
+    def net_name(self) -> str | None:
+        """Net name when the item carries it (pads: ``(net 3 "GND")``; KiCad 10:
+        ``(net "GND")``); else None (look the number up in `Board.nets`)."""
+        vals = self.values("net")
+        if len(vals) > 1:
+            return atoms.text(vals[1])
+        if vals and vals[0][:1] == b'"':
+            return atoms.text(vals[0])
+        return self.text_of("net_name")
+
+    @property
+    def locked(self) -> bool:
+        return self.flag("locked")
+
+    def translate(self, dx: int, dy: int) -> None:
+        """Move the item by (dx, dy) nm: its ``at``, ``start``, ``end``, ``mid`` and
+        ``center`` points and the ``xy`` points of its ``pts`` (tracks, vias, drawings,
+        texts)."""
+        for head in _POINT_HEADS:
+            c = self.child(head)
+            if c is not None:
+                v = c.atoms()
+                self.doc.set_atoms(c, [mm(atoms.to_nm(v[0]) + dx), mm(atoms.to_nm(v[1]) + dy)] + v[2:])
+        pts = self.child("pts")
+        if pts is not None:
+            for xy in pts.lists("xy"):
+                v = xy.atoms()
+                self.doc.set_atoms(xy, [mm(atoms.to_nm(v[0]) + dx), mm(atoms.to_nm(v[1]) + dy)])
+
+
+class Track(BoardItem):
+    """A straight track segment (``segment``)."""
+
+    __slots__ = ()
+
+    @property
+    def start(self) -> Point:
+        return self.point("start")
+
+    @property
+    def end(self) -> Point:
+        return self.point("end")
+
+    @property
+    def width(self) -> int:
+        vals = self.values("width")
+        return atoms.to_nm(vals[0]) if vals else 0
+
+
+class Arc(Track):
+    """A track arc (``arc``): start, mid, end."""
+
+    __slots__ = ()
+
+    @property
+    def mid(self) -> Point:
+        return self.point("mid")
+
+
+class Via(BoardItem):
+    __slots__ = ()
+
+    @property
+    def position(self) -> Point:
+        return self.point("at")
+
+    @property
+    def size(self) -> int:
+        vals = self.values("size")
+        return atoms.to_nm(vals[0]) if vals else 0
+
+    @property
+    def drill(self) -> int:
+        vals = self.values("drill")
+        return atoms.to_nm(vals[0]) if vals else 0
+
+    @property
+    def via_type(self) -> str:
+        """through, blind or micro."""
+        vals = self.node.atoms()
+        return atoms.text(vals[0]) if vals and vals[0] in (b"blind", b"micro") else "through"
+
+
+class Zone(BoardItem):
+    __slots__ = ()
+
+    @property
+    def name(self) -> str | None:
+        return self.text_of("name")
+
+    @property
+    def is_keepout(self) -> bool:
+        return self.child("keepout") is not None
+
+    @property
+    def outline(self) -> list[Point]:
+        poly = self.child("polygon")
+        pts = poly.find("pts") if poly is not None else None
+        if pts is None:
+            return []
+        return [(atoms.to_nm(a[0]), atoms.to_nm(a[1]))
+                for a in (xy.atoms() for xy in pts.lists("xy"))]
+
+    @property
+    def filled(self) -> bool:
+        return self.child("filled_polygon") is not None
+
+    def translate(self, dx: int, dy: int) -> None:
+        """Move every point of the outline and of the fill by (dx, dy) nm."""
+        for head in ("polygon", "filled_polygon"):
+            for poly in self.node.lists(head):
+                pts = poly.find("pts")
+                if pts is None:
+                    continue
+                for xy in pts.lists():
+                    vals = xy.atoms()
+                    if xy.head in ("xy", "start", "mid", "end") and len(vals) >= 2:
+                        self.doc.set_atoms(xy, [mm(atoms.to_nm(vals[0]) + dx),
+                                                mm(atoms.to_nm(vals[1]) + dy)])
+
+
+class Graphic(BoardItem):
+    """Board drawings: gr_line, gr_rect, gr_circle, gr_arc, gr_poly, gr_curve, bezier."""
+
+    __slots__ = ()
+
+    @property
+    def points(self) -> list[Point]:
+        """The points that define the drawing (nm): start, end, center, mid, then the
+        ``xy`` points of ``pts`` (polygons, curves)."""
+        out = [p for p in (self.point(h) for h in ("start", "end", "center", "mid")) if p is not None]
+        pts = self.child("pts")
+        if pts is not None:
+            out += [(atoms.to_nm(v[0]), atoms.to_nm(v[1])) for v in (xy.atoms() for xy in pts.lists("xy"))]
+        return out
+
+
+class Text(BoardItem):
+    """gr_text / gr_text_box."""
+
+    __slots__ = ()
+
+    @property
+    def text(self) -> str:
+        vals = self.node.atoms()
+        return atoms.text(vals[0]) if vals else ""
+
+
+class Group(View):
+    __slots__ = ()
+
+    @property
+    def name(self) -> str:
+        vals = self.node.atoms()
+        return atoms.text(vals[0]) if vals else ""
+
+    @property
+    def members(self) -> list[str]:
+        return [atoms.text(v) for v in self.values("members")]
+
+
+class Dimension(BoardItem):
+    __slots__ = ()
+

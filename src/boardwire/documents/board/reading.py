@@ -1,0 +1,191 @@
+"""Reading a board: its item index, items by kind, nets, layers, net classes, outline.
+
+Format reference: KiCad's "Board File Format" page (dev-docs.kicad.org/en/file-formats/
+sexpr-pcb/). Coordinates are integer nanometres.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ...sexpr import atoms
+from ...sexpr.node import SList
+from ..board_index import BoardIndex
+from ..versions import LATEST_BOARD
+from ..views import View, iter_views
+from .container import BOARD_KINDS, FootprintContainer
+from .footprint import Footprint
+from .items import Dimension, Graphic, Group, Text, Track, Via, Zone
+from .tables import Layer, Net
+
+
+class BoardReading(FootprintContainer):
+    """A ``.kicad_pcb`` file, read: what `Board` builds its edits on."""
+
+    kind = "board"
+    roots = ("kicad_pcb",)
+    latest = LATEST_BOARD
+    _index: BoardIndex | None = None
+
+    def _insert_index(self, kinds: tuple[str, ...], fallback_before: tuple[str, ...]) -> int:
+        """After the last item of ``kinds`` (found through the index), else as for any
+        document."""
+        idx = self.index
+        last = [next(reversed(idx.by_kind[k].values())).node for k in kinds if idx.by_kind.get(k)]
+        if last:
+            kids = self.root.kids
+            return max(kids.index(node) for node in last) + 1
+        return super()._insert_index(kinds, fallback_before)
+
+    @property
+    def index(self) -> BoardIndex:
+        """Records of the top-level items, refreshed for what edits touched."""
+        index = self._index
+        if index is None:
+            index = self._index = BoardIndex(self.root)
+            self._touched = {}
+        elif self._touched:
+            index.refresh(self._touched)
+            self._touched.clear()
+            if len(index.entries) != len(self.root.kids) - index.root_atoms:
+                index = self._index = BoardIndex(self.root)  # lost track: start again
+        return index
+
+    # -- reading ---------------------------------------------------------------------
+
+    def items(self, kinds: str | tuple[str, ...] | None = None) -> Iterator[View]:
+        """Top-level items as views, optionally only the given keyword(s)."""
+        if isinstance(kinds, str):
+            kinds = (kinds,)
+        table = BOARD_KINDS if kinds is None else {k: BOARD_KINDS[k] for k in kinds}
+        return iter_views(self, self.root, table)
+
+    @property
+    def footprints(self) -> list[Footprint]:
+        return list(self.items(("footprint", "module")))
+
+    @property
+    def tracks(self) -> list[Track]:
+        return list(self.items(("segment", "arc")))
+
+    @property
+    def vias(self) -> list[Via]:
+        return list(self.items("via"))
+
+    @property
+    def zones(self) -> list[Zone]:
+        return list(self.items("zone"))
+
+    @property
+    def graphics(self) -> list[Graphic]:
+        return [v for v in self.items() if isinstance(v, Graphic)]
+
+    @property
+    def texts(self) -> list[Text]:
+        return list(self.items(("gr_text", "gr_text_box")))
+
+    @property
+    def groups(self) -> list[Group]:
+        return list(self.items("group"))
+
+    @property
+    def dimensions(self) -> list[Dimension]:
+        return list(self.items("dimension"))
+
+    @property
+    def nets(self) -> list[Net]:
+        """The net table (``(net 0 "")`` ... up to KiCad 9; KiCad 10 boards name nets
+        on items instead, so there the table is built from the names found)."""
+        out = []
+        for kid in self.root.kids:
+            if type(kid) is SList and kid.head_bytes() == b"net":
+                vals = kid.atoms()
+                if len(vals) >= 2:
+                    out.append(Net(int(vals[0]), atoms.text(vals[1])))
+        return out
+
+    def net_name(self, number: int | None) -> str | None:
+        for name, n in self.index.net_table.items():
+            if n == number:
+                return name
+        return None
+
+    def net_number(self, name: str) -> int | None:
+        return self.index.net_table.get(name)
+
+    @property
+    def layers(self) -> list[Layer]:
+        table = self.root.find("layers")
+        out = []
+        if table is None:
+            return out
+        for entry in table.lists():
+            vals = [entry.head_bytes()] + entry.atoms()
+            if len(vals) >= 3:
+                user = atoms.text(vals[3]) if len(vals) > 3 else None
+                out.append(Layer(int(vals[0]), atoms.text(vals[1]), atoms.text(vals[2]), user))
+        return out
+
+    @property
+    def copper_layers(self) -> list[str]:
+        return [layer.name for layer in self.layers if layer.is_copper]
+
+    @property
+    def setup(self) -> SList | None:
+        return self.root.find("setup")
+
+    @property
+    def net_classes(self) -> list[dict]:
+        """Net classes: from the board file up to KiCad 5 (``(net_class ...)``), else
+        from the project file beside the board (``net_settings.classes``), where
+        KiCad 6+ keeps them. Each: name, and the rule values (mm) that are set."""
+        out = []
+        for nc in self.root.lists("net_class"):
+            vals = nc.atoms()
+            row: dict = {"name": atoms.text(vals[0]) if vals else ""}
+            for rule in nc.lists():
+                rv = rule.atoms()
+                if rule.head == "add_net":
+                    row.setdefault("nets", []).append(atoms.text(rv[0]))
+                elif rv:
+                    row[rule.head] = float(rv[0])
+            out.append(row)
+        if out or self.path is None:
+            return out
+        pro = self.path.with_suffix(".kicad_pro")
+        if pro.exists():
+            from ..other import Project
+
+            return Project.load(pro).net_classes
+        return out
+
+    def footprint(self, reference: str) -> Footprint | None:
+        e = self.index.by_ref.get(reference)
+        return Footprint(self, e.node) if e is not None else None
+
+    def by_uuid(self, uid: str) -> View | None:
+        e = self.index.by_uuid.get(uid)
+        if e is None:
+            return None
+        cls = BOARD_KINDS.get(e.kind)
+        return cls(self, e.node) if cls is not None else None
+
+    def summary(self) -> dict:
+        """Counts a person reads first: format, layers, and items by kind."""
+        from ..board_stats import board_summary
+
+        return board_summary(self)
+
+
+    def zones_by_id(self) -> dict[str, Zone]:
+        """The board's zones by id (``uuid``, ``tstamp`` before KiCad 8)."""
+        return {z.uuid: z for z in self.zones if z.uuid}
+
+    def outline_bbox(self) -> tuple[int, int, int, int] | None:
+        """(x1, y1, x2, y2) nm: the box around the points that define the drawings on
+        Edge.Cuts (an arc's box is that of its start, mid and end); None without one."""
+        pts = [p for g in self.graphics if g.layer == "Edge.Cuts" for p in g.points]
+        if not pts:
+            return None
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        return min(xs), min(ys), max(xs), max(ys)

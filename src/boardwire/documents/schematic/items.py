@@ -1,0 +1,175 @@
+"""Views of a sheet's items: wires and buses, labels, junctions, no-connect flags, bus
+entries, sheet symbols and their pins, and what fielded items share.
+
+Format reference: KiCad's "Schematic File Format" page
+(dev-docs.kicad.org/en/file-formats/sexpr-schematic/). Coordinates are integer
+nanometres (KiCad's schematic unit is 100 nm, so every schematic coordinate is a whole
+number of them).
+"""
+
+from __future__ import annotations
+
+from ...sexpr import atoms
+from ...sexpr.atoms import mm
+from ...sexpr.node import SList
+from ..views import Point, View
+
+
+class SchItem(View):
+    """An item of a sheet: it has a place (``at``, or the points of a line) and moves
+    with its fields and pins."""
+
+    __slots__ = ()
+
+    @property
+    def anchor(self) -> Point | None:
+        """Where the item is: its ``at``, or a line's first point."""
+        p = self.point("at")
+        if p is not None:
+            return p
+        pts = self.child("pts")
+        xy = pts.find("xy") if pts is not None else None
+        if xy is None:
+            return None
+        v = xy.atoms()
+        return atoms.to_nm(v[0]), atoms.to_nm(v[1])
+
+    def translate(self, dx: int, dy: int) -> None:
+        """Move the item by (dx, dy) nm: its ``at`` or points, and the positions of its
+        fields and (sheet) pins."""
+        doc = self.doc
+
+        def shift(n: SList) -> None:
+            vals = n.atoms()
+            doc.set_atoms(n, [mm(atoms.to_nm(vals[0]) + dx), mm(atoms.to_nm(vals[1]) + dy)] + vals[2:])
+
+        at = self.child("at")
+        if at is not None:
+            shift(at)
+        pts = self.child("pts")
+        if pts is not None:
+            for xy in pts.lists("xy"):
+                shift(xy)
+        for sub in self.node.lists():
+            if sub.head in ("property", "pin") and sub.find("at") is not None:
+                shift(sub.find("at"))
+
+
+class Fielded(View):
+    """Something with ``(property "Name" "value" ...)`` fields."""
+
+    __slots__ = ()
+
+    @property
+    def fields(self) -> dict[str, str]:
+        out = {}
+        for p in self.node.lists("property"):
+            vals = p.atoms()
+            if len(vals) >= 2:
+                out[atoms.text(vals[0])] = atoms.text(vals[1])
+        return out
+
+    def field(self, name: str) -> str | None:
+        for p in self.node.lists("property"):
+            vals = p.atoms()
+            if vals and atoms.text(vals[0]) == name:
+                return atoms.text(vals[1]) if len(vals) > 1 else ""
+        return None
+
+    def _property(self, name: str) -> SList | None:
+        for p in self.node.lists("property"):
+            vals = p.atoms()
+            if vals and atoms.text(vals[0]) == name:
+                return p
+        return None
+
+
+class Wire(SchItem):
+    """``wire``, ``bus`` or ``polyline``: a list of points."""
+
+    __slots__ = ()
+
+    @property
+    def points(self) -> list[Point]:
+        pts = self.child("pts")
+        if pts is None:
+            return []
+        return [(atoms.to_nm(v[0]), atoms.to_nm(v[1])) for v in (xy.atoms() for xy in pts.lists("xy"))]
+
+    def set_end(self, p: Point) -> None:
+        """Move the last point to ``p`` (nm)."""
+        xys = list(self.child("pts").lists("xy"))
+        self.doc.set_atoms(xys[-1], [mm(p[0]), mm(p[1])])
+
+
+class Label(SchItem):
+    """``label``, ``global_label``, ``hierarchical_label`` (and ``netclass_flag``)."""
+
+    __slots__ = ()
+
+    @property
+    def text(self) -> str:
+        vals = self.node.atoms()
+        return atoms.text(vals[0]) if vals else ""
+
+    @property
+    def position(self) -> Point:
+        return self.point("at") or (0, 0)
+
+    @property
+    def shape(self) -> str | None:
+        return self.text_of("shape")
+
+
+class Marker(SchItem):
+    """``junction``, ``no_connect``, ``bus_entry``: a position."""
+
+    __slots__ = ()
+
+    @property
+    def position(self) -> Point:
+        return self.point("at") or (0, 0)
+
+
+class SheetPin(SchItem):
+    __slots__ = ()
+
+    @property
+    def name(self) -> str:
+        vals = self.node.atoms()
+        return atoms.text(vals[0]) if vals else ""
+
+    @property
+    def electrical_type(self) -> str:
+        vals = self.node.atoms()
+        return atoms.text(vals[1]) if len(vals) > 1 else ""
+
+    @property
+    def position(self) -> Point:
+        return self.point("at") or (0, 0)
+
+
+class Sheet(SchItem, Fielded):
+    """A hierarchical sheet symbol: name, file, pins."""
+
+    __slots__ = ()
+
+    @property
+    def name(self) -> str:
+        return self.field("Sheetname") or self.field("Sheet name") or ""
+
+    @property
+    def file(self) -> str:
+        return self.field("Sheetfile") or self.field("Sheet file") or ""
+
+    @property
+    def position(self) -> Point:
+        return self.point("at") or (0, 0)
+
+    @property
+    def size(self) -> Point:
+        return self.point("size") or (0, 0)
+
+    @property
+    def pins(self) -> list[SheetPin]:
+        return [SheetPin(self.doc, p) for p in self.node.lists("pin")]
