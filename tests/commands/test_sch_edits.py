@@ -341,3 +341,33 @@ def test_old_formats(tmp_path):
     assert "embedded_fonts" not in text and "(pin_numbers hide)" in text and "(pin_numbers\n" not in text
     with pytest.raises(UnsupportedFormat):
         call(s, "sch.placeSymbol", path="k7.kicad_sch", symbol="Device:R", at=[100, 100])
+
+
+def test_a_new_sheet_file_is_written_on_save_and_not_after_undo(tmp_path):
+    s = new_project(tmp_path)
+    sub = "sub/power.kicad_sch"
+    out = call(s, "sch.addSheet", path=ROOT, name="power", file=sub, at=[50.8, 50.8], pins=[{"name": "VIN"}])
+    child = tmp_path / sub
+    assert out["created_file"] and not child.exists()  # nothing on disk before a save
+    # the design sees the new sheet at once, and its (unsaved) file can be edited
+    tree = call(s, "query.sheetTree", path=ROOT)["sheets"]
+    assert [(x["file"], x.get("missing")) for x in tree] == [(ROOT, None), (sub, None)]
+    call(s, "sch.hierarchicalLabel", path=sub, text="VIN", at=[50.8, 50.8])
+    save_all(s)
+    assert child.is_file()
+    labels = SexprFile(child.read_bytes()).root.lists("hierarchical_label")
+    assert [atoms.text(x.atoms()[0]) for x in labels] == ["VIN"]  # the edited sheet, not an empty one
+    assert b"power.kicad_sch" in (tmp_path / ROOT).read_bytes()
+
+    # undone before the save: the file is never written, the parent no longer names it
+    s = new_project(tmp_path / "b")
+    call(s, "sch.addSheet", path=ROOT, name="power", file=sub, at=[50.8, 50.8])
+    s.undo(ROOT)
+    save_all(s)
+    s.save(ROOT)
+    assert not (tmp_path / "b" / sub).exists() and not (tmp_path / "b" / "sub").exists()
+    assert b"power.kicad_sch" not in (tmp_path / "b" / ROOT).read_bytes()
+    # redone, it is written by the next save
+    s.redo(ROOT)
+    s.save(ROOT)
+    assert (tmp_path / "b" / sub).is_file()

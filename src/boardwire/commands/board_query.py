@@ -22,7 +22,7 @@ def item_dict(item, nets: dict[int, str]) -> dict:
     if isinstance(item, Footprint):
         out.update(ref=item.reference, value=item.value, lib_id=item.lib_id,
                    at=mm_pt(item.position), angle=item.orientation, side=item.side,
-                   pads=sum(1 for k in item.node.kids if type(k) is not bytes and k.head_bytes() == b"pad"))
+                   pads=item.pad_count)
         return out
     if isinstance(item, Track):
         out.update(start=mm_pt(item.start), end=mm_pt(item.end), width=mm(item.width),
@@ -120,7 +120,7 @@ def items(ctx: Context, a: ItemsArgs) -> dict:
             continue
         total += 1
         if a.offset < total <= a.offset + a.limit:
-            found.append(item_dict(BOARD_KINDS[e.kind](board, e.node), nets))
+            found.append(item_dict(board.view(e), nets))
     more = total > a.offset + len(found)
     return {"summary": f"{total} item{'s' if total != 1 else ''} match; showing {len(found)}"
                        + (f" from {a.offset}" if a.offset else "") + ("; more with offset" if more else ""),

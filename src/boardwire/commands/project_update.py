@@ -353,7 +353,7 @@ def back_annotate(ctx: Context, a: PairArgs) -> dict:
         units.setdefault(s.reference, []).append(s)
 
     def key(s) -> tuple:
-        return id(s.view.node), s.sheet.kiid_path
+        return s.view, s.sheet.kiid_path
 
     def part(s) -> tuple:  # the units of a multi-unit symbol are one part by reference
         return ("ref", s.reference) if s.lib is not None and s.lib.unit_count > 1 else key(s)

@@ -18,7 +18,6 @@ from pydantic import Field
 
 from ..netlist.schematic import (PinNode, PlacedSymbol, SchematicConnectivity,
                                        schematic_connectivity, sheet_file_key)
-from ..documents.schematic import Schematic
 from ..errors import NotFound
 from ..registry import Context, command
 from .common import DocArgs, Name, Result, mm_pt
@@ -27,10 +26,6 @@ from .common import DocArgs, Name, Result, mm_pt
 # to another revision (or was reverted, closed, reopened).
 _CACHE: OrderedDict = OrderedDict()
 _CACHE_SIZE = 8
-
-
-def schematic_of(ctx: Context, path: str) -> Schematic:
-    return ctx.session.get(path, "schematic", ctx.actor).doc
 
 
 def _stamp(ctx: Context, keys: list[str]) -> tuple | None:
@@ -275,14 +270,7 @@ def describe_schematic(ctx: Context, path: str) -> dict:
     labels = Counter(lab.kind for lab in conn.labels)
     files = {x.file for x in conn.sheets}
     missing = sorted({x.file for x in conn.sheets if x.missing})
-    title = None
-    tb = od.doc.root.find("title_block")
-    if tb is not None:
-        t = tb.find("title")
-        if t is not None and t.atoms():
-            from ..sexpr import atoms
-
-            title = atoms.text(t.atoms()[0]) or None
+    title = od.doc.title
     text = (f"schematic KiCad {s['kicad']} (format {s['version']})"
             + (f" \"{title}\"" if title else "") + "; "
             f"{_plural(len(conn.sheets), 'sheet instance')} of {_plural(len(files), 'file')}; "

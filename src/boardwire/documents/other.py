@@ -19,8 +19,7 @@ class Rule(View):
 
     @property
     def name(self) -> str:
-        vals = self.node.atoms()
-        return atoms.text(vals[0]) if vals else ""
+        return self.arg(0)
 
     @property
     def condition(self) -> str:

@@ -56,6 +56,17 @@ class View:
         c = self.node.find(head)
         return c.atoms() if c is not None else []
 
+    def arg(self, i: int = 0) -> str:
+        """The ``i``-th atom after the keyword as text (``(pad "1" smd rect ...)``:
+        arg(1) is "smd"); "" if there is none."""
+        vals = self.node.atoms()
+        return atoms.text(vals[i]) if len(vals) > i else ""
+
+    def nm_of(self, head: str) -> int:
+        """The length in child ``(head 0.25)`` in nm; 0 if there is none."""
+        vals = self.values(head)
+        return atoms.to_nm(vals[0]) if vals else 0
+
     def text_of(self, head: str) -> str | None:
         vals = self.values(head)
         return atoms.text(vals[0]) if vals else None
@@ -111,6 +122,60 @@ class View:
         elif len(old) > 2:
             vals.append(old[2])
         self.set_values(head, vals)
+
+
+class Placed(View):
+    """An item placed by ``(at x y [angle])``: a footprint, pad, symbol, pin, label..."""
+
+    __slots__ = ()
+
+    @property
+    def position(self) -> Point:
+        return self.point("at") or (0, 0)
+
+    @property
+    def orientation(self) -> float:
+        """Degrees, counter-clockwise, as stored."""
+        return self.angle("at")
+
+
+class Fielded(View):
+    """Something with ``(property "Name" "value" ...)`` fields."""
+
+    __slots__ = ()
+
+    @property
+    def fields(self) -> dict[str, str]:
+        out = {}
+        for p in self.node.lists("property"):
+            vals = p.atoms()
+            if len(vals) >= 2:
+                out[atoms.text(vals[0])] = atoms.text(vals[1])
+        return out
+
+    def field(self, name: str) -> str | None:
+        """The value of field ``name``; None if the item has no such field."""
+        p = self._property(name)
+        if p is None:
+            return None
+        vals = p.atoms()
+        return atoms.text(vals[1]) if len(vals) > 1 else ""
+
+    @property
+    def reference(self) -> str:
+        """The Reference field ("" without one)."""
+        return self.field("Reference") or ""
+
+    @property
+    def value(self) -> str:
+        return self.field("Value") or ""
+
+    def _property(self, name: str) -> SList | None:
+        for p in self.node.lists("property"):
+            vals = p.atoms()
+            if vals and atoms.text(vals[0]) == name:
+                return p
+        return None
 
 
 def iter_views(doc, node: SList, kinds: dict[str, type]) -> Iterator[View]:

@@ -17,8 +17,6 @@ from .footprint import Footprint, Pad, rotate
 from .items import Arc, BoardItem, Dimension, Graphic, Group, Text, Track, Via, Zone
 from .tables import Layer, Net
 
-_BOARD_KINDS = BOARD_KINDS  # the name before the split
-
 __all__ = ["Arc", "BOARD_KINDS", "Board", "BoardItem", "Dimension", "Footprint", "FootprintContainer",
            "FootprintFile", "GRAPHIC_KINDS", "Graphic", "Group", "Layer", "Net", "Pad", "TRACK_KINDS",
            "Text", "Track", "Via", "Zone", "rotate"]

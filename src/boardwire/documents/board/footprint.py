@@ -16,7 +16,7 @@ from ...sexpr.atoms import quote
 from ...sexpr.node import SList
 from ..ids import new_uuid
 from ..sexpr_doc import make
-from ..views import Point
+from ..views import Fielded, Placed, Point
 from .items import BoardItem, Zone
 
 _LINK = ("path", "sheetname", "sheetfile")  # the schematic link, after the fields
@@ -33,7 +33,7 @@ def rotate(p: Point, degrees: float) -> Point:
     return atoms.kiround(x * c + y * s), atoms.kiround(-x * s + y * c)
 
 
-class Pad(BoardItem):
+class Pad(BoardItem, Placed):
     """A pad of a footprint. ``position`` is footprint-local; `world_position` is on
     the board."""
 
@@ -45,23 +45,16 @@ class Pad(BoardItem):
 
     @property
     def number(self) -> str:
-        vals = self.node.atoms()
-        return atoms.text(vals[0]) if vals else ""
+        return self.arg(0)
 
     @property
     def pad_type(self) -> str:
         """smd, thru_hole, np_thru_hole or connect."""
-        vals = self.node.atoms()
-        return atoms.text(vals[1]) if len(vals) > 1 else ""
+        return self.arg(1)
 
     @property
     def shape(self) -> str:
-        vals = self.node.atoms()
-        return atoms.text(vals[2]) if len(vals) > 2 else ""
-
-    @property
-    def position(self) -> Point:
-        return self.point("at") or (0, 0)
+        return self.arg(2)
 
     @property
     def orientation(self) -> float:
@@ -114,7 +107,7 @@ class Pad(BoardItem):
         return fx + dx, fy + dy
 
 
-class Footprint(BoardItem):
+class Footprint(BoardItem, Fielded, Placed):
     """A footprint placed on a board (``footprint``, ``module`` before KiCad 6)."""
 
     __slots__ = ()
@@ -128,24 +121,15 @@ class Footprint(BoardItem):
         return ""
 
     @property
-    def position(self) -> Point:
-        return self.point("at") or (0, 0)
-
-    @property
-    def orientation(self) -> float:
-        return self.angle("at")
-
-    @property
     def side(self) -> str:
         return "back" if (self.layer or "").startswith("B.") else "front"
 
     def field(self, name: str) -> str | None:
         """A field's value: ``property`` lists (KiCad 8+) or ``fp_text`` reference/value
         (earlier)."""
-        for p in self.node.lists("property"):
-            vals = p.atoms()
-            if vals and atoms.text(vals[0]) == name:
-                return atoms.text(vals[1]) if len(vals) > 1 else ""
+        value = super().field(name)
+        if value is not None:
+            return value
         key = {"Reference": b"reference", "Value": b"value"}.get(name)
         if key:
             for t in self.node.lists("fp_text"):
@@ -153,24 +137,6 @@ class Footprint(BoardItem):
                 if vals and vals[0] == key:
                     return atoms.text(vals[1]) if len(vals) > 1 else ""
         return None
-
-    @property
-    def reference(self) -> str:
-        return self.field("Reference") or ""
-
-    @property
-    def value(self) -> str:
-        return self.field("Value") or ""
-
-    @property
-    def fields(self) -> dict[str, str]:
-        """Name -> value of the ``property`` fields (KiCad 8+; empty before)."""
-        out = {}
-        for p in self.node.lists("property"):
-            vals = p.atoms()
-            if len(vals) >= 2:
-                out[atoms.text(vals[0])] = atoms.text(vals[1])
-        return out
 
     @property
     def attributes(self) -> list[str]:
@@ -220,6 +186,11 @@ class Footprint(BoardItem):
     def pads(self) -> list[Pad]:
         return [Pad(self.doc, p, self) for p in self.node.lists("pad")]
 
+    @property
+    def pad_count(self) -> int:
+        """How many pads (without reading them: cheap on a large board)."""
+        return sum(1 for k in self.node.kids if type(k) is not bytes and k.head_bytes() == b"pad")
+
     def rotate_to(self, angle: float) -> None:
         """Turn the footprint to ``angle`` degrees (absolute), as pcbnew does."""
         from ..footprint_ops import rotate as rotate_fp
@@ -235,11 +206,10 @@ class Footprint(BoardItem):
     def set_field(self, name: str, value: str) -> bool:
         """Set a field's value (``Reference``, ``Value``, any property); a missing
         field is added hidden on the fab layer. Returns True if it was added."""
-        for p in self.node.lists("property"):
-            vals = p.atoms()
-            if vals and atoms.text(vals[0]) == name:
-                self.doc.set_atoms(p, [vals[0], quote(value)])
-                return False
+        p = self._property(name)
+        if p is not None:
+            self.doc.set_atoms(p, [p.atoms()[0], quote(value)])
+            return False
         key = {"Reference": b"reference", "Value": b"value"}.get(name)
         for t in self.node.lists("fp_text"):  # KiCad 7 and earlier
             vals = t.atoms()

@@ -88,8 +88,7 @@ class Track(BoardItem):
 
     @property
     def width(self) -> int:
-        vals = self.values("width")
-        return atoms.to_nm(vals[0]) if vals else 0
+        return self.nm_of("width")
 
 
 class Arc(Track):
@@ -111,13 +110,11 @@ class Via(BoardItem):
 
     @property
     def size(self) -> int:
-        vals = self.values("size")
-        return atoms.to_nm(vals[0]) if vals else 0
+        return self.nm_of("size")
 
     @property
     def drill(self) -> int:
-        vals = self.values("drill")
-        return atoms.to_nm(vals[0]) if vals else 0
+        return self.nm_of("drill")
 
     @property
     def via_type(self) -> str:
@@ -187,8 +184,7 @@ class Text(BoardItem):
 
     @property
     def text(self) -> str:
-        vals = self.node.atoms()
-        return atoms.text(vals[0]) if vals else ""
+        return self.arg(0)
 
 
 class Group(View):
@@ -196,8 +192,7 @@ class Group(View):
 
     @property
     def name(self) -> str:
-        vals = self.node.atoms()
-        return atoms.text(vals[0]) if vals else ""
+        return self.arg(0)
 
     @property
     def members(self) -> list[str]:

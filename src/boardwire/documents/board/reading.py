@@ -165,10 +165,12 @@ class BoardReading(FootprintContainer):
 
     def by_uuid(self, uid: str) -> View | None:
         e = self.index.by_uuid.get(uid)
-        if e is None:
-            return None
-        cls = BOARD_KINDS.get(e.kind)
-        return cls(self, e.node) if cls is not None else None
+        return self.view(e) if e is not None else None
+
+    def view(self, entry) -> View | None:
+        """The view of an index entry (`BoardIndex`), None for kinds without one."""
+        cls = BOARD_KINDS.get(entry.kind)
+        return cls(self, entry.node) if cls is not None else None
 
     def summary(self) -> dict:
         """Counts a person reads first: format, layers, and items by kind."""

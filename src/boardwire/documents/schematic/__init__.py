@@ -16,7 +16,8 @@ connects at a point), `annotation` (references), `reading` and `document`
 
 from .annotation import Annotatable, annotate, reference_prefix
 from .document import Schematic
-from .items import Fielded, Label, Marker, SchItem, Sheet, SheetPin, Wire
+from ..views import Fielded
+from .items import Label, Marker, SchItem, Sheet, SheetPin, Wire
 from .lib_entry import LibEntry
 from .lib_info import LibInfo, LibPinInfo, lib_info
 from .library import LibPin, LibSymbol, LibUnit, SymbolLibrary

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ...sexpr import atoms
 from ...sexpr.atoms import mm
 from ...sexpr.node import SList
-from ..views import Point, View
+from ..views import Fielded, Placed, Point, View
 
 
 class SchItem(View):
@@ -55,35 +55,6 @@ class SchItem(View):
                 shift(sub.find("at"))
 
 
-class Fielded(View):
-    """Something with ``(property "Name" "value" ...)`` fields."""
-
-    __slots__ = ()
-
-    @property
-    def fields(self) -> dict[str, str]:
-        out = {}
-        for p in self.node.lists("property"):
-            vals = p.atoms()
-            if len(vals) >= 2:
-                out[atoms.text(vals[0])] = atoms.text(vals[1])
-        return out
-
-    def field(self, name: str) -> str | None:
-        for p in self.node.lists("property"):
-            vals = p.atoms()
-            if vals and atoms.text(vals[0]) == name:
-                return atoms.text(vals[1]) if len(vals) > 1 else ""
-        return None
-
-    def _property(self, name: str) -> SList | None:
-        for p in self.node.lists("property"):
-            vals = p.atoms()
-            if vals and atoms.text(vals[0]) == name:
-                return p
-        return None
-
-
 class Wire(SchItem):
     """``wire``, ``bus`` or ``polyline``: a list of points."""
 
@@ -102,54 +73,39 @@ class Wire(SchItem):
         self.doc.set_atoms(xys[-1], [mm(p[0]), mm(p[1])])
 
 
-class Label(SchItem):
+class Label(SchItem, Placed):
     """``label``, ``global_label``, ``hierarchical_label`` (and ``netclass_flag``)."""
 
     __slots__ = ()
 
     @property
     def text(self) -> str:
-        vals = self.node.atoms()
-        return atoms.text(vals[0]) if vals else ""
-
-    @property
-    def position(self) -> Point:
-        return self.point("at") or (0, 0)
+        return self.arg(0)
 
     @property
     def shape(self) -> str | None:
         return self.text_of("shape")
 
 
-class Marker(SchItem):
+class Marker(SchItem, Placed):
     """``junction``, ``no_connect``, ``bus_entry``: a position."""
 
     __slots__ = ()
 
-    @property
-    def position(self) -> Point:
-        return self.point("at") or (0, 0)
 
-
-class SheetPin(SchItem):
+class SheetPin(SchItem, Placed):
     __slots__ = ()
 
     @property
     def name(self) -> str:
-        vals = self.node.atoms()
-        return atoms.text(vals[0]) if vals else ""
+        return self.arg(0)
 
     @property
     def electrical_type(self) -> str:
-        vals = self.node.atoms()
-        return atoms.text(vals[1]) if len(vals) > 1 else ""
-
-    @property
-    def position(self) -> Point:
-        return self.point("at") or (0, 0)
+        return self.arg(1)
 
 
-class Sheet(SchItem, Fielded):
+class Sheet(SchItem, Fielded, Placed):
     """A hierarchical sheet symbol: name, file, pins."""
 
     __slots__ = ()
@@ -161,10 +117,6 @@ class Sheet(SchItem, Fielded):
     @property
     def file(self) -> str:
         return self.field("Sheetfile") or self.field("Sheet file") or ""
-
-    @property
-    def position(self) -> Point:
-        return self.point("at") or (0, 0)
 
     @property
     def size(self) -> Point:

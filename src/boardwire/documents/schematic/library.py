@@ -16,8 +16,7 @@ from ...sexpr import atoms
 from ...sexpr.node import SList
 from ..sexpr_doc import SexprDocument
 from ..versions import SYMBOL_LIB_RELEASES, kicad_major
-from ..views import Point, View
-from .items import Fielded
+from ..views import Fielded, Placed, View
 
 
 def unit_body(sub_name: str) -> tuple[int, int]:
@@ -29,7 +28,7 @@ def unit_body(sub_name: str) -> tuple[int, int]:
         return 0, 0
 
 
-class LibPin(View):
+class LibPin(Placed):
     """A pin of a library symbol: ``(pin type style (at x y angle) (length l) (name ..)
     (number ..))``."""
 
@@ -37,21 +36,11 @@ class LibPin(View):
 
     @property
     def electrical_type(self) -> str:
-        vals = self.node.atoms()
-        return atoms.text(vals[0]) if vals else ""
-
-    @property
-    def position(self) -> Point:
-        return self.point("at") or (0, 0)
-
-    @property
-    def orientation(self) -> float:
-        return self.angle("at")
+        return self.arg(0)
 
     @property
     def length(self) -> int:
-        vals = self.values("length")
-        return atoms.to_nm(vals[0]) if vals else 0
+        return self.nm_of("length")
 
     @property
     def name(self) -> str:
@@ -73,8 +62,7 @@ class LibUnit(View):
 
     @property
     def name(self) -> str:
-        vals = self.node.atoms()
-        return atoms.text(vals[0]) if vals else ""
+        return self.arg(0)
 
     @property
     def unit(self) -> int:
@@ -101,8 +89,7 @@ class LibSymbol(Fielded):
 
     @property
     def name(self) -> str:
-        vals = self.node.atoms()
-        return atoms.text(vals[0]) if vals else ""
+        return self.arg(0)
 
     @property
     def extends(self) -> str | None:

@@ -19,13 +19,13 @@ from ...sexpr import atoms
 from ...sexpr.atoms import mm, quote
 from ...sexpr.node import SList
 from ..sexpr_doc import make
-from ..views import Point
-from .items import Fielded, SchItem
+from ..views import Fielded, Placed
+from .items import SchItem
 from .lib_entry import downgrade
 from .orientation import apply, canonical_orientation, inverse, mirrored, rotated, symbol_transform
 
 
-class SymbolInstance(SchItem, Fielded):
+class SymbolInstance(SchItem, Fielded, Placed):
     """A symbol placed on a sheet (``symbol`` at the schematic's top level)."""
 
     __slots__ = ()
@@ -39,14 +39,6 @@ class SymbolInstance(SchItem, Fielded):
         """The name of its definition in the sheet's ``lib_symbols``: ``lib_name`` when
         the symbol has one (an edited copy), else its library id."""
         return self.text_of("lib_name") or self.lib_id
-
-    @property
-    def position(self) -> Point:
-        return self.point("at") or (0, 0)
-
-    @property
-    def orientation(self) -> float:
-        return self.angle("at")
 
     @property
     def mirror(self) -> str | None:
@@ -70,14 +62,6 @@ class SymbolInstance(SchItem, Fielded):
                 if u is not None and u.atoms() and u.atoms()[0].isdigit():
                     units.add(int(u.atoms()[0]))
         return units
-
-    @property
-    def reference(self) -> str:
-        return self.field("Reference") or ""
-
-    @property
-    def value(self) -> str:
-        return self.field("Value") or ""
 
     @property
     def footprint(self) -> str:
