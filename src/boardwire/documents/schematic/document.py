@@ -200,7 +200,7 @@ class Schematic(SchematicReading):
     def add_symbol(self, entry: LibEntry, placement: Placement, uid: str | None = None) -> SymbolInstance:
         """Place a symbol from ``entry`` (see `ensure_library_symbol`) as eeschema 9
         does (`placing.placed_symbol`)."""
-        node = placed_symbol(entry.node, placement, self.version or 0, uid)
+        node = placed_symbol(entry, placement, self.version or 0, uid)
         return SymbolInstance(self, self._place(node, ("symbol",)))
 
     def delete(self, item: View) -> None:

@@ -24,8 +24,7 @@ from ..ids import new_uuid
 from ..placement import _strip_ws
 from ..sexpr_doc import make
 from ..views import Point
-from .lib_entry import downgrade
-from .lib_info import lib_info
+from .lib_entry import LibEntry, downgrade
 from .orientation import pin_world, symbol_transform
 
 
@@ -63,13 +62,13 @@ def _set_at(node: SList, at: Point, angle_atom: bytes | None) -> None:
     node.kids[node.kids.index(old)] = new
 
 
-def placed_symbol(entry: SList, p: Placement, version: int, uid: str | None = None) -> SList:
+def placed_symbol(entry: LibEntry, p: Placement, version: int, uid: str | None = None) -> SList:
     """The ``(symbol ...)`` list for a symbol placed from ``entry`` (a ``lib_symbols``
     definition) in a schematic of format ``version``."""
     t = symbol_transform(p.angle, p.mirror)
     props = []
     names = []
-    for prop in entry.lists("property"):
+    for prop in entry.node.lists("property"):
         vals = prop.atoms()
         name = atoms.text(vals[0]) if vals else ""
         if name.startswith("ki_"):
@@ -94,7 +93,7 @@ def placed_symbol(entry: SList, p: Placement, version: int, uid: str | None = No
                               make("at", mm(p.at[0]), mm(p.at[1]), b"0"),
                               make("effects", make("font", make("size", b"1.27", b"1.27")),
                                    make("hide", b"yes"))))
-    info = lib_info({p.lib_id: entry}, p.lib_id)
+    info = entry.info
     pins = []
     for lp in (info.pins if info is not None else []):
         if lp.body in (0, 1):
@@ -107,9 +106,9 @@ def placed_symbol(entry: SList, p: Placement, version: int, uid: str | None = No
                 make("at", mm(p.at[0]), mm(p.at[1]), str(p.angle).encode()),
                 make("mirror", p.mirror.encode()) if p.mirror else None,
                 make("unit", str(p.unit).encode()),
-                make("exclude_from_sim", _flag_value(entry, "exclude_from_sim", b"no")),
-                make("in_bom", _flag_value(entry, "in_bom", b"yes")),
-                make("on_board", _flag_value(entry, "on_board", b"yes")),
+                make("exclude_from_sim", _flag_value(entry.node, "exclude_from_sim", b"no")),
+                make("in_bom", _flag_value(entry.node, "in_bom", b"yes")),
+                make("on_board", _flag_value(entry.node, "on_board", b"yes")),
                 make("dnp", b"no"),
                 make("uuid", quote(uid or new_uuid())),
                 *props, *pins, instances)
