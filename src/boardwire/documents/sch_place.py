@@ -354,17 +354,6 @@ class SheetPoints:
     no_connects: set[Point]
     junctions: set[Point]
 
-    def wire_ends(self) -> dict[Point, int]:
-        out: dict[Point, int] = {}
-        for a, b, _ in self.wires:
-            out[a] = out.get(a, 0) + 1
-            out[b] = out.get(b, 0) + 1
-        return out
-
-    def wires_through(self, p: Point) -> list[tuple[Point, Point, SList]]:
-        """Segments that have ``p`` strictly between their ends."""
-        return [w for w in self.wires if p not in (w[0], w[1]) and on_segment(p, w[0], w[1])]
-
     def what_is_at(self, p: Point, ignore: SList | None = None) -> list[str]:
         """What a wire end at ``p`` would connect to (empty: it would dangle)."""
         out = []

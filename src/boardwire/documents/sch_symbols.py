@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..sexpr import atoms
 from ..sexpr.node import SList
-from .schematic import LibSymbol
+from .schematic import LibSymbol, Schematic
 from .views import Point
 
 
@@ -113,6 +113,13 @@ def _flag(node: SList, name: str) -> bool:
         vals = c.atoms()
         return not vals or vals[0] in (b"yes", b"true")
     return name.encode() in node.kids[1:]
+
+
+def lib_table(doc: Schematic) -> dict[str, SList]:
+    """A schematic's ``lib_symbols`` entries by name (the table `lib_info` reads)."""
+    table = doc.root.find("lib_symbols")
+    return {atoms.text(s.atoms()[0]): s for s in (table.lists("symbol") if table is not None else ())
+            if s.atoms()}
 
 
 def lib_info(table: dict[str, SList], name: str, _seen: tuple = ()) -> LibInfo | None:

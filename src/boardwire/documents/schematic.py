@@ -93,6 +93,32 @@ class SymbolInstance(Fielded):
     def on_board(self) -> bool:
         return self.flag("on_board") if self.child("on_board") is not None else True
 
+    @property
+    def body_style(self) -> int:
+        """The body style shown: ``(body_style N)`` (KiCad 9), ``(convert N)`` before;
+        1 (the normal body) when absent. 2 is KiCad's De Morgan alternate."""
+        style = 1
+        for head in ("convert", "body_style"):
+            v = self.values(head)
+            if v and v[0].isdigit():
+                style = int(v[0])
+        return style
+
+    def instance(self, path: str) -> dict[str, str] | None:
+        """The fields (``reference``, ``unit``, ``value``, ``footprint``) of this
+        symbol's ``(instances (project (path PATH ...)))`` entry for the sheet
+        instance ``PATH`` (``/<root uuid>/<sheet uuid>...``, KiCad 7+), or None when
+        it has no entry for it."""
+        inst = self.child("instances")
+        if inst is None:
+            return None
+        for project in inst.lists("project"):
+            for p in project.lists("path"):
+                vals = p.atoms()
+                if vals and atoms.text(vals[0]) == path:
+                    return {f.head: atoms.text(f.atoms()[0]) for f in p.lists() if f.atoms()}
+        return None
+
     def instance_references(self) -> dict[str, str]:
         """Reference per sheet-instance path (``(instances (project (path ...)))``)."""
         out = {}
@@ -192,6 +218,20 @@ class Sheet(Fielded):
     @property
     def pins(self) -> list[SheetPin]:
         return [SheetPin(self.doc, p) for p in self.node.lists("pin")]
+
+    def instance_pages(self) -> list[tuple[str, str]]:
+        """(parent instance path, page number) of each ``(instances (project (path
+        PATH (page N))))`` entry, in file order (KiCad 7+; KiCad 6 keeps pages in the
+        root's ``sheet_instances``)."""
+        inst = self.child("instances")
+        out = []
+        for project in (inst.lists("project") if inst is not None else ()):
+            for p in project.lists("path"):
+                vals = p.atoms()
+                page = p.find("page")
+                if vals and page is not None and page.atoms():
+                    out.append((atoms.text(vals[0]), atoms.text(page.atoms()[0])))
+        return out
 
 
 class LibPin(View):
@@ -395,6 +435,17 @@ class Schematic(SexprDocument):
     @property
     def sheets(self) -> list[Sheet]:
         return list(self.items("sheet"))
+
+    @property
+    def bus_aliases(self) -> dict[str, list[str]]:
+        """``(bus_alias "NAME" (members "A" "B" ...))``: alias name -> member names."""
+        out: dict[str, list[str]] = {}
+        for a in self.root.lists("bus_alias"):
+            vals = a.atoms()
+            members = a.find("members")
+            if vals and members is not None:
+                out[atoms.text(vals[0])] = [atoms.text(m) for m in members.atoms()]
+        return out
 
     @property
     def sheet_instances(self) -> list[tuple[str, str]]:
