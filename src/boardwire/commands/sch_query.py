@@ -18,7 +18,6 @@ from pydantic import Field
 
 from ..netlist.schematic import (PinNode, PlacedSymbol, SchematicConnectivity,
                                        schematic_connectivity, sheet_file_key)
-from ..documents.schematic import Schematic
 from ..errors import NotFound
 from ..registry import Context, command
 from .common import DocArgs, Name, Result, mm_pt
@@ -27,10 +26,6 @@ from .common import DocArgs, Name, Result, mm_pt
 # to another revision (or was reverted, closed, reopened).
 _CACHE: OrderedDict = OrderedDict()
 _CACHE_SIZE = 8
-
-
-def schematic_of(ctx: Context, path: str) -> Schematic:
-    return ctx.session.get(path, "schematic", ctx.actor).doc
 
 
 def _stamp(ctx: Context, keys: list[str]) -> tuple | None:
@@ -67,6 +62,13 @@ def connectivity_of(ctx: Context, path: str) -> SchematicConnectivity:
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
     return conn
+
+
+def sheet_files(ctx: Context, path: str):
+    """A function listing the sheet files (workspace keys) of the design whose root
+    sheet is ``path``, missing ones left out: the ``sheets`` of
+    `boardwire.kicad.snapshot.hierarchy_snapshot`."""
+    return lambda: [s.file for s in connectivity_of(ctx, path).sheets if not s.missing]
 
 
 def _plural(n: int, word: str) -> str:
