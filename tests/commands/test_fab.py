@@ -402,9 +402,7 @@ def test_bom_lists_symbols_on_sheets_in_a_subfolder(kicad_cli, tmp_path):
          size=[25.4, 20.32])
     call("sch.placeSymbol", path="sub/child.kicad_sch", symbol="Device:R", at=[50.8, 50.8], value="10k",
          reference="R1")
-    for od in list(s.documents.values()):
-        if od.modified:
-            s.save(od.path)
+    s.save_modified()
     oracle = tmp_path / "oracle.csv"
     subprocess.run([kicad_cli, "sch", "export", "bom", "-o", str(oracle), "--fields",
                     "Reference,Value,Footprint,${QUANTITY}", "--labels", "Reference,Value,Footprint,Qty",

@@ -115,9 +115,7 @@ def _run(command_id: str, args: dict, *, save: bool, root: str) -> dict:
         if progress is not None:
             progress.stop()
     if save:
-        saved = [od.path for od in session.documents.values() if od.modified]
-        for path in saved:
-            session.save(path, actor="cli")
+        saved = session.save_modified(actor="cli")
         if saved:
             result.setdefault("saved", saved)
     return result

@@ -30,7 +30,9 @@ def outline_bbox(board: Board) -> list[float] | None:
     return [mm(min(xs)), mm(min(ys)), mm(max(xs)), mm(max(ys))]
 
 
-def describe_board(board: Board) -> dict:
+def describe_board(board: Board, rules: dict, net_classes: list[dict]) -> dict:
+    """The board's one-screen summary; ``rules`` and ``net_classes`` are its project's
+    (`project_rules.design_rules`, `project_rules.net_classes`)."""
     s = board.summary()
     box = outline_bbox(board)
     conn = connectivity(board)
@@ -38,18 +40,9 @@ def describe_board(board: Board) -> dict:
     for link in conn.links:
         per_net[link.net] = per_net.get(link.net, 0) + 1
     worst = sorted(per_net.items(), key=lambda kv: -kv[1])[:8]
-    rules = {}
-    pro = board.path.with_suffix(".kicad_pro") if board.path else None
-    if pro is not None and pro.is_file():
-        import json
-
-        try:
-            r = json.loads(pro.read_text())["board"]["design_settings"]["rules"]
-            rules = {k: r[k] for k in ("min_clearance", "min_track_width", "min_via_diameter",
-                                       "min_through_hole_diameter", "min_copper_edge_clearance") if k in r}
-        except (KeyError, ValueError):
-            rules = {}
-    classes = [c.get("name") for c in board.net_classes]
+    rules = {k: rules[k] for k in ("min_clearance", "min_track_width", "min_via_diameter",
+                                   "min_through_hole_diameter", "min_copper_edge_clearance") if k in rules}
+    classes = [c.get("name") for c in net_classes]
     size = None if box is None else [round(box[2] - box[0], 3), round(box[3] - box[1], 3)]
     text = (f"{s['kind']} KiCad {s['kicad']} (format {s['version']}); "
             f"{len(s['copper_layers'])} copper layers; "
