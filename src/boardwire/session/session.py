@@ -22,19 +22,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from ..documents import Document, SexprDocument, document_class
-from ..errors import BoardwireError, NoDocument, StaleRevision, WrongKind
+from ..errors import BoardwireError, NoDocument, NothingToUndo, StaleRevision, UnsavedChanges, WrongKind
 from ..sexpr.node import SList, apply_undo, recording
 from .workspace import Workspace
-
-
-class UnsavedChanges(BoardwireError):
-    code = "unsaved-changes"
-    hint = "Save it (session.save), or close with discard: true to drop the changes."
-
-
-class NothingToUndo(BoardwireError):
-    code = "nothing-to-undo"
-    hint = "There is no earlier (or, for redo, later) change of this document."
 
 
 @dataclass
