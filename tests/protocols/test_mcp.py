@@ -51,7 +51,7 @@ def test_tools_query_edit_error_over_stdio(ws, mode):
     async def main():
         async with Client(stdio(ws, env={"BOARDWIRE_MCP_LOG": str(log)}), mode=mode) as c:
             listed = (await c.list_tools()).tools
-            assert {t.name for t in listed} == {tools.tool_name(cmd.id) for cmd in REGISTRY.all() if cmd.kind != "ui"}
+            assert {t.name for t in listed} == {tools.tool_name(cmd.id) for cmd in REGISTRY.all()}
             assert "boardwire" in (c.instructions or "")
             r = await c.call_tool("query_describe", {"path": BOARD})
             assert not r.is_error and "15 footprints" in r.structured_content["summary"]
@@ -150,8 +150,6 @@ def test_tool_list_parity_and_size():
     listed = tools.tool_list()
     by_name = {t["name"]: t for t in listed}
     for cmd in REGISTRY.all():
-        if cmd.kind == "ui":
-            continue
         t = by_name[tools.tool_name(cmd.id)]
         registry_schema = cmd.input_schema()
         assert set(t["inputSchema"]["properties"]) == set(registry_schema["properties"]), cmd.id

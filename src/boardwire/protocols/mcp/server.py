@@ -1,4 +1,4 @@
-"""The MCP server on the official SDK's low-level Server: every non-ui registry
+"""The MCP server on the official SDK's low-level Server: every registry
 command as a tool, open documents as resources, two prompts.
 
 The same Server object serves stdio (one workspace) and Streamable HTTP (one
