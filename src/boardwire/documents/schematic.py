@@ -104,33 +104,19 @@ class SymbolInstance(Fielded):
                 style = int(v[0])
         return style
 
-    def instance(self, path: str) -> dict[str, str] | None:
-        """The fields (``reference``, ``unit``, ``value``, ``footprint``) of this
-        symbol's ``(instances (project (path PATH ...)))`` entry for the sheet
-        instance ``PATH`` (``/<root uuid>/<sheet uuid>...``, KiCad 7+), or None when
-        it has no entry for it."""
+    def instances(self) -> dict[str, dict[str, str]]:
+        """Per sheet-instance path (``/<root uuid>/<sheet uuid>...``), the fields
+        (``reference``, ``unit``, ``value``, ``footprint``) of this symbol's
+        ``(instances (project (path PATH ...)))`` entry (KiCad 7+; the first, should
+        two projects list the same path)."""
+        out: dict[str, dict[str, str]] = {}
         inst = self.child("instances")
-        if inst is None:
-            return None
-        for project in inst.lists("project"):
+        for project in (inst.lists("project") if inst is not None else ()):
             for p in project.lists("path"):
                 vals = p.atoms()
-                if vals and atoms.text(vals[0]) == path:
-                    return {f.head: atoms.text(f.atoms()[0]) for f in p.lists() if f.atoms()}
-        return None
-
-    def instance_references(self) -> dict[str, str]:
-        """Reference per sheet-instance path (``(instances (project (path ...)))``)."""
-        out = {}
-        inst = self.child("instances")
-        if inst is None:
-            return out
-        for project in inst.lists("project"):
-            for path in project.lists("path"):
-                vals = path.atoms()
-                ref = path.find("reference")
-                if vals and ref is not None and ref.atoms():
-                    out[atoms.text(vals[0])] = atoms.text(ref.atoms()[0])
+                if vals:
+                    out.setdefault(atoms.text(vals[0]),
+                                   {f.head: atoms.text(f.atoms()[0]) for f in p.lists() if f.atoms()})
         return out
 
 
@@ -462,7 +448,7 @@ class Schematic(SexprDocument):
     def symbol_instances(self) -> list[dict]:
         """KiCad 6's root-level ``symbol_instances`` table: path, reference, unit,
         value, footprint (KiCad 7+ keeps instances inside each symbol instead; see
-        `SymbolInstance.instance_references`)."""
+        `SymbolInstance.instances`)."""
         table = self.root.find("symbol_instances")
         out = []
         for path in (table.lists("path") if table is not None else ()):

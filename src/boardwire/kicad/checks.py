@@ -42,11 +42,7 @@ def run_drc(cli: KiCadCli, board: Path, *, cancel=None, severity: str = "all",
         fill_zones(board, board, [], cancel=cancel)
     if schematic_parity:
         args.append("--schematic-parity")
-    cli.run_for([*args, str(board)], out, cancel=cancel)
-    try:
-        return json.loads(out.read_text())
-    finally:
-        out.unlink(missing_ok=True)
+    return _report(cli, [*args, str(board)], out, cancel)
 
 
 def run_erc(cli: KiCadCli, root: Path, *, cancel=None, severity: str = "all") -> dict:
@@ -54,7 +50,12 @@ def run_erc(cli: KiCadCli, root: Path, *, cancel=None, severity: str = "all") ->
     snapshot). Raises as `run_drc`."""
     out = root.parent / ".boardwire-erc.json"
     args = ["sch", "erc", "--format", "json", "-o", str(out), *_severity_args(severity)]
-    cli.run_for([*args, str(root)], out, cancel=cancel, cwd=root.parent)
+    return _report(cli, [*args, str(root)], out, cancel, cwd=root.parent)
+
+
+def _report(cli: KiCadCli, args: list[str], out: Path, cancel, cwd: Path | None = None) -> dict:
+    """Run kicad-cli ``args``, which write a JSON report to ``out``; the report."""
+    cli.run_for(args, out, cancel=cancel, cwd=cwd)
     try:
         return json.loads(out.read_text())
     finally:

@@ -104,7 +104,7 @@ def resolve_reference(sym: SymbolInstance, inst: SheetInstance,
     the root's KiCad 6 ``symbol_instances`` table (``legacy``: rows by path), else the
     Reference field and the symbol's unit."""
     unit = sym.unit
-    row = sym.instance(inst.kiid_path)
+    row = sym.instances().get(inst.kiid_path)
     if row is not None:
         ref, u = row.get("reference"), row.get("unit")
         return (ref if ref is not None else sym.reference,
