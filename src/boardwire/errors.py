@@ -1,19 +1,59 @@
-"""Errors with stable codes.
+"""Errors with stable codes, each defined once.
 
-Every error boardwire raises on purpose is a `BoardwireError` carrying a stable ``code``
-(kebab-case, never renamed once published), a message, and a hint that says what to do
-next. Protocol doors map the code to their own wire form; nothing else inspects message
-text.
+Every error boardwire raises on purpose is a `BoardwireError` subclass defined here,
+carrying what every door needs:
+
+* ``code``: the stable code (kebab-case, never renamed once published);
+* ``hint``: what to do next (an instance may say more);
+* ``exit_status``: the exit status of ``boardwire call`` and ``boardwire run``
+  (fixed numbers, never reused: 0 success, 1 Python's own failures, 2 bad command-line
+  usage, `EXIT_CHECK_ERRORS` a check that found errors, 10 and up the codes);
+* ``rpc_code``: the JSON-RPC 2.0 error number (section 5.1, "Error object": -32601
+  method not found, -32602 invalid params, -32603 internal error; the LSP base
+  protocol's -32800 request cancelled; from -32001 on, in the range the spec reserves
+  for implementation-defined server errors, the others; never reused);
+* ``not_found``: it names something that does not exist (MCP answers a failed
+  resource read with -32002, "Resource not found", for these: spec 2025-11-25,
+  "Resources / Error handling"; with -32603 otherwise).
+
+The message is the instance's. `ALL_CODES` and `EXIT_CODES`, the JSON-RPC table
+(`boardwire.protocols.jsonrpc.codes.WIRE_CODES`), the MCP resource errors and the
+docs' error table are all read from the classes. Nothing else inspects message text.
 """
 
 from __future__ import annotations
 
+# JSON-RPC 2.0 (section 5.1) and LSP error numbers
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+REQUEST_CANCELLED = -32800
+SERVER_ERROR = -32000  # the number of a code without one of its own
+
+EXIT_CHECK_ERRORS = 3
+
+ALL_CODES: dict[str, type[BoardwireError]] = {}
+
 
 class BoardwireError(Exception):
-    """Base of all deliberate errors. ``code`` is stable; ``hint`` says what to do next."""
+    """Base of all deliberate errors (see the module). A bare instance is ``internal``."""
 
     code = "internal"
     hint = ""
+    exit_status = 21
+    rpc_code = INTERNAL_ERROR
+    not_found = False
+
+    def __init_subclass__(cls, **kw) -> None:
+        super().__init_subclass__(**kw)
+        if "code" in cls.__dict__:  # a new error: here, once
+            if cls.__module__ != __name__:
+                raise TypeError(f"{cls.__name__}: define errors with a code of their own in {__name__}")
+            if cls.code in ALL_CODES:
+                raise TypeError(f"error code {cls.code} defined twice")
+            ALL_CODES[cls.code] = cls
 
     def __init__(self, message: str, *, hint: str | None = None, **data):
         super().__init__(message)
@@ -38,6 +78,8 @@ class ParseError(BoardwireError):
     """
 
     code = "parse-error"
+    exit_status = 22
+    rpc_code = -32009  # a KiCad file that does not parse (not the JSON: that is -32700)
     hint = "The file is not a well-formed KiCad file; fix it at the line and column given."
 
     def __init__(self, message: str, *, path: str | None = None, line: int = 0, col: int = 0):
@@ -50,21 +92,29 @@ class ParseError(BoardwireError):
 
 class UnsupportedFormat(BoardwireError):
     code = "unsupported-format"
+    exit_status = 23
+    rpc_code = -32010
     hint = "boardwire reads KiCad 4 to 9 S-expression files and .kicad_pro JSON."
 
 
 class FileChangedOnDisk(BoardwireError):
     code = "file-changed"
+    exit_status = 24
+    rpc_code = -32011
     hint = "Reload the document, or save with force=True to overwrite the other change."
 
 
 class IOFailure(BoardwireError):
     code = "io-error"
+    exit_status = 28
+    rpc_code = -32015
     hint = "The file system refused the operation; the message says which file and why."
 
 
 class ReadOnlyFile(BoardwireError):
     code = "read-only"
+    exit_status = 25
+    rpc_code = -32012
     hint = "Make the file (and its folder) writable, or save to another path."
 
 
@@ -72,36 +122,52 @@ class ReadOnlyFile(BoardwireError):
 
 class UnknownCommand(BoardwireError):
     code = "unknown-command"
+    exit_status = 10
+    rpc_code = METHOD_NOT_FOUND
     hint = "See docs/commands.md (or call session.describe) for the command ids."
 
 
 class InvalidArgs(BoardwireError):
     code = "invalid-args"
+    exit_status = 11
+    rpc_code = INVALID_PARAMS
     hint = "Fix the arguments listed in data.errors; the command's schema gives types and units."
 
 
 class NoDocument(BoardwireError):
     code = "no-document"
+    exit_status = 12
+    rpc_code = -32001
+    not_found = True
     hint = "Open the document first (session.open) or pass the path of an existing KiCad file."
 
 
 class WrongKind(BoardwireError):
     code = "wrong-kind"
+    exit_status = 13
+    rpc_code = -32002
     hint = "This command works on another kind of document (board vs schematic); check the path."
 
 
 class NotFound(BoardwireError):
     code = "not-found"
+    exit_status = 14
+    rpc_code = -32003
+    not_found = True
     hint = "Query the document (query.items, query.describe) for the references and ids it has."
 
 
 class StaleRevision(BoardwireError):
     code = "stale-revision"
+    exit_status = 15
+    rpc_code = -32004
     hint = "The document changed since you read it: query it again and re-plan against its revision."
 
 
 class CheckFailed(BoardwireError):
     code = "check-failed"
+    exit_status = 16
+    rpc_code = -32005
     hint = "The check could not run to completion; the message says what KiCad reported."
 
 
@@ -110,49 +176,61 @@ class DrcErrors(BoardwireError):
     has the counts and the first violations."""
 
     code = "drc-errors"
+    exit_status = 29
+    rpc_code = -32016
     hint = "Fix the errors (check.drc lists them all), or pass force: true to produce the files anyway."
 
 
 class ServiceUnavailable(BoardwireError):
     code = "service-unavailable"
+    exit_status = 17
+    rpc_code = -32006
     hint = "Install KiCad 9 (kicad-cli) or put it on PATH; `boardwire doctor` shows what is found."
 
 
 class PathOutsideWorkspace(BoardwireError):
     code = "path-outside-workspace"
+    exit_status = 18
+    rpc_code = -32007
     hint = "Use a path relative to the working directory that stays inside it."
 
 
 class PolicyDenied(BoardwireError):
     code = "policy-denied"
+    exit_status = 19
+    rpc_code = -32008
     hint = "The server's policy does not allow this call; ask the person who runs boardwire."
 
 
 class Cancelled(BoardwireError):
     code = "cancelled"
+    exit_status = 20
+    rpc_code = REQUEST_CANCELLED
     hint = "The call was cancelled before it finished; nothing it started was kept."
 
 
 class Internal(BoardwireError):
     code = "internal"
+    exit_status = 21
+    rpc_code = INTERNAL_ERROR
     hint = "This is a bug in boardwire; the document was left as it was before the call."
 
 
-ALL_CODES = {cls.code: cls for cls in (
-    UnknownCommand, InvalidArgs, NoDocument, WrongKind, NotFound, StaleRevision, CheckFailed,
-    DrcErrors, ServiceUnavailable, PathOutsideWorkspace, PolicyDenied, Cancelled, Internal, ParseError,
-    UnsupportedFormat, FileChangedOnDisk, ReadOnlyFile, IOFailure)}
+# -- the session's --------------------------------------------------------------------
+
+class UnsavedChanges(BoardwireError):
+    code = "unsaved-changes"
+    exit_status = 26
+    rpc_code = -32013
+    hint = "Save it (session.save), or close with discard: true to drop the changes."
 
 
-# Process exit status of `boardwire call` for each code: fixed numbers, never reused
-# (0 success, 1 Python's own failures, 2 bad command-line usage, 3 checks that found
-# errors).
-EXIT_CODES = {
-    "unknown-command": 10, "invalid-args": 11, "no-document": 12, "wrong-kind": 13,
-    "not-found": 14, "stale-revision": 15, "check-failed": 16, "service-unavailable": 17,
-    "path-outside-workspace": 18, "policy-denied": 19, "cancelled": 20, "internal": 21,
-    "parse-error": 22, "unsupported-format": 23, "file-changed": 24, "read-only": 25,
-    "unsaved-changes": 26, "nothing-to-undo": 27, "io-error": 28,
-    "drc-errors": 29,
-}
-EXIT_CHECK_ERRORS = 3
+class NothingToUndo(BoardwireError):
+    code = "nothing-to-undo"
+    exit_status = 27
+    rpc_code = -32014
+    hint = "There is no earlier (or, for redo, later) change of this document."
+
+
+# Process exit status of `boardwire call` for each code.
+EXIT_CODES: dict[str, int] = {code: cls.exit_status for code, cls in ALL_CODES.items()}

@@ -33,11 +33,6 @@ from tests.inputs import DEMOS, REPO, need
 
 CLI = [sys.executable, "-m", "boardwire.cli.main"]
 
-# Commands of kind "ui" act on a live editor: not JSON-RPC methods, not MCP tools. There
-# are none yet; a new one must be listed here (and the doors checked) for the tests to pass.
-UI_ONLY: set[str] = set()
-
-
 @pytest.fixture
 def ws(tmp_path):
     shutil.copy(need(DEMOS / "ecc83" / "ecc83-pp.kicad_pcb"), tmp_path / "b.kicad_pcb")
@@ -79,18 +74,15 @@ def api_commands() -> dict[str, list[str]]:
 
 def missing_from_doors(registry: Registry, listing=discover) -> dict[str, set[str]]:
     """Per door, the commands it lacks: the script API (generated functions), JSON-RPC
-    (``listing``, rpc.discover's method list; ui commands excepted)."""
+    (``listing``, rpc.discover's method list)."""
     ids = {c.id for c in registry.all()}
-    ui = {c.id for c in registry.all() if c.kind == "ui"}
     methods = {m["name"] for m in listing(registry)["methods"]}
-    return {"api": ids - {e.command for e in plan(sorted(ids))},
-            "jsonrpc": (ids - ui) - methods}
+    return {"api": ids - {e.command for e in plan(sorted(ids))}, "jsonrpc": ids - methods}
 
 
 def test_every_command_is_a_script_function_and_a_jsonrpc_method():
     cmds = REGISTRY.all()
     assert len(cmds) >= 35
-    assert {c.id for c in cmds if c.kind == "ui"} == UI_ONLY
     reached = api_commands()
     assert {c.id for c in cmds} <= set(reached), "commands without a script API function"
     assert missing_from_doors(REGISTRY) == {"api": set(), "jsonrpc": set()}
@@ -109,17 +101,16 @@ def test_every_command_is_a_script_function_and_a_jsonrpc_method():
 
 
 def test_the_parity_check_itself_sees_a_missing_door():
-    """With a ui command and a command hidden from discovery, the check names them."""
+    """With a command hidden from discovery, the check names it."""
     reg = Registry()
 
     class A(Args):
         x: int = 0
 
-    command("editor.select", kind="ui", args=A, registry=reg)(lambda ctx, a: {"summary": "ok"})
     command("pcb.nudge", kind="edit", args=A, registry=reg)(lambda ctx, a: {"summary": "ok"})
     missing = missing_from_doors(reg)
-    assert missing == {"api": set(), "jsonrpc": set()}  # the ui command needs no method
-    assert {e.command for e in plan(["editor.select", "pcb.nudge"])} == {"editor.select", "pcb.nudge"}
+    assert missing == {"api": set(), "jsonrpc": set()}
+    assert {e.command for e in plan(["pcb.nudge"])} == {"pcb.nudge"}
     hiding = lambda r: {"methods": [m for m in discover(r)["methods"] if m["name"] != "pcb.nudge"]}  # noqa: E731
     assert missing_from_doors(reg, hiding) == {"api": set(), "jsonrpc": {"pcb.nudge"}}
 
@@ -437,7 +428,7 @@ def test_a_script_and_jsonrpc_build_the_same_bytes(tmp_path, kicad_cli):
     replies = rpc_session(b, [("rpc.discover", {})] + RPC_STEPS, env)
     assert all("result" in m for m in replies), [m.get("error") for m in replies]
     methods = {m["name"] for m in replies[0]["result"]["methods"]}
-    assert {c.id for c in REGISTRY.all() if c.kind != "ui"} <= methods
+    assert {c.id for c in REGISTRY.all()} <= methods
     assert replies[4]["result"]["results"][0]["id"] == result["via"]  # same seeded ids
     assert replies[5]["result"]["counts"] == result["drc"]
 

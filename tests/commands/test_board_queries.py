@@ -84,3 +84,30 @@ def test_wrong_kind_and_missing_document(tmp_path):
         q(s, "query.nets", path="a.kicad_sch")
     with pytest.raises(NoDocument):
         q(s, "query.describe", path="missing.kicad_pcb")
+
+
+def test_unsaved_project_edits_are_what_queries_and_vias_see(tmp_path):
+    """pcb.setNetclass and pcb.setDesignRules edit the .kicad_pro in memory: before any
+    save, query.netclasses and query.describe list the new class and rules, and a via
+    on a net of the class takes the class's size and drill."""
+    ws = tmp_path / "pic"
+    shutil.copytree(need(DEMOS / "pic_programmer"), ws)
+    on_disk = (ws / "pic_programmer.kicad_pro").read_bytes()
+    s = Session(ws)
+    path = "pic_programmer.kicad_pcb"
+
+    def via_size(at) -> tuple[float, float]:
+        v = q(s, "pcb.addVia", path=path, at=at, net="GND")
+        [item] = [i for i in q(s, "query.items", path=path, kind=["via"], limit=1000)["items"] if i["id"] == v["id"]]
+        return item["size"], item["drill"]
+
+    assert via_size([5, 5]) != (1.2, 0.7)
+    assert "Thick" not in [c["name"] for c in q(s, "query.netclasses", path=path)["netclasses"]]
+    q(s, "pcb.setNetclass", path=path, name="Thick", nets=["GND"], via_diameter=1.2, via_drill=0.7)
+    q(s, "pcb.setDesignRules", path=path, min_clearance=0.15)
+    classes = {c["name"]: c for c in q(s, "query.netclasses", path=path)["netclasses"]}
+    assert classes["Thick"]["via_diameter"] == 1.2 and classes["Thick"]["via_drill"] == 0.7
+    assert via_size([10, 5]) == (1.2, 0.7)
+    described = q(s, "query.describe", path=path)
+    assert "Thick" in described["net_classes"] and described["design_rules"]["min_clearance"] == 0.15
+    assert (ws / "pic_programmer.kicad_pro").read_bytes() == on_disk

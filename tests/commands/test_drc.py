@@ -14,7 +14,7 @@ from collections import Counter
 
 import pytest
 
-from boardwire.commands.checks import LIBRARY_CHECKS
+from boardwire.kicad.checks import LIBRARY_CHECKS
 from boardwire.registry import REGISTRY, Context
 from boardwire.session import Session
 from tests.inputs import CORPUS, demo_boards, kicad_files

@@ -385,6 +385,37 @@ def test_board_bom_matches_kicads_schematic_bom(kicad_cli, workspace):
     assert rows("s") == rows("b") and len(rows("s")) > 30
 
 
+@pytest.mark.kicad
+def test_bom_lists_symbols_on_sheets_in_a_subfolder(kicad_cli, tmp_path):
+    """A root with C1 and a sheet sub/child.kicad_sch with R1, built by commands and
+    saved: kicad-cli's BOM of the saved files lists both, and fab.bom of the design in
+    memory must give the same file, from the schematic or from its board."""
+    s = Session(tmp_path)
+
+    def call(cid: str, **args) -> dict:
+        return REGISTRY.call(cid, args, Context(s))
+
+    call("project.new", name="t", folder=".")
+    call("sch.placeSymbol", path="t.kicad_sch", symbol="Device:C", at=[50.8, 50.8], value="100n",
+         reference="C1")
+    call("sch.addSheet", path="t.kicad_sch", name="child", file="sub/child.kicad_sch", at=[101.6, 50.8],
+         size=[25.4, 20.32])
+    call("sch.placeSymbol", path="sub/child.kicad_sch", symbol="Device:R", at=[50.8, 50.8], value="10k",
+         reference="R1")
+    s.save_modified()
+    oracle = tmp_path / "oracle.csv"
+    subprocess.run([kicad_cli, "sch", "export", "bom", "-o", str(oracle), "--fields",
+                    "Reference,Value,Footprint,${QUANTITY}", "--labels", "Reference,Value,Footprint,Qty",
+                    "--group-by", "Value,Footprint", "--exclude-dnp", str(tmp_path / "t.kicad_sch")],
+                   check=True, capture_output=True)
+    expected = read_csv(oracle)
+    assert sorted(row[0] for row in expected[1:]) == ["C1", "R1"]
+    for path, output in (("t.kicad_sch", "s"), ("t.kicad_pcb", "b")):
+        r = call("fab.bom", path=path, output=output)
+        assert r["source"] == "schematic"
+        assert read_csv(tmp_path / output / "t-bom.csv") == expected, path
+
+
 def test_board_plot_settings_are_read():
     board = open_document(need(PIC / BOARD))
     opts = board_plot_options(board)

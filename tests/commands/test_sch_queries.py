@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from boardwire.commands.checks import LIBRARY_CHECKS
+from boardwire.kicad.checks import LIBRARY_CHECKS
 from boardwire.errors import NotFound, WrongKind
 from boardwire.registry import REGISTRY, Context
 from boardwire.session import Session

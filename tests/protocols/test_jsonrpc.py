@@ -583,7 +583,7 @@ def test_every_command_is_a_method_listed_by_discover(ws):
 
 
 def test_error_codes_are_a_fixed_table(ws):
-    assert set(EXIT_CODES) | set(ALL_CODES) <= set(WIRE_CODES), "map the new code in codes.py and docs/jsonrpc.md"
+    assert set(EXIT_CODES) | set(ALL_CODES) <= set(WIRE_CODES), "give the new error its rpc_code (errors.py) and docs/jsonrpc.md a row"
     numbers = list(WIRE_CODES.values())
     assert len(set(numbers)) == len(numbers)
     assert all(-32099 <= n <= -32001 for c, n in WIRE_CODES.items()

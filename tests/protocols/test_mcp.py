@@ -51,7 +51,7 @@ def test_tools_query_edit_error_over_stdio(ws, mode):
     async def main():
         async with Client(stdio(ws, env={"BOARDWIRE_MCP_LOG": str(log)}), mode=mode) as c:
             listed = (await c.list_tools()).tools
-            assert {t.name for t in listed} == {tools.tool_name(cmd.id) for cmd in REGISTRY.all() if cmd.kind != "ui"}
+            assert {t.name for t in listed} == {tools.tool_name(cmd.id) for cmd in REGISTRY.all()}
             assert "boardwire" in (c.instructions or "")
             r = await c.call_tool("query_describe", {"path": BOARD})
             assert not r.is_error and "15 footprints" in r.structured_content["summary"]
@@ -117,6 +117,25 @@ def test_resources_prompts_and_change_notifications(ws, mode):
     run(main)
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_a_resource_of_a_missing_file_is_not_found(ws, mode):
+    """MCP's "Resource not found" (-32002) with the stable code in data, for a document
+    that does not exist, whether it fails to open or its view fails; a path outside the
+    working directory stays invalid params."""
+    async def main():
+        async with Client(stdio(ws), mode=mode) as c:
+            for uri in ("boardwire://doc/missing.kicad_pcb/nets", "boardwire://doc/sub%2Fgone.kicad_sch/sheets"):
+                with pytest.raises(MCPError) as e:
+                    await c.read_resource(uri)
+                assert e.value.error.code == -32002, uri
+                assert e.value.error.data["code"] == "no-document" and e.value.error.data["hint"]
+            with pytest.raises(MCPError) as e:
+                await c.read_resource("boardwire://doc/..%2Fb.kicad_pcb/nets")
+            assert e.value.error.code == types.INVALID_PARAMS
+
+    run(main)
+
+
 def test_prompts_name_only_existing_tools():
     import re
 
@@ -131,8 +150,6 @@ def test_tool_list_parity_and_size():
     listed = tools.tool_list()
     by_name = {t["name"]: t for t in listed}
     for cmd in REGISTRY.all():
-        if cmd.kind == "ui":
-            continue
         t = by_name[tools.tool_name(cmd.id)]
         registry_schema = cmd.input_schema()
         assert set(t["inputSchema"]["properties"]) == set(registry_schema["properties"]), cmd.id

@@ -25,6 +25,26 @@ def test_every_stable_code_exists_with_a_hint():
         assert cls.code == code and cls.hint, code
 
 
+def test_each_error_is_defined_once_and_every_table_is_read_from_it():
+    from boardwire.errors import EXIT_CODES
+    from boardwire.protocols.jsonrpc.codes import WIRE_CODES
+
+    assert {"unsaved-changes", "nothing-to-undo"} <= set(ALL_CODES)  # the session's too
+    assert EXIT_CODES == {c: cls.exit_status for c, cls in ALL_CODES.items()}
+    assert WIRE_CODES == {c: cls.rpc_code for c, cls in ALL_CODES.items()}
+    for table in (EXIT_CODES, WIRE_CODES):
+        assert len(set(table.values())) == len(table), "a number used twice"
+    assert {c for c, cls in ALL_CODES.items() if cls.not_found} == {"no-document", "not-found"}
+    docs = (REPO / "docs" / "commands.md").read_text()
+    for code, cls in ALL_CODES.items():
+        assert f"| `{code}` | {cls.exit_status} | {cls.hint} |" in docs, code
+    with pytest.raises(TypeError):  # a second class with a published code
+        type("Again", (BoardwireError,), {"code": "not-found", "__module__": "boardwire.errors"})
+    with pytest.raises(TypeError):  # an error with a code of its own outside boardwire.errors
+        type("Elsewhere", (BoardwireError,), {"code": "elsewhere"})
+    assert "elsewhere" not in ALL_CODES
+
+
 def test_commands_are_well_formed():
     cmds = REGISTRY.all()
     assert len(cmds) >= 35

@@ -2082,7 +2082,7 @@ class _Session(Namespace):
     """boardwire.api.session: generated from the registry."""
 
     def batch(self, *, steps: Sequence[dict[str, Any]], label: str | None = None) -> dict[str, Any]:
-        """Run edit steps in order as one undo step per document; at the first failure everything is rolled back and the error names the step.
+        """Run edit steps in order as one change: one undo step per document it changes; at the first failure every document is rolled back and the error names the step.
 
         Registry command ``session.batch`` (session).
 
@@ -2229,7 +2229,7 @@ class _Session(Namespace):
         ...
 
     def transaction(self, *, steps: Sequence[dict[str, Any]], label: str | None = None) -> dict[str, Any]:
-        """All-or-nothing edits across several documents: every document changes, or none does (one undo step each).
+        """An alias of session.batch, which is already all-or-nothing across documents (one undo step each); its undo step is named session.transaction unless label is given.
 
         Registry command ``session.transaction`` (session).
 

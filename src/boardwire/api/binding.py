@@ -156,9 +156,4 @@ def save(*, force: bool = False, session: Session | None = None) -> list[str]:
     session = session or current()
     if _bound.transactions:
         raise InvalidArgs("save inside a transaction: finish the `with transaction()` block first")
-    saved = []
-    for od in sorted(session.documents.values(), key=lambda od: od.path):
-        if od.modified:
-            session.save(od.path, ACTOR, force=force)
-            saved.append(od.path)
-    return saved
+    return session.save_modified(ACTOR, force=force)

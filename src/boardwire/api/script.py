@@ -5,7 +5,7 @@ folder first on ``sys.path``; `boardwire.api` is bound to a session of ``root`` 
 the ``--board``/``--schematic`` documents open. When the script ends normally (or
 calls ``sys.exit(0)``) every modified document is saved, unless ``save`` is false. If
 it raises (or exits non-zero) nothing is saved, the traceback goes to stderr and the
-exit status is the error's (`errors.EXIT_CODES` for a BoardwireError, 1 for anything
+exit status is the error's (its ``exit_status`` for a BoardwireError, 1 for anything
 else, the script's own for ``sys.exit(n)``).
 
 With ``as_json`` a JSON summary goes to stdout (saved files, each open document's
@@ -24,7 +24,7 @@ import traceback
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..errors import EXIT_CODES, BoardwireError, IOFailure
+from ..errors import BoardwireError, IOFailure
 from . import binding
 
 EXIT_USAGE = 2
@@ -55,7 +55,7 @@ def _documents(session) -> list[dict]:
 
 def _failure(e: BaseException) -> tuple[int, dict]:
     if isinstance(e, BoardwireError):
-        return EXIT_CODES.get(e.code, 1), e.to_dict()
+        return e.exit_status, e.to_dict()
     if isinstance(e, KeyboardInterrupt):
         return 130, {"code": "interrupted", "message": "interrupted"}
     return 1, {"code": "script-error", "message": f"{type(e).__name__}: {e}"}
@@ -91,7 +91,7 @@ def run_script(script: str | os.PathLike, args: list[str] | tuple[str, ...] = ()
     except BoardwireError as e:
         print(f"error {e.code}: {e.message}" + (f"\n  {e.hint}" if e.hint else ""), file=err)
         summary["error"] = e.to_dict()
-        return finish(EXIT_CODES.get(e.code, 1))
+        return finish(e.exit_status)
     saved_argv, saved_path = sys.argv[:], sys.path[:]
     sys.argv = [str(script), *args]
     sys.path.insert(0, str(path.parent))
@@ -137,6 +137,6 @@ def run_script(script: str | os.PathLike, args: list[str] | tuple[str, ...] = ()
     except BoardwireError as e:  # saving failed
         print(f"error {e.code}: {e.message}" + (f"\n  {e.hint}" if e.hint else ""), file=err)
         summary["ok"], summary["error"] = False, e.to_dict()
-        return finish(EXIT_CODES.get(e.code, 1), session)
+        return finish(e.exit_status, session)
     finally:
         binding.restore(previous)

@@ -115,21 +115,17 @@ def _run(command_id: str, args: dict, *, save: bool, root: str) -> dict:
         if progress is not None:
             progress.stop()
     if save:
-        saved = [od.path for od in session.documents.values() if od.modified]
-        for path in saved:
-            session.save(path, actor="cli")
+        saved = session.save_modified(actor="cli")
         if saved:
             result.setdefault("saved", saved)
     return result
 
 
 def _fail(e: BoardwireError, as_json: bool = True) -> None:
-    from ..errors import EXIT_CODES
-
     if as_json:
         _print_json({"error": e.to_dict()})
     err.print(f"[red]error[/red] {e.code}: {e.message}" + (f"\n  {e.hint}" if e.hint else ""))
-    raise typer.Exit(EXIT_CODES.get(e.code, 1))
+    raise typer.Exit(e.exit_status)
 
 
 @app.command()
@@ -210,8 +206,6 @@ def serve(stdio: bool = typer.Option(False, "--stdio", help="Serve one client on
           root: str = typer.Option(".", "--root", help="Working directory of the session")):
     """JSON-RPC 2.0 server (docs/jsonrpc.md): every command is a method; LSP framing, or
     one JSON message per line when the client starts with { or [."""
-    from ..errors import EXIT_CODES
-
     if stdio and socket:
         err.print("[red]error[/red] choose --stdio or --socket, not both")
         raise typer.Exit(2)
@@ -221,7 +215,7 @@ def serve(stdio: bool = typer.Option(False, "--stdio", help="Serve one client on
         serve_jsonrpc(root=root, socket_path=socket, open_paths=tuple(open_), auto_save=auto_save)
     except BoardwireError as e:
         err.print(f"[red]error[/red] {e.code}: {e.message}" + (f"\n  {e.hint}" if e.hint else ""))
-        raise typer.Exit(EXIT_CODES.get(e.code, 1))
+        raise typer.Exit(e.exit_status)
 
 
 @app.command("run")

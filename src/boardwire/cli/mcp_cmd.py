@@ -41,7 +41,7 @@ def mcp(ctx: typer.Context,
         no_auth: bool = typer.Option(False, "--no-auth", help="HTTP without keys (only on 127.0.0.1; for local tests)."),
         conformance_fixtures: bool = typer.Option(False, "--conformance-fixtures", hidden=True,
                                                   help="Add the MCP conformance suite's test_* fixtures (docs/mcp-conformance.md).")):
-    """Serve MCP on stdio (or --http). Every registry command but ui ones is a tool."""
+    """Serve MCP on stdio (or --http). Every registry command is a tool."""
     if ctx.invoked_subcommand is not None:
         return
     from ..protocols.mcp.tools import TOKEN_BUDGET, measured_tokens, tool_list

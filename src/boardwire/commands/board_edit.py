@@ -313,7 +313,7 @@ def route(ctx: Context, a: RouteArgs) -> dict:
     for layer in set(layers):
         _layer(board, layer, copper=True)
     net = _net_number(board, a.net)
-    size, drill = _via_size(board, a.net, a.via_size, a.via_drill)
+    size, drill = _via_size(ctx, a.path, a.net, a.via_size, a.via_drill)
     ids, vias = [], []
     for i, (p, q) in enumerate(zip(a.points, a.points[1:])):
         ids.append(board.add_track(pt(p), pt(q), nm(a.width), layers[i], net).uuid)
@@ -337,7 +337,7 @@ def add_via(ctx: Context, a: ViaArgs) -> dict:
     """Add a through via."""
     board = board_of(ctx, a.path)
     net = _net_number(board, a.net)
-    size, drill = _via_size(board, a.net, a.size, a.drill)
+    size, drill = _via_size(ctx, a.path, a.net, a.size, a.drill)
     v = board.add_via(pt(a.at), size, drill, net=net)
     ctx.created(v.uuid)
     return {"summary": f"via at {a.at}", "id": v.uuid}
@@ -405,11 +405,13 @@ def _polygon(points: list, loc: str) -> None:
                           errors=[{"loc": loc, "msg": "not a simple polygon", "type": "value"}])
 
 
-def _via_size(board: Board, net: str | None, size: float | None, drill: float | None) -> tuple[int, int]:
-    """Via diameter and drill (nm): given, else the net's class's, else KiCad's default."""
+def _via_size(ctx: Context, path: str, net: str | None, size: float | None,
+              drill: float | None) -> tuple[int, int]:
+    """Via diameter and drill (nm): given, else the net's class's (in the project as the
+    session has it), else KiCad's default."""
     from .project_rules import netclass_of
 
-    cls = netclass_of(board, net)
+    cls = netclass_of(ctx, ctx.session.get(path, "board", ctx.actor), net)
     size_nm = nm(size if size is not None else cls.get("via_diameter", 0.6))
     drill_nm = nm(drill if drill is not None else cls.get("via_drill", 0.3))
     if drill_nm >= size_nm:

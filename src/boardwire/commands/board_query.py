@@ -176,8 +176,9 @@ def nets(ctx: Context, a: NetsArgs) -> dict:
 @command("query.netclasses", kind="query", args=DocArgs, result=Result, idempotent=True)
 def netclasses(ctx: Context, a: DocArgs) -> dict:
     """Net classes and their rules (from the board's project file, or the board for KiCad 5)."""
-    board = board_of(ctx, a.path)
-    classes = board.net_classes
+    from .project_rules import net_classes
+
+    classes = net_classes(ctx, ctx.session.get(a.path, "board", ctx.actor))
     return {"summary": f"{len(classes)} net classes", "netclasses": classes}
 
 
@@ -226,12 +227,14 @@ def pads(ctx: Context, a: RefArgs) -> dict:
 def describe(ctx: Context, a: DocArgs) -> dict:
     """A one-screen summary to read first: for a board its size, layers, counts, nets, unrouted connections, design rules; for a schematic its sheets, parts, power nets and largest nets."""
     from .describe import describe_board
+    from .project_rules import design_rules, net_classes
 
-    if ctx.session.get(a.path, ("board", "schematic"), ctx.actor).kind == "schematic":
+    od = ctx.session.get(a.path, ("board", "schematic"), ctx.actor)
+    if od.kind == "schematic":
         from .sch_query import describe_schematic
 
         return describe_schematic(ctx, a.path)
-    return describe_board(board_of(ctx, a.path))
+    return describe_board(od.doc, design_rules(ctx, od), net_classes(ctx, od))
 
 
 @command("query.unrouted", kind="query", args=PagedArgs, result=Result, idempotent=True,
@@ -298,19 +301,13 @@ def length_groups(ctx: Context, a: DocArgs) -> dict:
     import fnmatch
     import re
 
-    from ..documents.other import DesignRules
-
-    board = board_of(ctx, a.path)
-    dru = board.path.with_suffix(".kicad_dru") if board.path else None
+    od = ctx.session.get(a.path, "board", ctx.actor)
+    board = od.doc
+    rules = ctx.session.project_file(od, ".kicad_dru")
     groups = []
-    if dru is not None and dru.is_file():
+    if rules is not None:
         lengths = track_lengths(board)
         nets = [n.name for n in board.nets if n.name]
-        classes = {}
-        for c in board.net_classes:
-            for pattern in c.get("nets", []):
-                classes[pattern] = c.get("name")
-        rules = DesignRules.load(dru)
         for rule in rules.rules:
             constraints = rule.constraints(("length", "skew"))
             if not constraints:
@@ -321,5 +318,5 @@ def length_groups(ctx: Context, a: DocArgs) -> dict:
             groups.append({"rule": rule.name, "condition": cond, "constraints": constraints,
                            "nets": [{"net": n, "length": round(lengths.get(n, 0.0), 3)} for n in members]})
     return {"summary": f"{len(groups)} length rule{'s' if len(groups) != 1 else ''}"
-                       + ("" if dru and dru.is_file() else " (no .kicad_dru beside the board)"),
+                       + ("" if rules is not None else " (no .kicad_dru beside the board)"),
             "groups": groups}

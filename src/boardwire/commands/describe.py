@@ -7,7 +7,9 @@ from ..documents.board import Board
 from .common import mm
 
 
-def describe_board(board: Board) -> dict:
+def describe_board(board: Board, rules: dict, net_classes: list[dict]) -> dict:
+    """The board's one-screen summary; ``rules`` and ``net_classes`` are its project's
+    (`project_rules.design_rules`, `project_rules.net_classes`)."""
     s = board.summary()
     nm_box = board.outline_bbox()
     box = None if nm_box is None else [mm(v) for v in nm_box]
@@ -16,18 +18,9 @@ def describe_board(board: Board) -> dict:
     for link in conn.links:
         per_net[link.net] = per_net.get(link.net, 0) + 1
     worst = sorted(per_net.items(), key=lambda kv: -kv[1])[:8]
-    rules = {}
-    pro = board.path.with_suffix(".kicad_pro") if board.path else None
-    if pro is not None and pro.is_file():
-        import json
-
-        try:
-            r = json.loads(pro.read_text())["board"]["design_settings"]["rules"]
-            rules = {k: r[k] for k in ("min_clearance", "min_track_width", "min_via_diameter",
-                                       "min_through_hole_diameter", "min_copper_edge_clearance") if k in r}
-        except (KeyError, ValueError):
-            rules = {}
-    classes = [c.get("name") for c in board.net_classes]
+    rules = {k: rules[k] for k in ("min_clearance", "min_track_width", "min_via_diameter",
+                                   "min_through_hole_diameter", "min_copper_edge_clearance") if k in rules}
+    classes = [c.get("name") for c in net_classes]
     size = None if box is None else [round(box[2] - box[0], 3), round(box[3] - box[1], 3)]
     text = (f"{s['kind']} KiCad {s['kicad']} (format {s['version']}); "
             f"{len(s['copper_layers'])} copper layers; "

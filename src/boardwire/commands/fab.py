@@ -41,12 +41,12 @@ from ..documents import board_bom
 from ..errors import DrcErrors, InvalidArgs, ReadOnlyFile, WrongKind
 from ..kicad import fab as kfab
 from ..kicad import jlcpcb
+from ..kicad.checks import drc_summary, parse_report, run_drc
 from ..kicad.cli import kicad_cli
-from ..kicad.snapshot import snapshot
+from ..kicad.snapshot import board_snapshot, hierarchy_snapshot, schematic_beside
 from ..registry import Context, command
-from .checks import board_snapshot, drc_summary, parse_report, run_drc, schematic_of
 from .common import Args, DocArgs, Result
-from .sch_query import connectivity_of
+from .sch_query import connectivity_of, sheet_files
 
 UNITS = "mm; sizes in bytes"
 MAP_FORMAT = "gerberx2"  # the drill map: Gerber X2, like the rest of the package
@@ -196,8 +196,10 @@ def _board(ctx: Context, a, with_schematic: bool = False) -> Iterator[Snapshot]:
             od = ctx.session.get(a.path, "board", ctx.actor)
             layers = _layers(od.doc, getattr(a, "layers", None))
             options = _plot_options(od.doc, a)
-            parity = with_schematic and schematic_of(ctx, od, required=False) is not None
-            board = stack.enter_context(board_snapshot(ctx, od, parity))
+            sch = schematic_beside(ctx.session, od, ctx.actor, required=False) if with_schematic else None
+            parity = sch is not None
+            board = stack.enter_context(board_snapshot(ctx.session, od, sch,
+                                                       sheet_files(ctx, sch.path) if parity else tuple))
             revision = od.revision
         work = board.parent / ".boardwire-fab"
         work.mkdir()
@@ -212,7 +214,7 @@ def _schematic_for(ctx: Context, od, source: str):
         return od
     if source == "board":
         return None
-    return schematic_of(ctx, od, required=source == "schematic")
+    return schematic_beside(ctx.session, od, ctx.actor, required=source == "schematic")
 
 
 def _bom_files(ctx: Context, cli, od, a, work: Path, stack: ExitStack, jlc: bool = False) -> tuple[list[Path], str]:
@@ -220,7 +222,7 @@ def _bom_files(ctx: Context, cli, od, a, work: Path, stack: ExitStack, jlc: bool
     sch = _schematic_for(ctx, od, getattr(a, "source", "auto"))
     out = work / "bom"
     if sch is not None:
-        sch_copy = stack.enter_context(snapshot(ctx.session, sch))
+        sch_copy = stack.enter_context(hierarchy_snapshot(ctx.session, sch, sheet_files(ctx, sch.path)))
         if not jlc:
             return kfab.bom(cli, sch_copy, out, exclude_dnp=a.exclude_dnp, cancel=ctx.cancel), "schematic"
         with ctx.session.lock:  # the hierarchy as already read (and cached) by the session

@@ -1,9 +1,11 @@
 """Net classes and design rules, which KiCad 6+ keeps in the project file.
 
 They are edited in the ``.kicad_pro`` beside the board (opened in the session, so the
-change is undoable and saved with session.save like any document). Sections and keys
-follow KiCad 9's project file: ``net_settings.classes`` and ``netclass_patterns``,
-``board.design_settings.rules``.
+change is undoable and saved with session.save like any document), and read from the
+project as the session has it, so every command sees unsaved edits: net classes,
+design rules, describe, via sizes, length groups (the ``.kicad_dru``). Sections and
+keys follow KiCad 9's project file: ``net_settings.classes`` and
+``netclass_patterns``, ``board.design_settings.rules``.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from ..registry import Context
 
 
 def _project(ctx: Context, board_path: str):
+    """The board's ``.kicad_pro``, opened in the session to be edited; NoDocument
+    when the board has none."""
     od = ctx.session.get(board_path, "board", ctx.actor)
     pro = od.full.with_suffix(".kicad_pro")
     if not pro.is_file():
@@ -74,21 +78,19 @@ def set_rules(ctx: Context, a) -> dict:
     return {"summary": f"{len(changed)} rules set in {pro.path}", "rules": changed, "project": pro.path}
 
 
-def netclass_of(board, net: str | None) -> dict:
-    """The net class (as in the project file) a net belongs to: the first pattern that
-    matches it, else Default; {} without a project file."""
-    import fnmatch
-    import json
+def net_classes(ctx: Context, od) -> list[dict]:
+    """The board's net classes: in the board file up to KiCad 5, else in its project."""
+    pro = ctx.session.project_file(od, ".kicad_pro")
+    return od.doc.net_classes or (pro.net_classes if pro is not None else [])
 
-    pro = board.path.with_suffix(".kicad_pro") if board.path else None
-    if pro is None or not pro.is_file():
-        return {}
-    try:
-        settings = json.loads(pro.read_text()).get("net_settings", {})
-    except ValueError:
-        return {}
-    classes = {c.get("name"): c for c in settings.get("classes", [])}
-    for p in settings.get("netclass_patterns") or []:
-        if net and fnmatch.fnmatchcase(net, p.get("pattern", "")) and p.get("netclass") in classes:
-            return classes[p["netclass"]]
-    return classes.get("Default", {})
+
+def netclass_of(ctx: Context, od, net: str | None) -> dict:
+    """The project's net class of ``net`` (`Project.net_class`); {} without a project."""
+    pro = ctx.session.project_file(od, ".kicad_pro")
+    return pro.net_class(net) if pro is not None else {}
+
+
+def design_rules(ctx: Context, od) -> dict:
+    """The board's minimum constraints in its project (mm); {} without a project."""
+    pro = ctx.session.project_file(od, ".kicad_pro")
+    return pro.design_rules if pro is not None else {}

@@ -10,7 +10,7 @@ from pydantic import Field
 
 from ..errors import InvalidArgs, ServiceUnavailable
 from ..kicad.cli import kicad_cli
-from ..kicad.snapshot import snapshot
+from ..kicad.snapshot import hierarchy_snapshot, snapshot
 from ..registry import Context, command
 from .common import DocArgs, Result
 
@@ -38,8 +38,7 @@ def _svg(ctx: Context, a: RenderArgs, folder, board) -> bytes:
 def _sch_svg(ctx: Context, a: RenderArgs, od) -> bytes:
     """One sheet of a schematic hierarchy as KiCad plots it (``kicad-cli sch export svg
     --pages``), from a snapshot of the whole hierarchy as it is in memory."""
-    from .checks import hierarchy_snapshot
-    from .sch_query import connectivity_of
+    from .sch_query import connectivity_of, sheet_files
 
     if a.view == "3d":
         raise InvalidArgs("a schematic has no 3D view", errors=[{"loc": "view", "msg": "2d only", "type": "value"}])
@@ -47,7 +46,7 @@ def _sch_svg(ctx: Context, a: RenderArgs, od) -> bytes:
     if a.page is not None and a.page not in pages:
         raise InvalidArgs(f"no page {a.page!r} in this hierarchy; pages: {', '.join(pages)}",
                           errors=[{"loc": "page", "msg": "no such page", "type": "value"}])
-    with hierarchy_snapshot(ctx, od) as root:
+    with hierarchy_snapshot(ctx.session, od, sheet_files(ctx, od.path)) as root:
         out = root.parent / "boardwire-render"
         # kicad-cli creates the folder itself: with one that exists already it drew
         # the root page whatever --pages said (seen with 9.0.8)

@@ -64,6 +64,13 @@ def connectivity_of(ctx: Context, path: str) -> SchematicConnectivity:
     return conn
 
 
+def sheet_files(ctx: Context, path: str):
+    """A function listing the sheet files (workspace keys) of the design whose root
+    sheet is ``path``, missing ones left out: the ``sheets`` of
+    `boardwire.kicad.snapshot.hierarchy_snapshot`."""
+    return lambda: [s.file for s in connectivity_of(ctx, path).sheets if not s.missing]
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 

@@ -128,11 +128,11 @@ def _run_steps(ctx: Context, a: BatchArgs, id: str) -> dict:
          examples=({"steps": [{"command": "pcb.addVia", "args": {"path": "b.kicad_pcb", "at": [10, 10]}},
                               {"command": "pcb.addTrack", "args": {"path": "b.kicad_pcb", "points": [[10, 10], [20, 10]], "layer": "F.Cu", "width": 0.25}}]},))
 def batch(ctx: Context, a: BatchArgs) -> dict:
-    """Run edit steps in order as one undo step per document; at the first failure everything is rolled back and the error names the step."""
+    """Run edit steps in order as one change: one undo step per document it changes; at the first failure every document is rolled back and the error names the step."""
     return _run_steps(ctx, a, "session.batch")
 
 
 @command("session.transaction", kind="session", args=BatchArgs, result=Result)
 def transaction(ctx: Context, a: BatchArgs) -> dict:
-    """All-or-nothing edits across several documents: every document changes, or none does (one undo step each)."""
+    """An alias of session.batch, which is already all-or-nothing across documents (one undo step each); its undo step is named session.transaction unless label is given."""
     return _run_steps(ctx, a, "session.transaction")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 import json
 from pathlib import Path
 
@@ -121,7 +122,24 @@ class Project(Document):
 
     @property
     def net_classes(self) -> list[dict]:
+        """``net_settings.classes``: each class with its name and rule values (mm)."""
         return list(self.data.get("net_settings", {}).get("classes", []))
+
+    def net_class(self, net: str | None) -> dict:
+        """The class ``net`` belongs to: that of the first ``net_settings.
+        netclass_patterns`` entry whose pattern (``*`` and ``?`` wildcards) matches
+        it, else ``Default``; {} when the project has neither."""
+        settings = self.data.get("net_settings", {})
+        classes = {c.get("name"): c for c in settings.get("classes", [])}
+        for p in settings.get("netclass_patterns") or []:
+            if net and fnmatch.fnmatchcase(net, p.get("pattern", "")) and p.get("netclass") in classes:
+                return classes[p["netclass"]]
+        return classes.get("Default", {})
+
+    @property
+    def design_rules(self) -> dict:
+        """``board.design_settings.rules``: the board's minimum constraints (mm)."""
+        return dict(self.data.get("board", {}).get("design_settings", {}).get("rules", {}))
 
     def summary(self) -> dict:
         meta = self.data.get("meta", {})

@@ -1,50 +1,115 @@
-"""The in-memory state of a document written where KiCad can read it.
+"""The in-memory state of a design written where kicad-cli can read it.
 
-kicad-cli reads files, so checks and renders write the document's current bytes into
-a private temporary folder, with the project files KiCad reads beside a board or
-schematic (``.kicad_pro`` for rules and net classes, ``.kicad_dru``, library tables,
-and, for schematics, every sheet of the hierarchy from the session or from disk).
-The user's files are never written.
+kicad-cli reads files, so every check, export and render writes the documents' current
+bytes into a private temporary folder: a board alone (`snapshot`), or a schematic
+hierarchy with every sheet where the workspace has it, subfolders included, and
+optionally its board beside the root (`hierarchy_snapshot`, for ERC, BOM, netlists,
+schematic renders and DRC with schematic parity). The project files KiCad reads beside
+a board or a root sheet come along: ``NAME.kicad_pro`` (rules, net classes),
+``NAME.kicad_dru``, ``NAME.kicad_prl``, the library tables and, for schematics, the
+symbol libraries of the folder. A document open in the session is written as it is in
+memory (unsaved edits included), any other file as it is on disk. The user's files are
+never written; the session lock is held only while copying.
+
+``session`` is a `boardwire.session.Session` and ``od`` one of its OpenDocuments.
 """
 
 from __future__ import annotations
 
+import posixpath
 import shutil
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterable, Iterator
 
-_SIBLINGS = (".kicad_pro", ".kicad_dru", ".kicad_prl")
+from ..documents.design import board_schematic
+from ..errors import NotFound
+
+_PROJECT_FILES = (".kicad_pro", ".kicad_dru", ".kicad_prl")
 _TABLES = ("fp-lib-table", "sym-lib-table")
 
 
-@contextmanager
-def snapshot(session, od, extra_docs: bool = True) -> Iterator[Path]:
-    """Yield the path of a temporary copy of ``od`` (an OpenDocument) as it is in memory.
+def _write(session, source: Path, target: Path) -> None:
+    """``source`` as the session has it (open: in memory), else as on disk."""
+    od = session.documents.get(session.workspace.relative(source))
+    if od is not None:
+        target.write_bytes(od.doc.to_bytes())
+    else:
+        shutil.copyfile(source, target)
 
-    Takes the session lock only while copying."""
+
+def _project_files(session, od, folder: Path, symbol_libraries: bool) -> None:
+    """The files KiCad reads beside ``od`` (see the module), into ``folder``."""
+    src = od.full.parent
+    names = [od.full.stem + suffix for suffix in _PROJECT_FILES] + list(_TABLES)
+    if symbol_libraries:
+        names += sorted(p.name for p in src.glob("*.kicad_sym"))
+    for name in names:
+        p = src / name
+        if (p.is_file() or session.workspace.relative(p) in session.documents) and not (folder / name).exists():
+            _write(session, p, folder / name)
+
+
+@contextmanager
+def snapshot(session, od) -> Iterator[Path]:
+    """Yield the path of a temporary copy of ``od`` (a board) as it is in memory, with
+    its project files."""
     with tempfile.TemporaryDirectory(prefix="boardwire-") as tmp:
         folder = Path(tmp)
         with session.lock:
-            src_dir = od.full.parent
-            stem = od.full.stem
-            for suffix in _SIBLINGS:
-                p = src_dir / (stem + suffix)
-                if p.is_file():
-                    shutil.copy(p, folder / p.name)
-            for name in _TABLES:
-                p = src_dir / name
-                if p.is_file():
-                    shutil.copy(p, folder / name)
-            if extra_docs and od.kind == "schematic":
-                for sheet in src_dir.glob("*.kicad_sch"):
-                    shutil.copy(sheet, folder / sheet.name)
-            # documents open in the session override the files on disk
-            for other in session.documents.values():
-                if other.full.parent == src_dir and (other is od or extra_docs):
-                    (folder / other.full.name).write_bytes(other.doc.to_bytes())
+            _project_files(session, od, folder, symbol_libraries=False)
             target = folder / od.full.name
-            if not target.exists():
-                target.write_bytes(od.doc.to_bytes())
+            target.write_bytes(od.doc.to_bytes())
         yield target
+
+
+@contextmanager
+def hierarchy_snapshot(session, root, sheets: Callable[[], Iterable[str]], board=None) -> Iterator[Path]:
+    """Yield the path of the root sheet in a temporary copy of the hierarchy whose
+    root is ``root`` (an OpenDocument). ``sheets()``, called under the session lock,
+    gives the workspace keys of the hierarchy's sheet files; they are laid out as in
+    the workspace (relative to the folder that holds them all). ``board`` (an
+    OpenDocument) is written beside the root as ``ROOT.kicad_pcb``, where kicad-cli's
+    ``--schematic-parity`` looks for the schematic of a board."""
+    with tempfile.TemporaryDirectory(prefix="boardwire-sch-") as tmp:
+        folder = Path(tmp)
+        with session.lock:
+            keys = set(sheets()) | {root.path}
+            base = posixpath.normpath(posixpath.commonpath(["./" + posixpath.dirname(k) for k in keys]))
+            for key in keys:
+                target = folder / posixpath.relpath("./" + key, base)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                _write(session, session.workspace.resolve(key), target)
+            top = folder / posixpath.relpath("./" + root.path, base)
+            _project_files(session, root, top.parent, symbol_libraries=True)
+            if board is not None:
+                top.with_suffix(".kicad_pcb").write_bytes(board.doc.to_bytes())
+        yield top
+
+
+@contextmanager
+def board_snapshot(session, od, schematic=None, sheets: Callable[[], Iterable[str]] = tuple) -> Iterator[Path]:
+    """Yield the path of a temporary copy of board ``od``: alone (`snapshot`), or
+    with ``schematic`` (the OpenDocument of its root sheet; ``sheets`` as for
+    `hierarchy_snapshot`) beside it, for ``--schematic-parity``."""
+    if schematic is None:
+        with snapshot(session, od) as board:
+            yield board
+        return
+    with hierarchy_snapshot(session, schematic, sheets, board=od) as root:
+        yield root.with_suffix(".kicad_pcb")
+
+
+def schematic_beside(session, od, actor: str = "local", required: bool = True):
+    """The root schematic ``NAME.kicad_sch`` beside board ``od`` (the one KiCad pairs
+    with a board, as schematic parity reads it), opened in the session; None when there
+    is none, or NotFound when ``required``."""
+    full = board_schematic(od.full)
+    key = session.workspace.relative(full)
+    if key not in session.documents and not full.is_file():
+        if not required:
+            return None
+        raise NotFound(f"no schematic {key} beside the board for the parity check",
+                       hint="KiCad pairs a board with the schematic of the same name in its folder.")
+    return session.get(key, "schematic", actor)

@@ -1,1 +1,3 @@
-"""Connectivity models: board copper (and the ratsnest), the schematic hierarchy and its nets."""
+"""Connectivity models: board copper and its ratsnest (`copper`); the schematic
+hierarchy and its nets (`schematic`, built from `bus`, `hierarchy`, `symbols`,
+`sheet_geometry`, `nets`, `net_names`)."""

@@ -25,8 +25,7 @@ from shapely import affinity
 from shapely.geometry import LineString, Point, Polygon, box
 
 from ..documents.board import Board, Pad
-from ..sexpr import atoms
-from ..sexpr.node import SList
+from ..documents.board_copper import pad_primitives, zone_fills
 
 ARC_SEGMENTS = 16
 EDGE_SLACK = 5  # nm
@@ -68,13 +67,6 @@ class Connectivity:
     @property
     def unrouted(self) -> int:
         return len(self.links)
-
-    def clusters_of(self, net: str) -> dict[int, list[CopperItem]]:
-        out: dict[int, list[CopperItem]] = {}
-        for item, c in zip(self.items, self.cluster):
-            if item.net == net:
-                out.setdefault(c, []).append(item)
-        return out
 
 
 def copper_order(board: Board) -> list[str]:
@@ -138,31 +130,17 @@ def pad_shape(pad: Pad) -> object:
 
 
 def _custom_primitives(pad: Pad, cx: int, cy: int):
-    prims = pad.child("primitives")
-    if prims is None:
-        return None
     shapes = []
-    for p in prims.lists():
-        width = p.find("width")
-        wv = atoms.to_nm(width.atoms()[0]) if width is not None and width.atoms() else 0
-        pts = p.find("pts")
-        if p.head == "gr_poly" and pts is not None:
-            xy = [(cx + atoms.to_nm(v.atoms()[0]), cy + atoms.to_nm(v.atoms()[1]))
-                  for v in pts.lists("xy")]
-            if len(xy) >= 3:
-                shapes.append(Polygon(xy).buffer(wv / 2 if wv else 0))
-        elif p.head in ("gr_line", "gr_rect", "gr_circle"):
-            s, e = p.find("start"), p.find("end")
-            c = p.find("center")
-            if p.head == "gr_circle" and c is not None and e is not None:
-                c0 = (cx + atoms.to_nm(c.atoms()[0]), cy + atoms.to_nm(c.atoms()[1]))
-                e0 = (cx + atoms.to_nm(e.atoms()[0]), cy + atoms.to_nm(e.atoms()[1]))
-                shapes.append(Point(c0).buffer(math.dist(c0, e0) + wv / 2, 16))
-            elif s is not None and e is not None:
-                a = (cx + atoms.to_nm(s.atoms()[0]), cy + atoms.to_nm(s.atoms()[1]))
-                b = (cx + atoms.to_nm(e.atoms()[0]), cy + atoms.to_nm(e.atoms()[1]))
-                shapes.append(box(*a, *b) if p.head == "gr_rect" else
-                              LineString([a, b]).buffer(max(wv, 1) / 2))
+    for p in pad_primitives(pad):
+        pts = [(cx + x, cy + y) for x, y in p.points]
+        if p.kind == "gr_poly":
+            if len(pts) >= 3:
+                shapes.append(Polygon(pts).buffer(p.width / 2 if p.width else 0))
+        elif p.kind == "gr_circle":
+            shapes.append(Point(pts[0]).buffer(math.dist(pts[0], pts[1]) + p.width / 2, 16))
+        else:
+            shapes.append(box(*pts[0], *pts[1]) if p.kind == "gr_rect" else
+                          LineString(pts).buffer(max(p.width, 1) / 2))
     return shapely.union_all(shapes) if shapes else None
 
 
@@ -230,17 +208,8 @@ def copper_items(board: Board) -> list[CopperItem]:
         if z.is_keepout:
             continue
         fills: dict[str, object] = {}
-        zone_layer = z.layer
-        for fp_ in z.node.lists("filled_polygon"):
-            layer = fp_.find("layer")  # absent up to KiCad 5: the zone's one layer
-            pts = fp_.find("pts")
-            if pts is None or (layer is None and zone_layer is None):
-                continue
-            # float() of every coordinate at once: nanometre rounding is not needed here
-            flat = [v for xy in pts.kids[1:] if type(xy) is SList for v in xy.kids[1:3]]
-            xy = (np.array(flat, dtype=float) * 1e6).reshape(-1, 2)
+        for name, xy in zone_fills(z):
             if len(xy) >= 3:
-                name = atoms.text(layer.atoms()[0]) if layer is not None else zone_layer
                 # KiCad's fills are "fractured" (holes joined by zero-width slits), which
                 # GEOS calls invalid; its predicates still answer correctly off the slits,
                 # and repairing 100k-vertex polygons costs seconds. Keep them as they are.

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from pydantic import BaseModel
 
-KINDS = ("query", "edit", "check", "export", "session", "ui")
+KINDS = ("query", "edit", "check", "export", "session")
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,6 @@ class Command:
     idempotent: bool = False
     long: bool = False
     edits: str | None = None
-    tags: tuple[str, ...] = field(default=())
 
     @property
     def read_only(self) -> bool:

@@ -30,27 +30,20 @@ def _type(prop: dict) -> str:
 
 def _errors() -> str:
     """The stable error codes with the exit status `boardwire call` gives each."""
-    from .. import session  # noqa: F401  (defines unsaved-changes and nothing-to-undo)
-    from ..errors import EXIT_CHECK_ERRORS, EXIT_CODES, BoardwireError
-
-    hints, todo = {}, [BoardwireError]  # every error class, wherever it is defined
-    while todo:
-        cls = todo.pop()
-        todo.extend(cls.__subclasses__())
-        hints.setdefault(getattr(cls, "code", None), getattr(cls, "hint", "") or "")
+    from ..errors import ALL_CODES, EXIT_CHECK_ERRORS
 
     rows = ["\n## Errors\n",
             "A failed call answers `{\"error\": {\"code\", \"message\", \"hint\"}}`; the code is stable. "
             "`boardwire call` exits with the status below (0 success, 2 bad command line, "
             f"{EXIT_CHECK_ERRORS} a check that found errors); JSON-RPC numbers are in docs/jsonrpc.md.\n",
             "| code | exit status | what to do |", "|---|---:|---|"]
-    for code, status in sorted(EXIT_CODES.items(), key=lambda kv: kv[1]):
-        rows.append(f"| `{code}` | {status} | {hints.get(code, '')} |")
+    for code, cls in sorted(ALL_CODES.items(), key=lambda kv: kv[1].exit_status):
+        rows.append(f"| `{code}` | {cls.exit_status} | {cls.hint} |")
     return "\n".join(rows) + "\n"
 
 
 def render() -> str:
-    commands = REGISTRY.all()  # loads every command module (and the errors they define)
+    commands = REGISTRY.all()
     out = [HEADER, _errors()]
     scopes: dict[str, list] = {}
     for c in commands:

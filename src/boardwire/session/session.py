@@ -23,18 +23,8 @@ from typing import Any, Callable, Iterator
 
 from ..documents import Document, SexprDocument, document_class, journal
 from ..documents.journal import recording
-from ..errors import BoardwireError, NoDocument, StaleRevision, WrongKind
+from ..errors import BoardwireError, NoDocument, NothingToUndo, StaleRevision, UnsavedChanges, WrongKind
 from .workspace import Workspace
-
-
-class UnsavedChanges(BoardwireError):
-    code = "unsaved-changes"
-    hint = "Save it (session.save), or close with discard: true to drop the changes."
-
-
-class NothingToUndo(BoardwireError):
-    code = "nothing-to-undo"
-    hint = "There is no earlier (or, for redo, later) change of this document."
 
 
 @dataclass
@@ -187,6 +177,19 @@ class Session:
         if kinds and od.kind not in kinds:
             raise WrongKind(f"{od.path} is a {od.kind}; this command needs a {' or '.join(kinds)}")
         return od
+
+    def project_file(self, od: OpenDocument, suffix: str) -> Document | None:
+        """A file of ``od``'s project: the file named like it with ``suffix`` in its
+        folder (a board's ``.kicad_pro``, ``.kicad_dru``), as this session has it: the
+        open document (unsaved edits included), else the file read from disk without
+        opening it; None when there is no such file. Raises ``parse-error`` for a file
+        that does not parse."""
+        with self.lock:
+            full = od.full.with_suffix(suffix)
+            open_ = self.documents.get(self.workspace.relative(full))
+            if open_ is not None:
+                return open_.doc
+            return document_class(full).load(full) if full.is_file() else None
 
     def close(self, path: str | Path, actor: str = "local", discard: bool = False) -> None:
         with self.lock:
@@ -360,6 +363,27 @@ class Session:
             od.saved_revision = od.revision
             self._emit(od, "save", "save", actor)
             return od
+
+    def save_modified(self, actor: str = "local", force: bool = False,
+                      on_error: Callable[[str, Exception], None] | None = None) -> list[str]:
+        """`save` every document with unsaved changes, in path order; returns the paths
+        saved. A failure (``file-changed``, ``read-only``, ``io-error``) is raised, the
+        documents saved before it staying saved, unless ``on_error(path, error)`` is
+        given: then it is told and the other documents are still saved."""
+        saved = []
+        with self.lock:
+            for od in sorted(self.documents.values(), key=lambda od: od.path):
+                if not od.modified:
+                    continue
+                try:
+                    self.save(od.path, actor, force=force)
+                except (BoardwireError, OSError) as e:
+                    if on_error is None:
+                        raise
+                    on_error(od.path, e)
+                    continue
+                saved.append(od.path)
+        return saved
 
     def revert(self, path: str | Path, actor: str = "local") -> OpenDocument:
         """Drop unsaved changes: read the file again. The revision moves on and the

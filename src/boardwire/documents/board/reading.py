@@ -136,9 +136,9 @@ class BoardReading(FootprintContainer):
 
     @property
     def net_classes(self) -> list[dict]:
-        """Net classes: from the board file up to KiCad 5 (``(net_class ...)``), else
-        from the project file beside the board (``net_settings.classes``), where
-        KiCad 6+ keeps them. Each: name, and the rule values (mm) that are set."""
+        """Net classes kept in the board file, as up to KiCad 5 (``(net_class ...)``;
+        KiCad 6+ keeps them in the project file, `Project.net_classes`). Each: name,
+        the rule values (mm) that are set, and ``nets``."""
         out = []
         for nc in self.root.lists("net_class"):
             vals = nc.atoms()
@@ -150,13 +150,6 @@ class BoardReading(FootprintContainer):
                 elif rv:
                     row[rule.head] = float(rv[0])
             out.append(row)
-        if out or self.path is None:
-            return out
-        pro = self.path.with_suffix(".kicad_pro")
-        if pro.exists():
-            from ..other import Project
-
-            return Project.load(pro).net_classes
         return out
 
     def footprint(self, reference: str) -> Footprint | None:

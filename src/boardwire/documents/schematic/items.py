@@ -125,3 +125,17 @@ class Sheet(SchItem, Fielded, Placed):
     @property
     def pins(self) -> list[SheetPin]:
         return [SheetPin(self.doc, p) for p in self.node.lists("pin")]
+
+    def instance_pages(self) -> list[tuple[str, str]]:
+        """(parent instance path, page number) of each ``(instances (project (path
+        PATH (page N))))`` entry, in file order (KiCad 7+; KiCad 6 keeps pages in the
+        root's ``sheet_instances``)."""
+        inst = self.child("instances")
+        out = []
+        for project in (inst.lists("project") if inst is not None else ()):
+            for p in project.lists("path"):
+                vals = p.atoms()
+                page = p.find("page")
+                if vals and page is not None and page.atoms():
+                    out.append((atoms.text(vals[0]), atoms.text(page.atoms()[0])))
+        return out

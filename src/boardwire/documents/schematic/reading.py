@@ -100,6 +100,17 @@ class SchematicReading(SexprDocument):
         return list(self.items("sheet"))
 
     @property
+    def bus_aliases(self) -> dict[str, list[str]]:
+        """``(bus_alias "NAME" (members "A" "B" ...))``: alias name -> member names."""
+        out: dict[str, list[str]] = {}
+        for a in self.root.lists("bus_alias"):
+            vals = a.atoms()
+            members = a.find("members")
+            if vals and members is not None:
+                out[atoms.text(vals[0])] = [atoms.text(m) for m in members.atoms()]
+        return out
+
+    @property
     def sheet_instances(self) -> list[tuple[str, str]]:
         """(instance path, page number) from the root sheet's ``sheet_instances``."""
         table = self.root.find("sheet_instances")
@@ -114,7 +125,7 @@ class SchematicReading(SexprDocument):
     def symbol_instances(self) -> list[dict]:
         """KiCad 6's root-level ``symbol_instances`` table: path, reference, unit,
         value, footprint (KiCad 7+ keeps instances inside each symbol instead; see
-        `SymbolInstance.instance_references`)."""
+        `SymbolInstance.instances`)."""
         table = self.root.find("symbol_instances")
         out = []
         for path in (table.lists("path") if table is not None else ()):

@@ -79,18 +79,30 @@ class SymbolInstance(SchItem, Fielded, Placed):
     def on_board(self) -> bool:
         return self.flag("on_board") if self.child("on_board") is not None else True
 
-    def instance_references(self) -> dict[str, str]:
-        """Reference per sheet-instance path (``(instances (project (path ...)))``)."""
-        out = {}
+    @property
+    def body_style(self) -> int:
+        """The body style shown: ``(body_style N)`` (KiCad 9), ``(convert N)`` before;
+        1 (the normal body) when absent. 2 is KiCad's De Morgan alternate."""
+        style = 1
+        for head in ("convert", "body_style"):
+            v = self.values(head)
+            if v and v[0].isdigit():
+                style = int(v[0])
+        return style
+
+    def instances(self) -> dict[str, dict[str, str]]:
+        """Per sheet-instance path (``/<root uuid>/<sheet uuid>...``), the fields
+        (``reference``, ``unit``, ``value``, ``footprint``) of this symbol's
+        ``(instances (project (path PATH ...)))`` entry (KiCad 7+; the first, should
+        two projects list the same path)."""
+        out: dict[str, dict[str, str]] = {}
         inst = self.child("instances")
-        if inst is None:
-            return out
-        for project in inst.lists("project"):
-            for path in project.lists("path"):
-                vals = path.atoms()
-                ref = path.find("reference")
-                if vals and ref is not None and ref.atoms():
-                    out[atoms.text(vals[0])] = atoms.text(ref.atoms()[0])
+        for project in (inst.lists("project") if inst is not None else ()):
+            for p in project.lists("path"):
+                vals = p.atoms()
+                if vals:
+                    out.setdefault(atoms.text(vals[0]),
+                                   {f.head: atoms.text(f.atoms()[0]) for f in p.lists() if f.atoms()})
         return out
 
     # -- edits ------------------------------------------------------------------------

@@ -4,47 +4,20 @@ JSON-RPC 2.0 section 5.1 ("Error object") fixes -32700 (parse error), -32600 (in
 request), -32601 (method not found), -32602 (invalid params), -32603 (internal error)
 and reserves -32000..-32099 for implementation-defined server errors; the LSP base
 protocol adds -32800 (request cancelled). Every other stable code has a fixed number
-from -32001 on, never reused once published (the same table is in docs/jsonrpc.md; a
-test holds them together). A code this table does not know yet is -32000. The stable
-code string is always in ``error.data.code``, with ``data.hint`` saying what to do next.
+from -32001 on, never reused once published; each error class in `boardwire.errors`
+carries its number (``rpc_code``), and `WIRE_CODES` is read from them (the same table
+is in docs/jsonrpc.md; a test holds them together). The stable code string is always
+in ``error.data.code``, with ``data.hint`` saying what to do next.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...errors import BoardwireError
+from ...errors import ALL_CODES, INVALID_REQUEST, PARSE_ERROR, SERVER_ERROR, BoardwireError
 
-PARSE_ERROR = -32700
-INVALID_REQUEST = -32600
-METHOD_NOT_FOUND = -32601
-INVALID_PARAMS = -32602
-INTERNAL_ERROR = -32603
-REQUEST_CANCELLED = -32800
-SERVER_ERROR = -32000
-
-WIRE_CODES: dict[str, int] = {
-    "unknown-command": METHOD_NOT_FOUND,
-    "invalid-args": INVALID_PARAMS,
-    "internal": INTERNAL_ERROR,
-    "cancelled": REQUEST_CANCELLED,
-    "no-document": -32001,
-    "wrong-kind": -32002,
-    "not-found": -32003,
-    "stale-revision": -32004,
-    "check-failed": -32005,
-    "service-unavailable": -32006,
-    "path-outside-workspace": -32007,
-    "policy-denied": -32008,
-    "parse-error": -32009,  # a KiCad file that does not parse (not the JSON: that is -32700)
-    "unsupported-format": -32010,
-    "file-changed": -32011,
-    "read-only": -32012,
-    "unsaved-changes": -32013,
-    "nothing-to-undo": -32014,
-    "io-error": -32015,
-    "drc-errors": -32016,
-}
+# Stable code -> JSON-RPC number, from the error classes (`boardwire.errors`).
+WIRE_CODES: dict[str, int] = {code: cls.rpc_code for code, cls in ALL_CODES.items()}
 
 # Protocol-level failures: they have no registry code, so data.code names them here.
 PROTOCOL_CODES: dict[str, tuple[int, str]] = {
@@ -62,7 +35,7 @@ def error_object(e: BoardwireError) -> dict[str, Any]:
     if e.hint:
         data["hint"] = e.hint
     data.update({k: v for k, v in e.data.items() if k not in ("code", "hint")})
-    return {"code": WIRE_CODES.get(e.code, SERVER_ERROR), "message": e.message, "data": data}
+    return {"code": e.rpc_code, "message": e.message, "data": data}
 
 
 def protocol_error(code: str, message: str, **extra: Any) -> dict[str, Any]:

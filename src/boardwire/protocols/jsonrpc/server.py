@@ -337,7 +337,9 @@ class Server:
         try:
             result = self.registry.call(call.method, call.params, call.ctx)
             if self.auto_save:
-                saved = self._save_modified(call.ctx.actor)
+                actor = call.ctx.actor
+                saved = self.session.save_modified(
+                    actor, on_error=lambda path, e: self.log("error", f"auto-save of {path} failed: {e}", actor))
                 if saved:
                     result.setdefault("saved", saved)
             return _ok(rid, _dumps(result)) if call.id is not NOTIFY else None
@@ -348,17 +350,6 @@ class Server:
         except Exception as e:  # a result JSON cannot carry, or a bug outside the registry
             self.log("error", f"{call.method}: {type(e).__name__}: {e}", call.ctx.actor)
             return _err(rid, error_object(Internal(f"{call.method} failed: {type(e).__name__}: {e}")))
-
-    def _save_modified(self, actor: str) -> list[str]:
-        saved = []
-        for od in list(self.session.documents.values()):
-            if od.modified:
-                try:
-                    self.session.save(od.path, actor)
-                    saved.append(od.path)
-                except (BoardwireError, OSError) as e:
-                    self.log("error", f"auto-save of {od.path} failed: {e}", actor)
-        return saved
 
     # -- outgoing --------------------------------------------------------------------
 

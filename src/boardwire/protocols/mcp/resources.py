@@ -25,6 +25,7 @@ from ...registry import REGISTRY
 
 log = logging.getLogger("boardwire.mcp")
 PREFIX = "boardwire://doc/"
+RESOURCE_NOT_FOUND = -32002  # MCP spec, "Resources / Error handling"
 
 # view -> (command, extra arguments, mime type); by document kind.
 VIEWS: dict[str, dict[str, tuple[str, dict, str]]] = {
@@ -83,13 +84,24 @@ def templates() -> list[types.ResourceTemplate]:
             for view, (kind, cid, mime) in seen.items()]
 
 
+def error(e: BoardwireError, otherwise: int = types.INTERNAL_ERROR) -> MCPError:
+    """A failed resource read as a JSON-RPC error (resources have no isError): -32002
+    ("Resource not found", MCP spec 2025-11-25, "Resources / Error handling") for an
+    error that names something missing (its class is ``not_found``), ``otherwise``
+    for the others; the stable code, message and hint in ``data``."""
+    return MCPError(RESOURCE_NOT_FOUND if e.not_found else otherwise, f"{e.code}: {e.message}",
+                    data=e.to_dict())
+
+
 def command_for(session, u: str) -> tuple[str, dict, str, str]:
-    """(command id, arguments, mime, uri) a resource read runs."""
+    """(command id, arguments, mime, uri) a resource read runs. MCPError: -32002 when
+    the document does not exist, INVALID_PARAMS when it cannot be opened otherwise (a
+    path outside the workspace, not a KiCad file) or has no such view."""
     path, view = parse(u)
     try:
         od = session.open(path, "mcp")
     except BoardwireError as e:
-        raise MCPError(types.INVALID_PARAMS, f"{e.code}: {e.message}") from None
+        raise error(e, types.INVALID_PARAMS) from None
     spec = _views(od.kind).get(view)
     if spec is None:
         raise MCPError(types.INVALID_PARAMS, f"no view {view!r} of a {od.kind}; "

@@ -1,4 +1,4 @@
-"""The MCP server on the official SDK's low-level Server: every non-ui registry
+"""The MCP server on the official SDK's low-level Server: every registry
 command as a tool, open documents as resources, two prompts.
 
 The same Server object serves stdio (one workspace) and Streamable HTTP (one
@@ -27,7 +27,6 @@ from .calls import Backend, _run, call_tool, set_log_level
 from .tools import select, tool_dict
 
 log = logging.getLogger("boardwire.mcp")
-RESOURCE_NOT_FOUND = -32002  # MCP spec, "Resources / Error handling"
 
 
 class Workspace(Backend):
@@ -77,8 +76,7 @@ def build_server(backend_for: Callable[[object], Workspace], toolsets: list[str]
         try:
             out = await _run(cid, args, Context(ws.session, actor=ws.actor, cancel=token), token)
         except BoardwireError as e:  # resources have no isError: a JSON-RPC error with our code
-            raise MCPError(RESOURCE_NOT_FOUND if e.code in ("not-found", "no-document") else types.INTERNAL_ERROR,
-                           f"{e.code}: {e.message}", data=e.to_dict()) from None
+            raise resources.error(e) from None
         finally:
             await ws.notifier.flush()
         return resources.contents(u, mime, out)

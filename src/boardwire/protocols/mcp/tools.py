@@ -1,7 +1,7 @@
 """Registry commands as MCP tools (no SDK import: plain dicts, so `--tools` and the
 token benchmark stay fast).
 
-A tool is a registry command of any kind but ``ui``; its name is the command id with
+A tool is a registry command (any kind); its name is the command id with
 ``_`` for ``.`` (MCP tool names allow ``[A-Za-z0-9_.-]``, but several clients reject
 dots). Schemas are the registry's, compacted for the context window every agent pays
 on every session (MCP spec 2025-11-25, "Tools": inputSchema, outputSchema,
@@ -38,7 +38,7 @@ def tool_name(command_id: str) -> str:
 
 @lru_cache(maxsize=1)
 def _by_name() -> dict[str, Command]:
-    return {tool_name(c.id): c for c in REGISTRY.all() if c.kind != "ui"}
+    return {tool_name(c.id): c for c in REGISTRY.all()}
 
 
 def command_for(name: str) -> Command | None:

@@ -1,0 +1,85 @@
+"""Net names: the strongest driver of a net names it, as KiCad 9's driver priorities
+(``CONNECTION_SUBGRAPH::PRIORITY``, eeschema/connection_graph.h) say.
+
+A global label, then a power pin, then a local label, a hierarchical label, a sheet
+pin (an output sheet pin first), a pin; among equals the shallowest sheet, then the
+smallest name. Local names carry the sheet path (``/sub/NAME``), global names do not;
+a net named by a pin is ``Net-(R1-Pad1)`` or ``Net-(U1-SDA)``, and
+``unconnected-(...)`` when it has a single pin or a no-connect flag
+(``SCH_PIN::GetDefaultNetName``).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .bus import escape_netname
+from .symbols import PinNode
+
+# Driver priorities (CONNECTION_SUBGRAPH::PRIORITY)
+PIN, SHEET_PIN, HIER_LABEL, LOCAL_LABEL, POWER_PIN, GLOBAL = 1, 2, 3, 4, 5, 6
+
+# (priority, union-find key, name, sheet depth, item): a label or power pin gives its
+# name; a pin gives (pin, the pins of its symbol) and is named here; a sheet pin gives
+# (label, shape).
+Driver = tuple[int, object, str, int, object]
+
+
+def pin_net_name(pin: PinNode, force_nc: bool, pins_of_symbol: list[PinNode]) -> str:
+    """KiCad's SCH_PIN::GetDefaultNetName: the name a net driven by ``pin`` alone gets
+    (``unconnected-`` with ``force_nc``, or for a no-connect pin)."""
+    sym = pin.symbol
+    unconnected = force_nc or pin.type == "no_connect"
+    prefix = "unconnected-(" if unconnected else "Net-("
+    shown_name = "" if pin.name == "~" else pin.name
+    if sym.reference.endswith("?"):
+        return f"{prefix}{sym.view.uuid}-Pad{pin.number})"
+    if shown_name and shown_name != pin.number:
+        multiple = pin.type != "no_connect" and any(
+            (("" if o.name == "~" else o.name) == shown_name and o.number != pin.number)
+            for o in pins_of_symbol)
+        name = f"{prefix}{sym.ref_with_unit}-{escape_netname(shown_name)}"
+        if unconnected or multiple:
+            name += f"-Pad{escape_netname(pin.number)}"
+        return name + ")"
+    return f"{prefix}{sym.reference}-Pad{escape_netname(pin.number)})"
+
+
+def _rank(prio: int, depth: int, name: str, item) -> tuple:
+    """Higher is stronger, except the last element (a tie-break where lower wins)."""
+    if prio == PIN:
+        return (0, 0, prio, -depth, 1 if "-Pad" in name else 0)
+    rank = (1 if prio >= POWER_PIN else 0, 1 if prio >= HIER_LABEL else 0, prio, -depth, 0)
+    if prio == SHEET_PIN and item[1] == "output":
+        rank = rank[:4] + (-1,)
+    return rank
+
+
+def _better(a, b) -> bool:
+    """Is driver ``a`` = (rank, name) better than ``b``? Higher rank, then smaller name."""
+    if a[0] != b[0]:
+        if a[0][:4] != b[0][:4]:
+            return a[0][:4] > b[0][:4]
+        return a[0][4] < b[0][4]
+    return a[1] < b[1]
+
+
+def name_nets(drivers: list[Driver], find: Callable[[object], object], groups: dict[object, list[PinNode]],
+              nc_roots: set) -> dict[object, str]:
+    """Net root key -> name, for the nets (``groups``: root key -> pins) a driver
+    reaches; ``find`` is the union-find's, ``nc_roots`` the roots of nets with a
+    no-connect flag."""
+    listed = {k: sum(1 for p in v if p.symbol.in_netlist) for k, v in groups.items()}
+    best: dict = {}
+    for prio, key, name, depth, item in drivers:
+        root_key = find(key)
+        if root_key not in groups:
+            continue
+        if prio == PIN:
+            pn, siblings = item
+            name = pin_net_name(pn, root_key in nc_roots or listed[root_key] == 1, siblings)
+        cand = (_rank(prio, depth, name, item), name)
+        cur = best.get(root_key)
+        if cur is None or _better(cand, cur):
+            best[root_key] = cand
+    return {k: name for k, (_, name) in best.items()}
