@@ -1,0 +1,364 @@
+"""A board as a routing problem, and a routing result back into the board.
+
+The one module between the router (`boardwire.layout.route`, which knows no
+documents) and a KiCad board. It reads:
+
+- copper and connectivity from `boardwire.netlist.copper` (pads of every shape,
+  tracks, vias, clusters of connected copper);
+- net classes through a ``netclass_of(net name) -> dict`` the caller passes (the
+  project file's classes and patterns, as `commands.project_rules.netclass_of` reads
+  them) and the board's design rules as the project's ``board.design_settings.rules``
+  dict (KiCad's keys, mm);
+- the board outline (Edge.Cuts), copper drawings and text, pad and via holes, local
+  clearances and keep-out rule areas from the document views.
+
+When `boardwire.geometry` (the board's copper geometry model) lands, this module is
+the only one to switch over.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import shapely
+from shapely import affinity
+from shapely.geometry import LineString, Point, Polygon, box
+
+from ..documents.board import Board, Footprint, Zone, rotate
+from ..documents.views import View, iter_views
+from ..netlist.copper import _arc_points, connectivity, copper_order
+from .route.problem import Keepout, Net, NetRule, Obstacle, Piece, Problem, Result, Rules
+
+MM = 1_000_000
+
+# KiCad 9's defaults for rules a project file leaves out (pcbnew's board design settings)
+DEFAULT_RULES = {"min_clearance": 0.0, "min_copper_edge_clearance": 0.5, "min_hole_to_hole": 0.25,
+                 "min_hole_clearance": 0.25, "min_track_width": 0.0, "min_via_diameter": 0.5,
+                 "min_through_hole_diameter": 0.3, "min_via_annular_width": 0.1}
+DEFAULT_CLASS = {"clearance": 0.2, "track_width": 0.2, "via_diameter": 0.6, "via_drill": 0.3}
+
+
+@dataclass
+class BoardProblem:
+    problem: Problem
+    net_numbers: dict[int, int]  # problem net id -> the board's net number
+    layer_names: list[str]
+
+
+def _nm(mm: float) -> int:
+    return int(round(mm * MM))
+
+
+def net_rule(cls: dict, rules: dict) -> NetRule:
+    """A net class (project file keys, mm) within the board's minimums, in nm."""
+    def get(key):
+        v = cls.get(key)
+        return DEFAULT_CLASS[key] if v is None else v
+
+    width = max(get("track_width"), rules["min_track_width"])
+    drill = max(get("via_drill"), rules["min_through_hole_diameter"])
+    dia = max(get("via_diameter"), rules["min_via_diameter"], drill + 2 * rules["min_via_annular_width"])
+    return NetRule(_nm(width), _nm(get("clearance")), _nm(dia), _nm(drill))
+
+
+def _hole(item: View, at: tuple[int, int], angle: float):
+    """The drilled hole of a pad or via (round or oval), or None."""
+    vals = item.values("drill")
+    nums = [float(v) for v in vals if v not in (b"oval",)]
+    if not nums or nums[0] <= 0:
+        return None
+    w = nums[0] * MM
+    h = nums[1] * MM if len(nums) > 1 and b"oval" in vals else w
+    off = item.child("drill").find("offset") if item.child("drill") is not None else None
+    ox, oy = (0, 0)
+    if off is not None:
+        o = [float(v) * MM for v in off.atoms()[:2]]
+        ox, oy = rotate((o[0], o[1]), angle)
+    cx, cy = at[0] + ox, at[1] + oy
+    if abs(w - h) < 1:
+        return Point(cx, cy).buffer(w / 2, 16)
+    r = min(w, h) / 2
+    dx, dy = (w / 2 - r, 0) if w > h else (0, h / 2 - r)
+    g = LineString([(cx - dx, cy - dy), (cx + dx, cy + dy)]).buffer(r, 16)
+    return affinity.rotate(g, -angle, origin=(cx, cy)) if angle % 180 else g
+
+
+def _local_clearance(pad: View, fp: Footprint) -> float | None:
+    for v in (pad, fp):
+        vals = v.values("clearance")
+        if vals:
+            return float(vals[0])
+    return None
+
+
+def outline_of(board: Board):
+    """The board area from its Edge.Cuts drawings (top level and in footprints), holes
+    cut out; None when the edges do not close."""
+    lines = []
+    for g, place in _drawings(board, "Edge.Cuts"):
+        geom = _drawing_geom(g, place)
+        if geom is not None:
+            lines.append(geom.boundary if geom.geom_type == "Polygon" else geom)
+    if not lines:
+        return None
+    noded = shapely.get_parts(shapely.node(shapely.union_all(lines)))
+    polys = list(shapely.get_parts(shapely.polygonize(noded)))
+    if not polys:
+        return None
+    polys.sort(key=lambda p: -p.area)
+    outer = polys[0]
+    holes = [p for p in polys[1:] if outer.contains(p.representative_point())]
+    # nested polygons alternate board / cut-out: a cut-out is inside an odd number of others
+    cut = [p for p in holes if sum(1 for q in polys if q is not p and q.area > p.area
+                                   and q.contains(p.representative_point())) % 2 == 1]
+    return outer.difference(shapely.union_all(cut)) if cut else outer
+
+
+def _drawings(board: Board, layer: str):
+    """(view, placement) of drawings on ``layer``: top-level gr_* (placement None) and
+    footprints' fp_* (placement = the footprint)."""
+    for g in board.graphics:
+        if g.layer == layer and g.kind.startswith("gr_") and g.kind != "gr_text":
+            yield g, None
+    kinds = {k: View for k in ("fp_line", "fp_arc", "fp_circle", "fp_rect", "fp_poly")}
+    for fp in board.footprints:
+        for g in iter_views(board, fp.node, kinds):
+            if g.text_of("layer") == layer:
+                yield g, fp
+
+
+def _drawing_geom(g: View, fp: Footprint | None):
+    """A drawing's centre line (LineString) or filled shape (Polygon), board nm."""
+    def at(head):
+        p = g.point(head)
+        if p is None or fp is None:
+            return p
+        dx, dy = rotate(p, fp.orientation)
+        return fp.position[0] + dx, fp.position[1] + dy
+
+    kind = g.kind[3:]
+    if kind == "line":
+        a, b = at("start"), at("end")
+        return LineString([a, b]) if a and b and a != b else None
+    if kind == "arc":
+        pts = _arc_points(at("start"), at("mid"), at("end"))
+        return LineString(pts)
+    if kind == "circle":
+        c, e = at("center"), at("end")
+        return Point(c).buffer(math.dist(c, e), 32).exterior if c and e else None
+    if kind == "rect":
+        a, b = g.point("start"), g.point("end")
+        if not a or not b:
+            return None
+        corners = [(a[0], a[1]), (b[0], a[1]), (b[0], b[1]), (a[0], b[1])]
+        if fp is not None:
+            corners = [(fp.position[0] + rotate(p, fp.orientation)[0],
+                        fp.position[1] + rotate(p, fp.orientation)[1]) for p in corners]
+        return LineString(corners + corners[:1])
+    if kind == "poly":
+        pts_node = g.child("pts")
+        pts = []
+        for xy in (pts_node.lists("xy") if pts_node is not None else []):
+            p = View(g.doc, xy).point("xy")
+            if fp is not None:
+                d = rotate(p, fp.orientation)
+                p = (fp.position[0] + d[0], fp.position[1] + d[1])
+            pts.append(p)
+        return LineString(pts + pts[:1]) if len(pts) >= 3 else None
+    return None
+
+
+def _stroke_width(g: View) -> int:
+    stroke = g.child("stroke")
+    vals = View(g.doc, stroke).values("width") if stroke is not None else g.values("width")
+    return int(round(float(vals[0]) * MM)) if vals else 0
+
+
+def _filled(g: View) -> bool:
+    vals = g.values("fill")
+    return bool(vals) and vals[0] in (b"yes", b"solid")
+
+
+def _text_box(t: View, fp: Footprint | None):
+    """A box sure to hold a stroke-font text (KiCad draws each character within its
+    width; 1.5 heights cover accents and descenders), turned and placed."""
+    text = t.node.atoms()[1:2] if t.kind in ("fp_text",) else t.node.atoms()[:1]
+    if t.kind == "property":
+        text = t.node.atoms()[1:2]
+    body = text[0].decode("utf-8", "replace").strip('"') if text else ""
+    eff = t.child("effects")
+    font = View(t.doc, eff.find("font")) if eff is not None and eff.find("font") is not None else None
+    size = font.values("size") if font is not None else []
+    h = float(size[0]) * MM if size else MM
+    w = float(size[1]) * MM if len(size) > 1 else h
+    thick = font.values("thickness") if font is not None else []
+    th = float(thick[0]) * MM if thick else h / 8
+    lines = body.split("\\n")
+    bw = max(len(s) for s in lines) * w * 1.1 + th
+    bh = (len(lines) * 1.7 - 0.2) * h + th
+    x, y = t.point("at") or (0, 0)
+    angle = t.angle("at")
+    justify = View(t.doc, eff).values("justify") if eff is not None else []
+    x0 = -bw / 2 if b"left" not in justify and b"right" not in justify else (0 if b"left" in justify else -bw)
+    y0 = -bh / 2 if b"top" not in justify and b"bottom" not in justify else (0 if b"top" in justify else -bh)
+    g = box(x0, y0, x0 + bw, y0 + bh)
+    if fp is not None:
+        dx, dy = rotate((x, y), fp.orientation)
+        x, y = fp.position[0] + dx, fp.position[1] + dy
+    g = affinity.translate(g, x, y)
+    return affinity.rotate(g, -angle, origin=(x, y)) if angle else g
+
+
+def _copper_art(board: Board, layer_index: dict[str, int]) -> list[Obstacle]:
+    """Copper drawings and visible copper text: obstacles of no net."""
+    out = []
+    for name, li in layer_index.items():
+        for g, fp in _drawings(board, name):
+            geom = _drawing_geom(g, fp)
+            if geom is None:
+                continue
+            if _filled(g) and geom.geom_type == "LineString" and geom.is_closed:
+                geom = Polygon(geom.coords)
+            geom = geom.buffer(max(_stroke_width(g), 1) / 2, 16)
+            out.append(Obstacle(geom, (li,), 0, 0, kind="graphic"))
+    texts = [(t, None) for t in board.texts]
+    for fp in board.footprints:
+        texts += [(t, fp) for t in iter_views(board, fp.node, {"fp_text": View, "property": View})]
+    for t, fp in texts:
+        layer = t.text_of("layer")
+        if layer not in layer_index or t.flag("hide"):
+            continue
+        eff = t.child("effects")
+        if eff is not None and b"hide" in eff.atoms():
+            continue
+        out.append(Obstacle(_text_box(t, fp), (layer_index[layer],), 0, 0, kind="text"))
+    return out
+
+
+def _keepouts(board: Board, layer_index: dict[str, int]) -> list[Keepout]:
+    zones = list(board.zones)
+    for fp in board.footprints:
+        zones += list(iter_views(board, fp.node, {"zone": Zone}))
+    out = []
+    for z in zones:
+        if not z.is_keepout or len(z.outline) < 3:
+            continue
+        k = View(board, z.child("keepout"))
+        names = z.layers
+        layers = tuple(sorted({i for n in names for i in
+                               (layer_index.values() if n in ("*.Cu", "F&B.Cu") else [layer_index.get(n)])
+                               if i is not None}))
+        out.append(Keepout(Polygon(z.outline).buffer(0), layers,
+                           tracks=k.text_of("tracks") == "not_allowed",
+                           vias=k.text_of("vias") == "not_allowed"))
+    return out
+
+
+def build_problem(board: Board, netclass_of: Callable[[str], dict], design_rules: dict, *,
+                  nets: set[str] | None = None, layers: list[str] | None = None,
+                  area: tuple[int, int, int, int] | None = None) -> BoardProblem:
+    """The routing problem of ``board``: its unrouted connections (only ``nets``, or
+    only connections with every pad inside ``area`` (x0, y0, x1, y1 nm), when given),
+    routed on ``layers`` (default: every copper layer)."""
+    rules_mm = {**DEFAULT_RULES, **{k: v for k, v in design_rules.items() if v is not None}}
+    copper = copper_order(board)
+    layer_index = {name: i for i, name in enumerate(copper)}
+    routable = tuple(layer_index[n] for n in (layers or copper) if n in layer_index)
+    rules = Rules(_nm(rules_mm["min_clearance"]), _nm(rules_mm["min_copper_edge_clearance"]),
+                  _nm(rules_mm["min_hole_to_hole"]), _nm(rules_mm["min_hole_clearance"]))
+    class_cache: dict[str, NetRule] = {}
+
+    def rule_of(net: str) -> NetRule:
+        if net not in class_cache:
+            class_cache[net] = net_rule(netclass_of(net) or {}, rules_mm)
+        return class_cache[net]
+
+    conn = connectivity(board)
+    items = conn.items
+    pads = {(fp.reference, pad.number, pad.world_position): (pad, fp)
+            for fp in board.footprints for pad in fp.pads}
+    vias = {v.uuid: v for v in board.vias}
+    obstacles: list[Obstacle] = []
+    pieces: dict[int, Piece] = {}
+    names = sorted({it.net for it in items if it.net})
+    ids = {name: i + 1 for i, name in enumerate(names)}
+    for k, it in enumerate(items):
+        li = tuple(layer_index[n] for n in it.layers if n in layer_index)
+        nid = ids.get(it.net, 0)
+        clear = rule_of(it.net).clearance if it.net else 0
+        if it.kind == "pad":
+            ref, number = it.ref.rsplit("-", 1)
+            pad, fp = pads.get((ref, number, it.anchors[0]), (None, None))
+            hole = _hole(pad, it.anchors[0], pad.orientation) if pad is not None else None
+            local = _local_clearance(pad, fp) if pad is not None else None
+            if local is not None:
+                clear = _nm(local)  # a pad's or footprint's own clearance wins over its class
+            if pad is not None and pad.pad_type == "np_thru_hole":
+                if hole is not None:
+                    obstacles.append(Obstacle(hole, tuple(range(len(copper))), 0, 0, hole, "hole"))
+                if hole is None or it.shape.area > hole.area * 1.01:
+                    obstacles.append(Obstacle(it.shape, li, 0, clear, None, "pad"))
+                continue
+            obstacles.append(Obstacle(it.shape, li, nid, clear, hole, "pad"))
+            pieces[k] = Piece("pad", li, it.shape, it.anchors[0], 0, it.ref)
+        elif it.kind == "segment":
+            (a, b) = it.anchors
+            obstacles.append(Obstacle(it.shape, li, nid, clear, None, "track",
+                                      (a[0], a[1], b[0], b[1], it.reach)))
+            pieces[k] = Piece("track", li, LineString([a, b]) if a != b else LineString([a, (a[0] + 1, a[1])]),
+                              None, it.reach * 2, "track")
+        elif it.kind == "arc":
+            obstacles.append(Obstacle(it.shape, li, nid, clear, None, "track"))
+        elif it.kind == "via":
+            v = vias.get(it.uuid)
+            at = it.anchors[0]
+            hole = Point(at).buffer(v.drill / 2, 16) if v is not None and v.drill else None
+            obstacles.append(Obstacle(it.shape, li, nid, clear, hole, "via", (at[0], at[1], at[0], at[1], it.reach)))
+            pieces[k] = Piece("via", li, it.shape, at, it.reach * 2, "via")
+        # zones: their fills are refilled after routing, so they are no obstacle
+    obstacles += _copper_art(board, layer_index)
+    clusters: dict[tuple[str, int], list[Piece]] = {}
+    for k, it in enumerate(items):
+        if it.net and k in pieces and (nets is None or it.net in nets):
+            clusters.setdefault((it.net, conn.cluster[k]), []).append(pieces[k])
+    by_net: dict[str, list[list[Piece]]] = {}
+    for (net, _), group in sorted(clusters.items(), key=lambda kv: (kv[0][0], kv[0][1])):
+        if not any(p.kind in ("pad", "via") for p in group):
+            continue  # orphan tracks: KiCad's ratsnest ignores them too
+        if area is not None and not all(_inside(p, area) for p in group if p.kind == "pad"):
+            continue
+        by_net.setdefault(net, []).append(group)
+    route_nets = [Net(ids[name], name, rule_of(name), groups)
+                  for name, groups in sorted(by_net.items()) if len(groups) >= 2]
+    outline = outline_of(board)
+    if outline is not None:
+        bounds = tuple(int(v) for v in outline.bounds)
+    else:
+        allb = shapely.union_all([o.shape for o in obstacles]).bounds if obstacles else (0, 0, MM, MM)
+        bounds = tuple(int(v) for v in allb)
+    problem = Problem(copper, routable, outline, obstacles, _keepouts(board, layer_index), route_nets,
+                      rules, bounds)
+    numbers = {ids[n]: board.net_number(n) or 0 for n in names}
+    return BoardProblem(problem, numbers, copper)
+
+
+def _inside(p: Piece, area) -> bool:
+    x, y = p.at
+    return area[0] <= x <= area[2] and area[1] <= y <= area[3]
+
+
+def apply_result(board: Board, bp: BoardProblem, result: Result) -> list[str]:
+    """Add the result's tracks and vias to the board (KiCad's formatting, through the
+    document's edit primitives); returns the new items' ids."""
+    ids = []
+    names = bp.layer_names
+    for t in result.tracks:
+        ids.append(board.add_track(t.start, t.end, t.width, names[t.layer], bp.net_numbers[t.net]).uuid)
+    for v in result.vias:
+        ids.append(board.add_via(v.at, v.diameter, v.drill, (names[0], names[-1]), bp.net_numbers[v.net]).uuid)
+    return ids
+
+
+__all__ = ["BoardProblem", "build_problem", "apply_result", "outline_of", "net_rule"]
