@@ -143,8 +143,11 @@ def _drawing_geom(g: View, fp: Footprint | None):
         a, b = at("start"), at("end")
         return LineString([a, b]) if a and b and a != b else None
     if kind == "arc":
-        pts = _arc_points(at("start"), at("mid"), at("end"))
-        return LineString(pts)
+        a, m, b = at("start"), at("mid"), at("end")
+        if not (a and m and b):
+            return None
+        pts = [(round(x), round(y)) for x, y in _arc_points(a, m, b)]
+        return LineString([a] + pts[1:-1] + [b])  # exact ends: they meet the next edge
     if kind == "circle":
         c, e = at("center"), at("end")
         return Point(c).buffer(math.dist(c, e), 32).exterior if c and e else None
@@ -161,7 +164,8 @@ def _drawing_geom(g: View, fp: Footprint | None):
         pts_node = g.child("pts")
         pts = []
         for xy in (pts_node.lists("xy") if pts_node is not None else []):
-            p = View(g.doc, xy).point("xy")
+            vals = xy.atoms()
+            p = (_nm(float(vals[0])), _nm(float(vals[1])))
             if fp is not None:
                 d = rotate(p, fp.orientation)
                 p = (fp.position[0] + d[0], fp.position[1] + d[1])
@@ -223,6 +227,18 @@ def _copper_art(board: Board, layer_index: dict[str, int]) -> list[Obstacle]:
                 geom = Polygon(geom.coords)
             geom = geom.buffer(max(_stroke_width(g), 1) / 2, 16)
             out.append(Obstacle(geom, (li,), 0, 0, kind="graphic"))
+    # solder mask openings drawn on a mask layer: a track under one would be bared
+    # next to whatever else the opening shows (KiCad's solder_mask_bridge)
+    copper = list(layer_index)
+    for mask, li in (("F.Mask", layer_index.get(copper[0])), ("B.Mask", layer_index.get(copper[-1]))):
+        for g, fp in _drawings(board, mask):
+            geom = _drawing_geom(g, fp)
+            if geom is None:
+                continue
+            if (_filled(g) or g.kind.endswith(("circle", "rect"))) and geom.geom_type == "LineString" \
+                    and geom.is_closed:
+                geom = Polygon(geom.coords)
+            out.append(Obstacle(geom.buffer(max(_stroke_width(g), 1) / 2, 16), (li,), 0, 0, kind="graphic"))
     texts = [(t, None) for t in board.texts]
     for fp in board.footprints:
         texts += [(t, fp) for t in iter_views(board, fp.node, {"fp_text": View, "property": View})]

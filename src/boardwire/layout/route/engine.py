@@ -30,6 +30,7 @@ STEP, DIAG = 100, 141
 BEND = 6
 PREF_PENALTY = 25  # percent more for a step against a layer's preferred direction
 HEURISTIC = 110  # percent: a slightly greedy A*
+HIST_STEP = STEP * 2  # history cost added where a route collides (negotiated congestion)
 
 
 def choose_pitch(problem: Problem, effort: int) -> tuple[int, tuple[int, int]]:
@@ -129,10 +130,11 @@ class Router:
 
     # -- one net ---------------------------------------------------------------------
 
-    def route_net(self, net: Net, ripup: int) -> tuple[int, set[int]]:
-        """Join the clusters of ``net``; returns (connections that failed, nets ripped
-        up on the way). Placed routes of other nets are walls (ripup 0) or passable
-        at that extra cost."""
+    def route_net(self, net: Net, ripup: int, full: bool = True, overlap: bool = False) -> tuple[int, set[int]]:
+        """Join the clusters of ``net``; returns (connections that failed, nets it
+        collided with). Placed routes of other nets are walls (ripup 0) or passable at
+        that extra cost; the nets crossed are ripped up, or with ``overlap`` left in
+        place (negotiation resolves the collision later)."""
         acc = self._access(net)
         prof = self.profiles[net.rule]
         grid = self.grid
@@ -157,7 +159,7 @@ class Router:
             if len(src.nodes) == 0:
                 failed.append((j, "no free spot on its copper to start a track"))
                 continue
-            found = self._search(net, prof, src, np.concatenate(tree_nodes), tree_pts, anchor, ripup)
+            found = self._search(net, prof, src, np.concatenate(tree_nodes), tree_pts, anchor, ripup, full)
             if found is None:
                 failed.append((j, "no path (blocked by other copper, keep-outs or the board edge)"
                                if ripup else "no path around the routes placed so far"))
@@ -174,8 +176,9 @@ class Router:
                 if not ripup:
                     failed.append((j, "the found path failed the exact clearance check"))
                     continue
-                for v in sorted(hit):
-                    self.rip(v)
+                if not overlap:
+                    for v in sorted(hit):
+                        self.rip(v)
                 victims |= hit
                 self._raise_history(path, prof)
             for kind, geom, layer in new:
@@ -219,7 +222,7 @@ class Router:
         return hit
 
     def _search(self, net: Net, prof: Profile, src: Access, targets: np.ndarray, tree_pts, anchor,
-                ripup: int) -> list[int] | None:
+                ripup: int, full: bool = True) -> list[int] | None:
         grid = self.grid
         self.tgen += 1
         self.target[targets] = self.tgen
@@ -229,7 +232,7 @@ class Router:
         lo_x, hi_x = min(int(sx.min()), ix), max(int(sx.max()), ix)
         lo_y, hi_y = min(int(sy.min()), iy), max(int(sy.max()), iy)
         span = max(hi_x - lo_x, hi_y - lo_y)
-        for grow in (max(20, span // 2), max(60, span * 2), None):
+        for grow in (max(20, span // 2), max(60, span * 2)) + ((None,) if full else ()):
             if grow is None:
                 win = (0, 0, grid.W - 1, grid.H - 1)
             else:
@@ -251,7 +254,7 @@ class Router:
     def _raise_history(self, path: list[int], prof: Profile) -> None:
         p = np.array(path, dtype=np.int64)
         busy = prof.occ.reshape(-1)[p] > 0
-        self.hist[p[busy]] += STEP // 2
+        self.hist[p[busy]] += HIST_STEP
 
     def rip(self, net_id: int) -> None:
         """Remove a net's placed routes."""
@@ -259,7 +262,10 @@ class Router:
         for kind, geom, layer in self.placed.pop(net_id, []):
             stamp_route(self.all_profiles, self.grid, self.p, net.rule, kind, geom, layer, -1)
         self.checker.remove_net(net_id)
-        self.ripped.add(net_id)
+        acc = self._access(net)
+        self.unrouted[net_id] = [Unrouted(net.name, (a.labels[0] if a.labels else "?", _nearest_label(acc, i)),
+                                          "ripped up to make room for another net, not routed again")
+                                 for i, a in enumerate(acc[1:], 1)]
 
     # -- all nets --------------------------------------------------------------------
 
@@ -268,9 +274,9 @@ class Router:
 
     def run(self) -> Result:
         self.nets = {n.id: n for n in self.p.nets}
-        self.ripped: set[int] = set()
         total = sum(len(n.clusters) - 1 for n in self.p.nets)
-        order = sorted(self.p.nets, key=lambda n: (_spread(n) * (1 + 0.3 * self.rng.random()), n.id))
+        order = sorted(self.p.nets, key=lambda n: (-n.rule.width, _spread(n) * (1 + 0.3 * self.rng.random()), n.id))
+        self.rank = {n.id: k for k, n in enumerate(order)}
         done = 0
         failed: list[int] = []
         for net in order:
@@ -285,29 +291,87 @@ class Router:
         return self._result(total)
 
     def _negotiate(self, failed: list[int], total: int) -> None:
-        rounds = {1: 4, 2: 10, 3: 25}.get(self.o.effort, 10)
-        budget = rounds * max(20, len(failed) * 4)
-        tries: dict[int, int] = {}
-        queue = deque(failed)
-        while queue and budget > 0 and not self._out_of_time():
-            budget -= 1
-            nid = queue.popleft()
-            net = self.nets[nid]
-            tries[nid] = tries.get(nid, 0) + 1
-            self.rip(nid)
-            cost = STEP * 8 * tries[nid]
-            bad, victims = self.route_net(net, cost)
-            for v in sorted(victims):
-                if v not in queue:
-                    queue.append(v)
-            if bad and tries[nid] < rounds:
-                queue.append(nid)
-            self._progress(total - self._missing(), total, f"rip-up and reroute: {len(queue)} nets queued")
-        # whatever is still short: one last walled try each (may join what rip-up split)
-        for nid in list(self.nets):
-            if self.unrouted.get(nid) and not self._out_of_time():
+        """Negotiated congestion (PathFinder): the failed nets, then every net in a
+        collision, are routed again with the others' routes passable at a price that
+        grows each round, plus a history cost where collisions keep happening, until
+        no two nets collide. Whatever still collides at the end is ripped up and
+        routed around the rest; the best legal state seen is kept."""
+        rounds = {1: 6, 2: 16, 3: 40}.get(self.o.effort, 16)
+        best = (self._missing(), self._snapshot())
+        first_missing = best[0]
+        todo = set(failed)
+        self.trace = []
+        price = STEP * 4
+        it = 0
+        for it in range(rounds):
+            if not todo or self._out_of_time():
+                break
+            for nid in sorted(todo, key=lambda n: self.rank[n]):
+                self.rip(nid)
+                self.route_net(self.nets[nid], price, overlap=True)
+            clash = self._clashing()
+            short = {nid for nid, u in self.unrouted.items() if u}
+            if not clash and len(short) == 0:
+                break
+            if not clash and self._missing() < best[0]:
+                best = (self._missing(), self._snapshot())
+            todo = clash | short
+            self.trace.append((len(clash), len(short), self._missing(), round(time.monotonic() - self.t0, 1)))
+            price = int(price * 1.5)
+            self._progress(total - self._missing(), total,
+                           f"negotiating: {len(clash)} nets collide, {len(short)} incomplete")
+        # legalise: rip the most colliding nets until none collide, then route them
+        # around the others
+        clash_counts = self._clash_counts()
+        ripped = []
+        while clash_counts:
+            worst = max(clash_counts, key=lambda n: (clash_counts[n], -self.rank[n]))
+            self.rip(worst)
+            ripped.append(worst)
+            clash_counts = self._clash_counts()
+        for nid in sorted(ripped, key=lambda n: self.rank[n]):
+            if not self._out_of_time():
                 self.rip(nid)
                 self.route_net(self.nets[nid], 0)
+        if self._missing() > best[0]:
+            self._restore(best[1])
+        self.negotiation = {"rounds": it + 1, "first_pass_failed": len(failed),
+                            "first_pass_missing": first_missing, "s": round(time.monotonic() - self.t0, 2),
+                            "trace": self.trace}
+
+    def _clash_counts(self) -> dict[int, int]:
+        """Per net, how many of its placed items collide with another net's."""
+        out: dict[int, int] = {}
+        for nid in sorted(self.placed):
+            r = self.nets[nid].rule
+            for kind, geom, layer in self.placed[nid]:
+                w = r.width if kind == "track" else r.via_diameter
+                hit = self.checker.conflicts(nid, kind, geom, w, r.clearance,
+                                             r.via_drill if kind == "via" else 0, layer)
+                hit.discard(nid)
+                if hit:
+                    out[nid] = out.get(nid, 0) + 1
+        return out
+
+    def _clashing(self) -> set[int]:
+        return set(self._clash_counts())
+
+    def _snapshot(self):
+        return ({k: list(v) for k, v in self.placed.items()}, {k: list(v) for k, v in self.unrouted.items()})
+
+    def _restore(self, snap) -> None:
+        for nid in list(self.placed):
+            self.rip(nid)
+        placed, unrouted = snap
+        for nid, items in placed.items():
+            net = self.nets[nid]
+            r = net.rule
+            for kind, geom, layer in items:
+                stamp_route(self.all_profiles, self.grid, self.p, r, kind, geom, layer, 1)
+                self.checker.add(nid, kind, geom, r.width if kind == "track" else r.via_diameter,
+                                 r.clearance, r.via_drill if kind == "via" else 0, layer)
+            self.placed[nid] = list(items)
+        self.unrouted = {k: list(v) for k, v in unrouted.items()}
 
     def _missing(self) -> int:
         return sum(len(v) for v in self.unrouted.values())
@@ -329,7 +393,8 @@ class Router:
         return Result(tracks, vias, total, total - len(unrouted), unrouted,
                       time.monotonic() - self.t0, self.grid.pitch,
                       {"searches": self.searches, "grid": [self.grid.L, self.grid.H, self.grid.W],
-                       "setup_s": round(self.build_s, 3), "profiles": len(self.profiles)})
+                       "setup_s": round(self.build_s, 3), "profiles": len(self.profiles),
+                       **getattr(self, "negotiation", {})})
 
 
 def _spread(net: Net) -> float:
