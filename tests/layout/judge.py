@@ -45,7 +45,9 @@ def drc(board: Path, timeout: float = 900) -> dict:
 
 
 def _key(v: dict) -> tuple:
-    items = tuple(sorted(i.get("uuid") or f"{i.get('description')}@{i.get('pos')}" for i in v.get("items", [])))
+    # by description and position, not uuid: KiCad makes up new uuids on every load of
+    # boards older than KiCad 6 for items that have none
+    items = tuple(sorted(f"{i.get('description')}@{i.get('pos')}" for i in v.get("items", [])))
     return v.get("type"), items
 
 

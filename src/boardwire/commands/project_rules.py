@@ -77,18 +77,32 @@ def set_rules(ctx: Context, a) -> dict:
 def netclass_of(board, net: str | None) -> dict:
     """The net class (as in the project file) a net belongs to: the first pattern that
     matches it, else Default; {} without a project file."""
-    import fnmatch
     import json
 
     pro = board.path.with_suffix(".kicad_pro") if board.path else None
     if pro is None or not pro.is_file():
         return {}
     try:
-        settings = json.loads(pro.read_text()).get("net_settings", {})
+        data = json.loads(pro.read_text())
     except ValueError:
         return {}
+    return netclass_lookup(data)(net)
+
+
+def netclass_lookup(project: dict):
+    """``net name -> net class dict`` for a project file's data (KiCad 9's
+    ``net_settings``: the first of ``netclass_patterns`` that matches, KiCad's
+    wildcards, else Default)."""
+    import fnmatch
+
+    settings = project.get("net_settings", {})
     classes = {c.get("name"): c for c in settings.get("classes", [])}
-    for p in settings.get("netclass_patterns") or []:
-        if net and fnmatch.fnmatchcase(net, p.get("pattern", "")) and p.get("netclass") in classes:
-            return classes[p["netclass"]]
-    return classes.get("Default", {})
+    patterns = settings.get("netclass_patterns") or []
+
+    def lookup(net: str | None) -> dict:
+        for p in patterns:
+            if net and fnmatch.fnmatchcase(net, p.get("pattern", "")) and p.get("netclass") in classes:
+                return classes[p["netclass"]]
+        return classes.get("Default", {})
+
+    return lookup

@@ -19,6 +19,7 @@ the only one to switch over.
 from __future__ import annotations
 
 import math
+import uuid
 from dataclasses import dataclass
 from typing import Callable
 
@@ -365,16 +366,28 @@ def _inside(p: Piece, area) -> bool:
     return area[0] <= x <= area[2] and area[1] <= y <= area[3]
 
 
-def apply_result(board: Board, bp: BoardProblem, result: Result) -> list[str]:
+def apply_result(board: Board, bp: BoardProblem, result: Result, seed: int = 0) -> list[str]:
     """Add the result's tracks and vias to the board (KiCad's formatting, through the
-    document's edit primitives); returns the new items' ids."""
+    document's edit primitives); returns the new items' ids. The ids are derived from
+    the seed and the items (UUID version 5), so the same routing gives the same file."""
     ids = []
     names = bp.layer_names
+
+    def uid(*parts) -> str:
+        return str(uuid.uuid5(_ID_SPACE, "|".join(map(str, (seed, len(ids)) + parts))))
+
     for t in result.tracks:
-        ids.append(board.add_track(t.start, t.end, t.width, names[t.layer], bp.net_numbers[t.net]).uuid)
+        net = bp.net_numbers[t.net]
+        ids.append(board.add_track(t.start, t.end, t.width, names[t.layer], net,
+                                   uid=uid("track", t.start, t.end, t.width, t.layer, net)).uuid)
     for v in result.vias:
-        ids.append(board.add_via(v.at, v.diameter, v.drill, (names[0], names[-1]), bp.net_numbers[v.net]).uuid)
+        net = bp.net_numbers[v.net]
+        ids.append(board.add_via(v.at, v.diameter, v.drill, (names[0], names[-1]), net,
+                                 uid=uid("via", v.at, v.diameter, v.drill, net)).uuid)
     return ids
+
+
+_ID_SPACE = uuid.UUID("6f1d3c2a-5b7e-4e51-9a53-2d0c8e1b7a41")  # boardwire's router
 
 
 __all__ = ["BoardProblem", "build_problem", "apply_result", "outline_of", "net_rule"]
