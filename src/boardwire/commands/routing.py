@@ -21,16 +21,15 @@ from .project_rules import netclass_lookup
 
 
 class AutorouteArgs(EditArgs):
-    nets: list[Name] | None = Field(None, max_length=10000, description="Route only these nets (default: all)")
-    netclasses: list[Name] | None = Field(None, max_length=1000, description="Route only nets of these net classes")
-    area: list[Coord] | None = Field(None, min_length=4, max_length=4,
-                                     description="[x1, y1, x2, y2] mm: only connections whose pads are all inside")
-    layers: list[Name] | None = Field(None, max_length=64, description="Copper layers to route on (default: all)")
-    time_limit: float = Field(60, gt=0, le=3600, description="Seconds; a safety net (results past it depend on the machine)")
-    effort: Annotated[int, Field(ge=1, le=3)] = Field(2, description="1 fast, 2 normal, 3 thorough (finer grid, more rounds)")
-    via_cost: float = Field(2.0, ge=0, le=100, description="A via costs as much as this much track (mm)")
-    seed: int = Field(0, ge=0, le=2**31 - 1, description="The same seed gives the same result")
-    refill_zones: bool = Field(True, description="Refill the board's zones with KiCad's filler afterwards (their old fills ignore the new tracks)")
+    nets: list[Name] | None = None
+    netclasses: list[Name] | None = None
+    area: list[Coord] | None = Field(None, min_length=4, max_length=4, description="[x1,y1,x2,y2]: pads inside")
+    layers: list[Name] | None = None
+    time_limit: float = Field(60, gt=0, le=3600, description="s")
+    effort: Annotated[int, Field(ge=1, le=3)] = 2
+    via_cost: float = Field(2.0, ge=0, le=100, description="mm of track")
+    seed: int = Field(0, ge=0, le=2**31 - 1)
+    refill_zones: bool = True
 
 
 def _project_data(ctx: Context, od) -> dict:
@@ -49,10 +48,10 @@ def _project_data(ctx: Context, od) -> dict:
 
 
 @command("pcb.autoroute", kind="edit", args=AutorouteArgs, result=Result, long=True, units="mm, seconds",
-         examples=({"path": "board.kicad_pcb"},
+         examples=({"path": "board.kicad_pcb", "seed": 1},
                    {"path": "board.kicad_pcb", "nets": ["SDA", "SCL"], "layers": ["F.Cu", "B.Cu"], "seed": 1}))
 def autoroute(ctx: Context, a: AutorouteArgs) -> dict:
-    """Route the board's unrouted connections (all, or chosen nets, net classes or an area) with boardwire's router: tracks at 0/45/90 degrees with each net class's width, clearance and via size, within the board's rules, edge, keep-outs, copper text and holes; existing tracks kept. Every track and via is checked exactly before it is added; one undo step. Result: connections routed of total, what stayed unrouted and why, vias, length, seconds."""
+    """Route unrouted connections with net-class widths, clearances and vias, 0/45/90 degrees, every item checked exactly; zones refilled; same seed, same result. Gives routed/total, unrouted and why, vias, length."""
     od = ctx.session.get(a.path, "board", ctx.actor)
     board = od.doc
     project = _project_data(ctx, od)
@@ -110,13 +109,13 @@ def autoroute(ctx: Context, a: AutorouteArgs) -> dict:
 
 
 class DsnArgs(DocArgs):
-    output: str = Field(min_length=1, max_length=4096, description="The .dsn file to write (relative path)")
+    output: str = Field(min_length=1, max_length=4096, description=".dsn path")
 
 
 @command("pcb.exportDsn", kind="export", args=DsnArgs, result=Result, long=True,
          examples=({"path": "board.kicad_pcb", "output": "board.dsn"},))
 def export_specctra(ctx: Context, a: DsnArgs) -> dict:
-    """Write the board as it is in memory as a Specctra DSN file (KiCad's exporter), for an external router such as FreeRouting."""
+    """Write the board as a Specctra DSN (KiCad's exporter) for an external router."""
     od = ctx.session.get(a.path, "board", ctx.actor)
     out = ctx.session.workspace.resolve(a.output)
     if out.suffix.lower() != ".dsn":
@@ -132,7 +131,7 @@ def export_specctra(ctx: Context, a: DsnArgs) -> dict:
 
 
 class SesArgs(EditArgs):
-    session: str = Field(min_length=1, max_length=4096, description="The Specctra session (.ses) a router wrote")
+    session: str = Field(min_length=1, max_length=4096, description=".ses path")
 
 
 def _track_key(t, names: dict[int, str]) -> tuple:
@@ -149,7 +148,7 @@ def _via_key(v, names: dict[int, str]) -> tuple:
 @command("pcb.importSes", kind="edit", args=SesArgs, result=Result, long=True,
          examples=({"path": "board.kicad_pcb", "session": "board.ses"},))
 def import_specctra(ctx: Context, a: SesArgs) -> dict:
-    """Take the tracks and vias of a Specctra session (.ses) from an external router into the board (KiCad's importer): only the routing changes (tracks and vias the session lacks are removed, new ones added as KiCad writes them); one undo step."""
+    """Take a Specctra session's (.ses) tracks and vias into the board (KiCad's importer); only routing changes."""
     from ..documents import Board
 
     od = ctx.session.get(a.path, "board", ctx.actor)
