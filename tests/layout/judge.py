@@ -66,3 +66,10 @@ def new_violations(before: dict, after: dict) -> list[dict]:
 
 def unconnected(report: dict) -> int:
     return len(report.get("unconnected_items", []))
+
+
+def refill(board: Path) -> None:
+    """Fill the board's zones with KiCad's filler, in place."""
+    from boardwire.kicad.pcbnew import fill_zones
+
+    fill_zones(board, board, [])

@@ -278,11 +278,17 @@ def build_problem(board: Board, netclass_of: Callable[[str], dict], design_rules
                   area: tuple[int, int, int, int] | None = None) -> BoardProblem:
     """The routing problem of ``board``: its unrouted connections (only ``nets``, or
     only connections with every pad inside ``area`` (x0, y0, x1, y1 nm), when given),
-    routed on ``layers`` (default: every copper layer)."""
+    routed on ``layers`` (default: every copper layer but inner planes).
+
+    Zones: their fills are redrawn after routing, so they are neither obstacles nor
+    connections, except on planes (`plane_zones`), which a via reaches."""
     rules_mm = {**DEFAULT_RULES, **{k: v for k, v in design_rules.items() if v is not None}}
     copper = copper_order(board)
     layer_index = {name: i for i, name in enumerate(copper)}
-    routable = tuple(layer_index[n] for n in (layers or copper) if n in layer_index)
+    outline = outline_of(board)
+    planes = plane_zones(board, copper, outline)
+    default = [n for n in copper if n not in {z.layer for z in planes}]
+    routable = tuple(layer_index[n] for n in (layers or default) if n in layer_index)
     rules = Rules(_nm(rules_mm["min_clearance"]), _nm(rules_mm["min_copper_edge_clearance"]),
                   _nm(rules_mm["min_hole_to_hole"]), _nm(rules_mm["min_hole_clearance"]))
     class_cache: dict[str, NetRule] = {}
@@ -292,7 +298,7 @@ def build_problem(board: Board, netclass_of: Callable[[str], dict], design_rules
             class_cache[net] = net_rule(netclass_of(net) or {}, rules_mm)
         return class_cache[net]
 
-    conn = connectivity(board)
+    conn = connectivity(_without_zones(board))
     items = conn.items
     pads = {(fp.reference, pad.number, pad.world_position): (pad, fp)
             for fp in board.footprints for pad in fp.pads}
@@ -347,9 +353,18 @@ def build_problem(board: Board, netclass_of: Callable[[str], dict], design_rules
         if area is not None and not all(_inside(p, area) for p in group if p.kind == "pad"):
             continue
         by_net.setdefault(net, []).append(group)
-    route_nets = [Net(ids[name], name, rule_of(name), groups)
+    pours = _pours(planes, routable, layer_index, rule_of)
+    for name, plist in pours.items():  # pads and vias already in a plane join it
+        groups = by_net.get(name)
+        if groups is None:
+            continue
+        joined = [g for g in groups if any(_reaches(p, plist) for p in g)]
+        rest = [g for g in groups if not any(_reaches(p, plist) for p in g)]
+        plane_pieces = [Piece("plane", (pl.layer,), pl.polygon, None, 0, f"{copper[pl.layer]} pour")
+                        for pl in plist]
+        by_net[name] = [plane_pieces + [p for g in joined for p in g]] + rest
+    route_nets = [Net(ids[name], name, rule_of(name), groups, pours.get(name, []))
                   for name, groups in sorted(by_net.items()) if len(groups) >= 2]
-    outline = outline_of(board)
     if outline is not None:
         bounds = tuple(int(v) for v in outline.bounds)
     else:
@@ -359,6 +374,63 @@ def build_problem(board: Board, netclass_of: Callable[[str], dict], design_rules
                       rules, bounds)
     numbers = {ids[n]: board.net_number(n) or 0 for n in names}
     return BoardProblem(problem, numbers, copper)
+
+
+def _without_zones(board: Board) -> Board:
+    """The board's copper without its zones (a copy; the board is not touched)."""
+    if not any(not z.is_keepout for z in board.zones):
+        return board
+    clone = Board(board.to_bytes(), board.path)
+    for z in list(clone.zones):
+        if not z.is_keepout:
+            clone.delete(z)
+    return clone
+
+
+def plane_zones(board: Board, copper: list[str], outline) -> list[Zone]:
+    """Zones that make an inner layer a plane: on an inner copper layer, with a net,
+    covering half the board or more."""
+    if len(copper) < 4:
+        return []
+    inner = set(copper[1:-1])
+    area = outline.area if outline is not None else None
+    out = []
+    for z in board.zones:
+        if z.is_keepout or z.layer not in inner or len(z.outline) < 3 or not (z.net_name or z.net):
+            continue
+        poly = Polygon(z.outline).buffer(0)
+        if area is None or poly.intersection(outline).area >= 0.5 * area:
+            out.append(z)
+    return out
+
+
+def _pours(planes: list[Zone], routable, layer_index, rule_of) -> dict[str, list]:
+    """Per net, where a via reaches its planes: the zone less its clearance and the
+    via's radius."""
+    from .route.problem import Plane
+
+    out: dict[str, list] = {}
+    for z in planes:
+        li = layer_index[z.layer]
+        if li in routable:
+            continue
+        name = z.net_name or ""
+        clear = z.child("connect_pads")
+        gap = 0
+        if clear is not None:
+            c = View(z.doc, clear).values("clearance")
+            gap = _nm(float(c[0])) if c else 0
+        r = rule_of(name)
+        poly = Polygon(z.outline).buffer(-(r.via_diameter / 2 + max(gap, r.clearance)))
+        if not poly.is_empty:
+            out.setdefault(name, []).append(Plane(li, poly))
+    return out
+
+
+def _reaches(p: Piece, planes) -> bool:
+    """A pad or via through a plane's layer, inside it: the fill will connect it."""
+    return p.kind in ("pad", "via") and any(pl.layer in p.layers and pl.polygon.contains(Point(p.at))
+                                            for pl in planes)
 
 
 def _inside(p: Piece, area) -> bool:

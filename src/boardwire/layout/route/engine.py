@@ -18,6 +18,8 @@ import time
 from collections import deque
 
 import numpy as np
+from shapely.geometry import Point
+from shapely.ops import nearest_points
 
 from . import maze
 from .grid import Grid
@@ -81,7 +83,7 @@ class Router:
         self.gen = 0
         self.tgen = 0
         self.lmask = sum(1 << layer for layer in problem.routable)
-        self.vmask = self.lmask
+        self.vmask = self.lmask | sum(1 << pl.layer for n in problem.nets for pl in n.planes)
         self.pref = bytes(self._prefs())
         self.via_cost = int(options.via_cost * 1e6 / pitch * STEP)
         self.placed: dict[int, list] = {}  # net id -> [(kind, geom, layer)]
@@ -122,7 +124,8 @@ class Router:
             stubs = {}
             for a in parts:
                 stubs.update(a.stubs)
-            anchors = [p.at if p.at else tuple(map(int, p.shape.coords[0])) for p in cluster]
+            anchors = [p.at if p.at else tuple(map(int, p.shape.coords[0])) for p in cluster
+                       if p.kind != "plane"]
             out.append(Access(nodes.astype(np.int32), costs.astype(np.int32), stubs, anchors,
                               [p.label for p in cluster]))
         self.access[net.id] = out
@@ -141,16 +144,19 @@ class Router:
         first = max(range(len(acc)), key=lambda i: (len(acc[i].nodes), -i))
         tree_nodes = [acc[first].nodes]
         tree_pts = list(acc[first].anchors)
+        planes = [p.shape for p in net.clusters[first] if p.kind == "plane"]
         stubs = dict(acc[first].stubs)
         remaining = [i for i in range(len(acc)) if i != first]
         failed, victims = [], set()
         items: list[tuple] = []
         while remaining:
-            tp = np.array(tree_pts, dtype=float)
+            tp = np.array(tree_pts or [(math.inf, math.inf)], dtype=float)
             best = None
             for i in remaining:
                 for a in acc[i].anchors:
                     d = float(np.min(np.hypot(tp[:, 0] - a[0], tp[:, 1] - a[1])))
+                    for poly in planes:
+                        d = min(d, poly.distance(Point(a)))
                     if best is None or d < best[0]:
                         best = (d, i, a)
             _, j, anchor = best
@@ -159,7 +165,11 @@ class Router:
             if len(src.nodes) == 0:
                 failed.append((j, "no free spot on its copper to start a track"))
                 continue
-            found = self._search(net, prof, src, np.concatenate(tree_nodes), tree_pts, anchor, ripup, full)
+            near = tree_pts
+            if planes:
+                near = tree_pts + [tuple(map(int, nearest_points(poly, Point(anchor))[0].coords[0]))
+                                   for poly in planes]
+            found = self._search(net, prof, src, np.concatenate(tree_nodes), near, anchor, ripup, full)
             if found is None:
                 failed.append((j, "no path (blocked by other copper, keep-outs or the board edge)"
                                if ripup else "no path around the routes placed so far"))
@@ -398,7 +408,7 @@ class Router:
 
 
 def _spread(net: Net) -> float:
-    pts = [p.at or p.shape.coords[0] for c in net.clusters for p in c]
+    pts = [p.at or p.shape.coords[0] for c in net.clusters for p in c if p.kind != "plane"] or [(0, 0)]
     xs, ys = [p[0] for p in pts], [p[1] for p in pts]
     return (max(xs) - min(xs)) + (max(ys) - min(ys))
 

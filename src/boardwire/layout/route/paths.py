@@ -114,7 +114,12 @@ def piece_access(grid: Grid, piece: Piece, layers: set[int], free, checker_ok, s
     says which nodes the net may use; ``checker_ok(points, layer)`` checks a stub."""
     nodes, costs, stubs = [], [], {}
     on = [layer for layer in piece.layers if layer in layers]
-    if piece.kind == "pad":
+    if piece.kind == "plane":  # reached by a via only (the layer is not routed on)
+        for layer in piece.layers:
+            iy, ix = grid.cells_in(piece.shape)
+            nodes.append(grid.node(layer, 0, 0) + iy * grid.W + ix)
+            costs.append(np.zeros(len(iy), dtype=np.int32))
+    elif piece.kind == "pad":
         for layer in on:
             iy, ix = grid.cells_in(piece.shape.buffer(-INSIDE))
             ok = free(layer, iy, ix)
