@@ -319,8 +319,9 @@ def build_problem(board: Board, netclass_of: Callable[[str], dict], design_rules
             if local is not None:
                 clear = _nm(local)  # a pad's or footprint's own clearance wins over its class
             if pad is not None and pad.pad_type == "np_thru_hole":
-                if hole is not None:
-                    obstacles.append(Obstacle(hole, tuple(range(len(copper))), 0, 0, hole, "hole"))
+                if hole is not None:  # its own clearance, if any, holds for the hole too
+                    obstacles.append(Obstacle(hole, tuple(range(len(copper))), 0,
+                                              _nm(local) if local is not None else 0, hole, "hole"))
                 if hole is None or it.shape.area > hole.area * 1.01:
                     obstacles.append(Obstacle(it.shape, li, 0, clear, None, "pad"))
                 continue

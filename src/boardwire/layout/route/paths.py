@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
+from shapely.geometry import Point
 
 from .grid import Grid
 from .problem import Piece
@@ -109,6 +110,20 @@ def path_geometry(grid: Grid, path: list[int], start_stub, end_stub):
     return [(layer, simplify(pts)) for layer, pts in runs], vias
 
 
+def _stub_origins(piece: Piece) -> list[tuple[int, int]]:
+    """Where on a pad a stub may start: its centre, then just inside the middle of each
+    side (a track too wide to end at the centre of a pad beside another may still end
+    at its far edge)."""
+    cx, cy = piece.at
+    x0, y0, x1, y1 = piece.shape.bounds
+    inset = INSIDE + 3_000
+    out = [(cx, cy)]
+    for p in ((int(x0 + inset), cy), (int(x1 - inset), cy), (cx, int(y0 + inset)), (cx, int(y1 - inset))):
+        if piece.shape.contains(Point(p)):
+            out.append(p)
+    return out
+
+
 def piece_access(grid: Grid, piece: Piece, layers: set[int], free, checker_ok, step: int) -> Access:
     """The access nodes of one piece on the routable ``layers``. ``free(layer, iy, ix)``
     says which nodes the net may use; ``checker_ok(points, layer)`` checks a stub."""
@@ -128,24 +143,27 @@ def piece_access(grid: Grid, piece: Piece, layers: set[int], free, checker_ok, s
                 costs.append(np.zeros(int(ok.sum()), dtype=np.int32))
             if ok.sum() >= 2:
                 continue
-            cx, cy = piece.at
-            iy, ix = disc_cells(grid, cx, cy, 2.5 * grid.pitch)
-            okn = free(layer, iy, ix)
-            cands = sorted(zip(iy[okn], ix[okn]),
-                           key=lambda q: math.dist((cx, cy), (grid.ox + q[1] * grid.pitch, grid.oy + q[0] * grid.pitch)))
-            found = 0
-            for qy, qx in cands:
-                g = (grid.ox + int(qx) * grid.pitch, grid.oy + int(qy) * grid.pitch)
-                for pts in stub_options((cx, cy), g):
-                    if checker_ok(pts, layer):
-                        n = grid.node(layer, int(qx), int(qy))
-                        stubs[n] = pts
-                        nodes.append(np.array([n]))
-                        costs.append(np.array([int(polyline_length(pts) / grid.pitch * step)], dtype=np.int32))
-                        found += 1
+            for origin in _stub_origins(piece):
+                found = 0
+                cx, cy = origin
+                iy, ix = disc_cells(grid, cx, cy, 2.5 * grid.pitch)
+                okn = free(layer, iy, ix)
+                cands = sorted(zip(iy[okn], ix[okn]), key=lambda q: math.dist(
+                    (cx, cy), (grid.ox + q[1] * grid.pitch, grid.oy + q[0] * grid.pitch)))
+                for qy, qx in cands:
+                    g = (grid.ox + int(qx) * grid.pitch, grid.oy + int(qy) * grid.pitch)
+                    n = grid.node(layer, int(qx), int(qy))
+                    if n in stubs:
+                        continue
+                    for pts in stub_options((cx, cy), g):
+                        if checker_ok(pts, layer):
+                            stubs[n] = pts
+                            nodes.append(np.array([n]))
+                            costs.append(np.array([int(polyline_length(pts) / grid.pitch * step)], dtype=np.int32))
+                            found += 1
+                            break
+                    if found >= 4:
                         break
-                if found >= 4:
-                    break
     elif piece.kind in ("track", "via"):
         if piece.kind == "track":
             (x0, y0), (x1, y1) = list(piece.shape.coords)[0], list(piece.shape.coords)[-1]

@@ -61,7 +61,7 @@ def build_fixed(prof: Profile, grid: Grid, problem: Problem) -> None:
         value = o.net or -1
         cap = o.capsule
         if o.kind == "hole":  # no copper: hole and edge clearances
-            gap = max(rules.hole_clearance, rules.edge_clearance, c)
+            gap = max(rules.hole_clearance, rules.edge_clearance, c, o.clearance)
             _halo(grid, [prof.fixed[layer] for layer in routable], o.shape, w2 + gap, -1, cap)
             _halo(grid, [prof.vfixed], o.shape, d2 + gap, -1, cap)
         else:

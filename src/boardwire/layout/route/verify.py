@@ -91,7 +91,8 @@ class Checker:
         tree, idx = self.npth
         for k in tree.query(line, predicate="dwithin", distance=reach):
             o = self.obstacles[idx[k]]
-            need = half + max(self.p.rules.hole_clearance, self.p.rules.edge_clearance, clearance) + SAFETY
+            need = half + max(self.p.rules.hole_clearance, self.p.rules.edge_clearance, clearance,
+                              o.clearance) + SAFETY
             if shapely.distance(line, o.shape) < need:
                 return False
         if not self._edge_ok(line, half + max(self.p.rules.edge_clearance, clearance) + SAFETY):
@@ -125,8 +126,10 @@ class Checker:
                 return False
         tree, idx = self.npth
         for k in tree.query(pt, predicate="dwithin", distance=reach):
-            need = r + max(self.p.rules.hole_clearance, self.p.rules.edge_clearance, clearance) + SAFETY
-            if shapely.distance(pt, self.obstacles[idx[k]].shape) < need:
+            o = self.obstacles[idx[k]]
+            need = r + max(self.p.rules.hole_clearance, self.p.rules.edge_clearance, clearance,
+                           o.clearance) + SAFETY
+            if shapely.distance(pt, o.shape) < need:
                 return False
         if not self._edge_ok(pt, r + max(self.p.rules.edge_clearance, clearance) + SAFETY):
             return False
