@@ -25,7 +25,7 @@ from . import maze
 from .grid import Grid
 from .paths import Access, path_geometry, piece_access
 from .problem import Net, Options, Problem, Result, Track, Unrouted, Via
-from .profiles import Profile, build_fixed, stamp_route
+from .profiles import Profile, build_fixed, stamp_routes
 from .verify import Checker
 
 STEP, DIAG = 100, 141
@@ -200,8 +200,7 @@ class Router:
             tree_pts += src.anchors
             stubs.update(src.stubs)
         # stamping this net's routes for the other profiles happens once, at the end
-        for kind, geom, layer in items:
-            stamp_route(self.all_profiles, grid, self.p, net.rule, kind, geom, layer, 1)
+        stamp_routes(self.all_profiles, grid, self.p, net.rule, items, 1)
         self.placed.setdefault(net.id, []).extend(items)
         self.unrouted[net.id] = [Unrouted(net.name, (acc[j].labels[0] if acc[j].labels else "?",
                                                      _nearest_label(acc, j)), why) for j, why in failed]
@@ -269,8 +268,7 @@ class Router:
     def rip(self, net_id: int) -> None:
         """Remove a net's placed routes."""
         net = self.nets[net_id]
-        for kind, geom, layer in self.placed.pop(net_id, []):
-            stamp_route(self.all_profiles, self.grid, self.p, net.rule, kind, geom, layer, -1)
+        stamp_routes(self.all_profiles, self.grid, self.p, net.rule, self.placed.pop(net_id, []), -1)
         self.checker.remove_net(net_id)
         acc = self._access(net)
         self.unrouted[net_id] = [Unrouted(net.name, (a.labels[0] if a.labels else "?", _nearest_label(acc, i)),
@@ -279,8 +277,8 @@ class Router:
 
     # -- all nets --------------------------------------------------------------------
 
-    def _out_of_time(self) -> bool:
-        return time.monotonic() - self.t0 > self.o.time_limit
+    def _out_of_time(self, share: float = 1.0) -> bool:
+        return time.monotonic() - self.t0 > self.o.time_limit * share
 
     def run(self) -> Result:
         self.nets = {n.id: n for n in self.p.nets}
@@ -314,12 +312,12 @@ class Router:
         price = STEP * 4
         it = 0
         for it in range(rounds):
-            if not todo or self._out_of_time():
+            if not todo or self._out_of_time(0.8):
                 break
             for nid in sorted(todo, key=lambda n: self.rank[n]):
                 self.rip(nid)
                 self.route_net(self.nets[nid], price, overlap=True)
-            clash = self._clashing()
+            clash = self._clashing(todo)
             short = {nid for nid, u in self.unrouted.items() if u}
             if not clash and len(short) == 0:
                 break
@@ -327,7 +325,7 @@ class Router:
                 best = (self._missing(), self._snapshot())
             todo = clash | short
             self.trace.append((len(clash), len(short), self._missing(), round(time.monotonic() - self.t0, 1)))
-            price = int(price * 1.5)
+            price = min(int(price * 1.5), STEP * 5000)
             self._progress(total - self._missing(), total,
                            f"negotiating: {len(clash)} nets collide, {len(short)} incomplete")
         # legalise: rip the most colliding nets until none collide, then route them
@@ -340,19 +338,19 @@ class Router:
             ripped.append(worst)
             clash_counts = self._clash_counts()
         for nid in sorted(ripped, key=lambda n: self.rank[n]):
-            if not self._out_of_time():
-                self.rip(nid)
-                self.route_net(self.nets[nid], 0)
+            self.rip(nid)
+            self.route_net(self.nets[nid], 0, full=not self._out_of_time())
         if self._missing() > best[0]:
             self._restore(best[1])
         self.negotiation = {"rounds": it + 1, "first_pass_failed": len(failed),
                             "first_pass_missing": first_missing, "s": round(time.monotonic() - self.t0, 2),
                             "trace": self.trace}
 
-    def _clash_counts(self) -> dict[int, int]:
-        """Per net, how many of its placed items collide with another net's."""
+    def _clash_counts(self, among: set[int] | None = None) -> dict[int, int]:
+        """Per net, how many of its placed items collide with another net's (only the
+        items of nets ``among`` are checked, and their partners counted)."""
         out: dict[int, int] = {}
-        for nid in sorted(self.placed):
+        for nid in sorted(self.placed if among is None else among & set(self.placed)):
             r = self.nets[nid].rule
             for kind, geom, layer in self.placed[nid]:
                 w = r.width if kind == "track" else r.via_diameter
@@ -361,10 +359,13 @@ class Router:
                 hit.discard(nid)
                 if hit:
                     out[nid] = out.get(nid, 0) + 1
+                    if among is not None:
+                        for other in hit:
+                            out[other] = out.get(other, 0) + 1
         return out
 
-    def _clashing(self) -> set[int]:
-        return set(self._clash_counts())
+    def _clashing(self, among: set[int]) -> set[int]:
+        return set(self._clash_counts(among))
 
     def _snapshot(self):
         return ({k: list(v) for k, v in self.placed.items()}, {k: list(v) for k, v in self.unrouted.items()})
@@ -376,8 +377,8 @@ class Router:
         for nid, items in placed.items():
             net = self.nets[nid]
             r = net.rule
+            stamp_routes(self.all_profiles, self.grid, self.p, r, items, 1)
             for kind, geom, layer in items:
-                stamp_route(self.all_profiles, self.grid, self.p, r, kind, geom, layer, 1)
                 self.checker.add(nid, kind, geom, r.width if kind == "track" else r.via_diameter,
                                  r.clearance, r.via_drill if kind == "via" else 0, layer)
             self.placed[nid] = list(items)

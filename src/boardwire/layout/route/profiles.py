@@ -86,28 +86,32 @@ def build_fixed(prof: Profile, grid: Grid, problem: Problem) -> None:
                 g[~keep] = -1
 
 
-def stamp_route(profiles: list[Profile], grid: Grid, problem: Problem, rule: NetRule, kind: str,
-                geom: tuple, layer: int, sign: int) -> None:
-    """Add (sign 1) or remove (-1) one placed track or via of a net with ``rule`` in
-    every profile's occupancy grids."""
+def stamp_routes(profiles: list[Profile], grid: Grid, problem: Problem, rule: NetRule, items: list,
+                 sign: int) -> None:
+    """Add (sign 1) or remove (-1) placed tracks and vias ``items`` ((kind, geom,
+    layer)) of a net with ``rule`` in every profile's occupancy grids."""
+    if not items:
+        return
     minc, h2h = problem.rules.min_clearance, problem.rules.hole_to_hole
-    routable = problem.routable
-    if kind == "track":
-        (a, b) = geom
-        half = rule.width / 2
-    else:
-        a = b = geom[0]
-        half = rule.via_diameter / 2
+    tracks = [(geom, layer) for kind, geom, layer in items if kind == "track"]
+    vias = [geom[0] for kind, geom, _ in items if kind == "via"]
+    seg = np.array([[a[0], a[1], b[0], b[1]] for (a, b), _ in tracks], dtype=np.float64).reshape(-1, 4)
+    t_layer = np.array([layer for _, layer in tracks], dtype=int)
+    vpt = np.array([[x, y, x, y] for x, y in vias], dtype=np.float64).reshape(-1, 4)
     for p in profiles:
         gap = max(rule.clearance, p.rule.clearance, minc)
-        rt = half + gap + p.rule.width / 2
-        rv = half + gap + p.rule.via_diameter / 2
-        if kind == "via":
-            rv = max(rv, rule.via_drill / 2 + h2h + p.rule.via_drill / 2)
-        row_t = np.array([[a[0], a[1], b[0], b[1], rt + grid.margin(rt)]])
-        row_v = np.array([[a[0], a[1], b[0], b[1], rv + grid.margin(rv)]])
-        val = np.array([sign], np.int32)
-        for lay in ((layer,) if kind == "track" else routable):
-            grid.stamp_capsules(p.occ[lay], row_t, val, 1)
-        grid.stamp_capsules(p.vocc, row_v, val, 1)
+        rt = rule.width / 2 + gap + p.rule.width / 2  # track of this net vs a track of p
+        rtv = rule.width / 2 + gap + p.rule.via_diameter / 2  # ... vs a via of p
+        rvt = rule.via_diameter / 2 + gap + p.rule.width / 2  # via of this net vs a track of p
+        rvv = max(rule.via_diameter / 2 + gap + p.rule.via_diameter / 2,
+                  rule.via_drill / 2 + h2h + p.rule.via_drill / 2)
+        for layer in problem.routable:
+            rows = [_rows(seg[t_layer == layer], rt + grid.margin(rt)), _rows(vpt, rvt + grid.margin(rvt))]
+            caps = np.vstack(rows)
+            grid.stamp_capsules(p.occ[layer], caps, np.full(len(caps), sign, np.int32), 1)
+        caps = np.vstack([_rows(seg, rtv + grid.margin(rtv)), _rows(vpt, rvv + grid.margin(rvv))])
+        grid.stamp_capsules(p.vocc, caps, np.full(len(caps), sign, np.int32), 1)
 
+
+def _rows(segs: np.ndarray, r: float) -> np.ndarray:
+    return np.hstack([segs, np.full((len(segs), 1), r)]) if len(segs) else np.empty((0, 5))
