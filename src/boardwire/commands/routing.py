@@ -25,7 +25,7 @@ class AutorouteArgs(EditArgs):
     netclasses: list[Name] | None = None
     area: list[Coord] | None = Field(None, min_length=4, max_length=4, description="[x1,y1,x2,y2]: pads inside")
     layers: list[Name] | None = None
-    time_limit: float = Field(60, gt=0, le=3600, description="s")
+    time_limit: float = Field(120, gt=0, le=3600, description="s")
     effort: Annotated[int, Field(ge=1, le=3)] = 2
     via_cost: float = Field(2.0, ge=0, le=100, description="mm of track")
     seed: int = Field(0, ge=0, le=2**31 - 1)

@@ -32,6 +32,7 @@ STEP, DIAG = 100, 141
 BEND = 6
 PREF_PENALTY = 25  # percent more for a step against a layer's preferred direction
 HEURISTIC = 110  # percent: a slightly greedy A*
+FULL_EVERY = 2  # every second round, nets near the collisions are routed again too
 HIST_STEP = STEP * 2  # history cost added where a route collides (negotiated congestion)
 
 
@@ -324,6 +325,8 @@ class Router:
             if not clash and self._missing() < best[0]:
                 best = (self._missing(), self._snapshot())
             todo = clash | short
+            if FULL_EVERY and it % FULL_EVERY == FULL_EVERY - 1:  # let nets out of the way move too
+                todo |= self._near(clash | short)
             self.trace.append((len(clash), len(short), self._missing(), round(time.monotonic() - self.t0, 1)))
             price = min(int(price * 1.5), STEP * 5000)
             self._progress(total - self._missing(), total,
@@ -345,6 +348,23 @@ class Router:
         self.negotiation = {"rounds": it + 1, "first_pass_failed": len(failed),
                             "first_pass_missing": first_missing, "s": round(time.monotonic() - self.t0, 2),
                             "trace": self.trace}
+
+    def _near(self, nets: set[int]) -> set[int]:
+        """Nets with routes inside the boxes of ``nets``' routes and clusters."""
+        boxes = []
+        for nid in nets:
+            pts = [p for kind, geom, _ in self.placed.get(nid, []) for p in geom]
+            pts += [a for acc in self._access(self.nets[nid]) for a in acc.anchors]
+            if pts:
+                xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+                boxes.append((min(xs), min(ys), max(xs), max(ys)))
+        out = set()
+        for nid, items in self.placed.items():
+            for _, geom, _ in items:
+                if any(b[0] <= p[0] <= b[2] and b[1] <= p[1] <= b[3] for p in geom for b in boxes):
+                    out.add(nid)
+                    break
+        return out
 
     def _clash_counts(self, among: set[int] | None = None) -> dict[int, int]:
         """Per net, how many of its placed items collide with another net's (only the

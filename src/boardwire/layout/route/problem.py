@@ -120,7 +120,7 @@ class Options:
     None to choose from the rules. ``progress(fraction, message)`` is called between
     nets and may raise to cancel."""
 
-    time_limit: float = 60.0
+    time_limit: float = 120.0
     effort: int = 2
     via_cost: float = 2.0
     seed: int = 0
