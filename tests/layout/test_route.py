@@ -4,8 +4,6 @@ connection made and no violation the stripped board did not already have."""
 
 from __future__ import annotations
 
-import shutil
-import threading
 import time
 
 import pytest

@@ -15,24 +15,22 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections import deque
 
 import numpy as np
 from shapely.geometry import Point
 from shapely.ops import nearest_points
 
 from . import maze
-from .grid import Grid
+from .grid import DIAG, STEP, Grid
 from .paths import Access, path_geometry, piece_access
 from .problem import Net, Options, Problem, Result, Track, Unrouted, Via
 from .profiles import Profile, build_fixed, stamp_routes
+from .negotiate import negotiate
 from .verify import Checker
 
-STEP, DIAG = 100, 141
 BEND = 6
 PREF_PENALTY = 25  # percent more for a step against a layer's preferred direction
 HEURISTIC = 110  # percent: a slightly greedy A*
-FULL_EVERY = 2  # every second round, nets near the collisions are routed again too
 HIST_STEP = STEP * 2  # history cost added where a route collides (negotiated congestion)
 
 
@@ -296,113 +294,8 @@ class Router:
             if bad:
                 failed.append(net.id)
             done += len(net.clusters) - 1
-        self._negotiate(failed, total)
+        negotiate(self, failed, total)
         return self._result(total)
-
-    def _negotiate(self, failed: list[int], total: int) -> None:
-        """Negotiated congestion (PathFinder): the failed nets, then every net in a
-        collision, are routed again with the others' routes passable at a price that
-        grows each round, plus a history cost where collisions keep happening, until
-        no two nets collide. Whatever still collides at the end is ripped up and
-        routed around the rest; the best legal state seen is kept."""
-        rounds = {1: 6, 2: 16, 3: 40}.get(self.o.effort, 16)
-        best = (self._missing(), self._snapshot())
-        first_missing = best[0]
-        todo = set(failed)
-        self.trace = []
-        price = STEP * 4
-        it = 0
-        for it in range(rounds):
-            if not todo or self._out_of_time(0.8):
-                break
-            for nid in sorted(todo, key=lambda n: self.rank[n]):
-                self.rip(nid)
-                self.route_net(self.nets[nid], price, overlap=True)
-            clash = self._clashing(todo)
-            short = {nid for nid, u in self.unrouted.items() if u}
-            if not clash and len(short) == 0:
-                break
-            if not clash and self._missing() < best[0]:
-                best = (self._missing(), self._snapshot())
-            todo = clash | short
-            if FULL_EVERY and it % FULL_EVERY == FULL_EVERY - 1:  # let nets out of the way move too
-                todo |= self._near(clash | short)
-            self.trace.append((len(clash), len(short), self._missing(), round(time.monotonic() - self.t0, 1)))
-            price = min(int(price * 1.5), STEP * 5000)
-            self._progress(total - self._missing(), total,
-                           f"negotiating: {len(clash)} nets collide, {len(short)} incomplete")
-        # legalise: rip the most colliding nets until none collide, then route them
-        # around the others
-        clash_counts = self._clash_counts()
-        ripped = []
-        while clash_counts:
-            worst = max(clash_counts, key=lambda n: (clash_counts[n], -self.rank[n]))
-            self.rip(worst)
-            ripped.append(worst)
-            clash_counts = self._clash_counts()
-        for nid in sorted(ripped, key=lambda n: self.rank[n]):
-            self.rip(nid)
-            self.route_net(self.nets[nid], 0, full=not self._out_of_time())
-        if self._missing() > best[0]:
-            self._restore(best[1])
-        self.negotiation = {"rounds": it + 1, "first_pass_failed": len(failed),
-                            "first_pass_missing": first_missing, "s": round(time.monotonic() - self.t0, 2),
-                            "trace": self.trace}
-
-    def _near(self, nets: set[int]) -> set[int]:
-        """Nets with routes inside the boxes of ``nets``' routes and clusters."""
-        boxes = []
-        for nid in nets:
-            pts = [p for kind, geom, _ in self.placed.get(nid, []) for p in geom]
-            pts += [a for acc in self._access(self.nets[nid]) for a in acc.anchors]
-            if pts:
-                xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-                boxes.append((min(xs), min(ys), max(xs), max(ys)))
-        out = set()
-        for nid, items in self.placed.items():
-            for _, geom, _ in items:
-                if any(b[0] <= p[0] <= b[2] and b[1] <= p[1] <= b[3] for p in geom for b in boxes):
-                    out.add(nid)
-                    break
-        return out
-
-    def _clash_counts(self, among: set[int] | None = None) -> dict[int, int]:
-        """Per net, how many of its placed items collide with another net's (only the
-        items of nets ``among`` are checked, and their partners counted)."""
-        out: dict[int, int] = {}
-        for nid in sorted(self.placed if among is None else among & set(self.placed)):
-            r = self.nets[nid].rule
-            for kind, geom, layer in self.placed[nid]:
-                w = r.width if kind == "track" else r.via_diameter
-                hit = self.checker.conflicts(nid, kind, geom, w, r.clearance,
-                                             r.via_drill if kind == "via" else 0, layer)
-                hit.discard(nid)
-                if hit:
-                    out[nid] = out.get(nid, 0) + 1
-                    if among is not None:
-                        for other in hit:
-                            out[other] = out.get(other, 0) + 1
-        return out
-
-    def _clashing(self, among: set[int]) -> set[int]:
-        return set(self._clash_counts(among))
-
-    def _snapshot(self):
-        return ({k: list(v) for k, v in self.placed.items()}, {k: list(v) for k, v in self.unrouted.items()})
-
-    def _restore(self, snap) -> None:
-        for nid in list(self.placed):
-            self.rip(nid)
-        placed, unrouted = snap
-        for nid, items in placed.items():
-            net = self.nets[nid]
-            r = net.rule
-            stamp_routes(self.all_profiles, self.grid, self.p, r, items, 1)
-            for kind, geom, layer in items:
-                self.checker.add(nid, kind, geom, r.width if kind == "track" else r.via_diameter,
-                                 r.clearance, r.via_drill if kind == "via" else 0, layer)
-            self.placed[nid] = list(items)
-        self.unrouted = {k: list(v) for k, v in unrouted.items()}
 
     def _missing(self) -> int:
         return sum(len(v) for v in self.unrouted.values())

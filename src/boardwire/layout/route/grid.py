@@ -22,6 +22,7 @@ from . import maze
 
 SAFETY = 10_000  # nm every clearance is kept by, beyond the rule (shape approximations)
 QUAD_SEGS = 16
+STEP, DIAG = 100, 141  # search cost of a straight and a diagonal step of one pitch
 
 
 class Grid:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 
-import numpy as np
 import shapely
 from shapely.geometry import LineString, Point
 
@@ -88,14 +87,7 @@ class Checker:
             need = half + max(clearance, o.clearance, self.minc) + SAFETY
             if shapely.distance(line, o.shape) < need:
                 return False
-        tree, idx = self.npth
-        for k in tree.query(line, predicate="dwithin", distance=reach):
-            o = self.obstacles[idx[k]]
-            need = half + max(self.p.rules.hole_clearance, self.p.rules.edge_clearance, clearance,
-                              o.clearance) + SAFETY
-            if shapely.distance(line, o.shape) < need:
-                return False
-        if not self._edge_ok(line, half + max(self.p.rules.edge_clearance, clearance) + SAFETY):
+        if not self._holes_and_edge_ok(line, half, clearance, reach):
             return False
         for k in self.p.keepouts:
             if k.tracks and layer in k.layers and shapely.distance(line, k.polygon) < half + SAFETY:
@@ -124,19 +116,24 @@ class Checker:
         for k in tree.query(pt, predicate="dwithin", distance=drill / 2 + h2h + SAFETY):
             if shapely.distance(pt, self.obstacles[idx[k]].hole) < drill / 2 + h2h + SAFETY:
                 return False
-        tree, idx = self.npth
-        for k in tree.query(pt, predicate="dwithin", distance=reach):
-            o = self.obstacles[idx[k]]
-            need = r + max(self.p.rules.hole_clearance, self.p.rules.edge_clearance, clearance,
-                           o.clearance) + SAFETY
-            if shapely.distance(pt, o.shape) < need:
-                return False
-        if not self._edge_ok(pt, r + max(self.p.rules.edge_clearance, clearance) + SAFETY):
+        if not self._holes_and_edge_ok(pt, r, clearance, reach):
             return False
         for k in self.p.keepouts:
             if k.vias and shapely.distance(pt, k.polygon) < r + SAFETY:
                 return False
         return True
+
+    def _holes_and_edge_ok(self, geom, half: float, clearance: int, reach: float) -> bool:
+        """``geom`` grown by ``half`` keeps clear of NPTH holes (hole and edge clearance,
+        and the hole's own) and inside the board edge."""
+        rules = self.p.rules
+        tree, idx = self.npth
+        for k in tree.query(geom, predicate="dwithin", distance=reach):
+            o = self.obstacles[idx[k]]
+            need = half + max(rules.hole_clearance, rules.edge_clearance, clearance, o.clearance) + SAFETY
+            if shapely.distance(geom, o.shape) < need:
+                return False
+        return self._edge_ok(geom, half + max(rules.edge_clearance, clearance) + SAFETY)
 
     def _edge_ok(self, geom, need: float) -> bool:
         if self.edge is None:
@@ -213,7 +210,3 @@ def _dist(kind, geom, okind, ogeom) -> float:
     a = geom if kind == "track" else (geom[0], geom[0])
     b = ogeom if okind == "track" else (ogeom[0], ogeom[0])
     return seg_dist(a[0], a[1], b[0], b[1])
-
-
-def track_length(a, b) -> float:
-    return float(np.hypot(b[0] - a[0], b[1] - a[1]))

@@ -1,6 +1,6 @@
 """A board as a routing problem, and a routing result back into the board.
 
-The one module between the router (`boardwire.layout.route`, which knows no
+The one adapter (this package: here and `shapes`) between the router (`boardwire.layout.route`, which knows no
 documents) and a KiCad board. It reads:
 
 - copper and connectivity from `boardwire.netlist.copper` (pads of every shape,
@@ -12,27 +12,24 @@ documents) and a KiCad board. It reads:
 - the board outline (Edge.Cuts), copper drawings and text, pad and via holes, local
   clearances and keep-out rule areas from the document views.
 
-When `boardwire.geometry` (the board's copper geometry model) lands, this module is
-the only one to switch over.
+When `boardwire.geometry` (the board's copper geometry model) lands, this package is
+the only code to switch over.
 """
 
 from __future__ import annotations
 
-import math
 import uuid
 from dataclasses import dataclass
 from typing import Callable
 
 import shapely
-from shapely import affinity
-from shapely.geometry import LineString, Point, Polygon, box
+from shapely.geometry import LineString, Point, Polygon
 
-from ..documents.board import Board, Footprint, Zone, rotate
-from ..documents.views import View, iter_views
-from ..netlist.copper import _arc_points, connectivity, copper_order
-from .route.problem import Keepout, Net, NetRule, Obstacle, Piece, Problem, Result, Rules
-
-MM = 1_000_000
+from ...documents.board import Board, Zone
+from ...documents.views import View
+from ...netlist.copper import connectivity, copper_order
+from ..route.problem import Net, NetRule, Obstacle, Piece, Plane, Problem, Result, Rules
+from .shapes import MM, _nm, copper_art, hole_of, keepouts, local_clearance, outline_of
 
 # KiCad 9's defaults for rules a project file leaves out (pcbnew's board design settings)
 DEFAULT_RULES = {"min_clearance": 0.0, "min_copper_edge_clearance": 0.5, "min_hole_to_hole": 0.25,
@@ -48,10 +45,6 @@ class BoardProblem:
     layer_names: list[str]
 
 
-def _nm(mm: float) -> int:
-    return int(round(mm * MM))
-
-
 def net_rule(cls: dict, rules: dict) -> NetRule:
     """A net class (project file keys, mm) within the board's minimums, in nm."""
     def get(key):
@@ -62,215 +55,6 @@ def net_rule(cls: dict, rules: dict) -> NetRule:
     drill = max(get("via_drill"), rules["min_through_hole_diameter"])
     dia = max(get("via_diameter"), rules["min_via_diameter"], drill + 2 * rules["min_via_annular_width"])
     return NetRule(_nm(width), _nm(get("clearance")), _nm(dia), _nm(drill))
-
-
-def _hole(item: View, at: tuple[int, int], angle: float):
-    """The drilled hole of a pad or via (round or oval), or None."""
-    vals = item.values("drill")
-    nums = [float(v) for v in vals if v not in (b"oval",)]
-    if not nums or nums[0] <= 0:
-        return None
-    w = nums[0] * MM
-    h = nums[1] * MM if len(nums) > 1 and b"oval" in vals else w
-    off = item.child("drill").find("offset") if item.child("drill") is not None else None
-    ox, oy = (0, 0)
-    if off is not None:
-        o = [float(v) * MM for v in off.atoms()[:2]]
-        ox, oy = rotate((o[0], o[1]), angle)
-    cx, cy = at[0] + ox, at[1] + oy
-    if abs(w - h) < 1:
-        return Point(cx, cy).buffer(w / 2, 16)
-    r = min(w, h) / 2
-    dx, dy = (w / 2 - r, 0) if w > h else (0, h / 2 - r)
-    g = LineString([(cx - dx, cy - dy), (cx + dx, cy + dy)]).buffer(r, 16)
-    return affinity.rotate(g, -angle, origin=(cx, cy)) if angle % 180 else g
-
-
-def _local_clearance(pad: View, fp: Footprint) -> float | None:
-    for v in (pad, fp):
-        vals = v.values("clearance")
-        if vals:
-            return float(vals[0])
-    return None
-
-
-def outline_of(board: Board):
-    """The board area from its Edge.Cuts drawings (top level and in footprints), holes
-    cut out; None when the edges do not close."""
-    lines = []
-    for g, place in _drawings(board, "Edge.Cuts"):
-        geom = _drawing_geom(g, place)
-        if geom is not None:
-            lines.append(geom.boundary if geom.geom_type == "Polygon" else geom)
-    if not lines:
-        return None
-    noded = shapely.get_parts(shapely.node(shapely.union_all(lines)))
-    polys = list(shapely.get_parts(shapely.polygonize(noded)))
-    if not polys:
-        return None
-    polys.sort(key=lambda p: -p.area)
-    outer = polys[0]
-    holes = [p for p in polys[1:] if outer.contains(p.representative_point())]
-    # nested polygons alternate board / cut-out: a cut-out is inside an odd number of others
-    cut = [p for p in holes if sum(1 for q in polys if q is not p and q.area > p.area
-                                   and q.contains(p.representative_point())) % 2 == 1]
-    return outer.difference(shapely.union_all(cut)) if cut else outer
-
-
-def _drawings(board: Board, layer: str):
-    """(view, placement) of drawings on ``layer``: top-level gr_* (placement None) and
-    footprints' fp_* (placement = the footprint)."""
-    for g in board.graphics:
-        if g.layer == layer and g.kind.startswith("gr_") and g.kind != "gr_text":
-            yield g, None
-    kinds = {k: View for k in ("fp_line", "fp_arc", "fp_circle", "fp_rect", "fp_poly")}
-    for fp in board.footprints:
-        for g in iter_views(board, fp.node, kinds):
-            if g.text_of("layer") == layer:
-                yield g, fp
-
-
-def _drawing_geom(g: View, fp: Footprint | None):
-    """A drawing's centre line (LineString) or filled shape (Polygon), board nm."""
-    def at(head):
-        p = g.point(head)
-        if p is None or fp is None:
-            return p
-        dx, dy = rotate(p, fp.orientation)
-        return fp.position[0] + dx, fp.position[1] + dy
-
-    kind = g.kind[3:]
-    if kind == "line":
-        a, b = at("start"), at("end")
-        return LineString([a, b]) if a and b and a != b else None
-    if kind == "arc":
-        a, m, b = at("start"), at("mid"), at("end")
-        if not (a and m and b):
-            return None
-        pts = [(round(x), round(y)) for x, y in _arc_points(a, m, b)]
-        return LineString([a] + pts[1:-1] + [b])  # exact ends: they meet the next edge
-    if kind == "circle":
-        c, e = at("center"), at("end")
-        return Point(c).buffer(math.dist(c, e), 32).exterior if c and e else None
-    if kind == "rect":
-        a, b = g.point("start"), g.point("end")
-        if not a or not b:
-            return None
-        corners = [(a[0], a[1]), (b[0], a[1]), (b[0], b[1]), (a[0], b[1])]
-        if fp is not None:
-            corners = [(fp.position[0] + rotate(p, fp.orientation)[0],
-                        fp.position[1] + rotate(p, fp.orientation)[1]) for p in corners]
-        return LineString(corners + corners[:1])
-    if kind == "poly":
-        pts_node = g.child("pts")
-        pts = []
-        for xy in (pts_node.lists("xy") if pts_node is not None else []):
-            vals = xy.atoms()
-            p = (_nm(float(vals[0])), _nm(float(vals[1])))
-            if fp is not None:
-                d = rotate(p, fp.orientation)
-                p = (fp.position[0] + d[0], fp.position[1] + d[1])
-            pts.append(p)
-        return LineString(pts + pts[:1]) if len(pts) >= 3 else None
-    return None
-
-
-def _stroke_width(g: View) -> int:
-    stroke = g.child("stroke")
-    vals = View(g.doc, stroke).values("width") if stroke is not None else g.values("width")
-    return int(round(float(vals[0]) * MM)) if vals else 0
-
-
-def _filled(g: View) -> bool:
-    vals = g.values("fill")
-    return bool(vals) and vals[0] in (b"yes", b"solid")
-
-
-def _text_box(t: View, fp: Footprint | None):
-    """A box sure to hold a stroke-font text (KiCad draws each character within its
-    width; 1.5 heights cover accents and descenders), turned and placed."""
-    text = t.node.atoms()[1:2] if t.kind in ("fp_text",) else t.node.atoms()[:1]
-    if t.kind == "property":
-        text = t.node.atoms()[1:2]
-    body = text[0].decode("utf-8", "replace").strip('"') if text else ""
-    eff = t.child("effects")
-    font = View(t.doc, eff.find("font")) if eff is not None and eff.find("font") is not None else None
-    size = font.values("size") if font is not None else []
-    h = float(size[0]) * MM if size else MM
-    w = float(size[1]) * MM if len(size) > 1 else h
-    thick = font.values("thickness") if font is not None else []
-    th = float(thick[0]) * MM if thick else h / 8
-    lines = body.split("\\n")
-    bw = max(len(s) for s in lines) * w * 1.1 + th
-    bh = (len(lines) * 1.7 - 0.2) * h + th
-    x, y = t.point("at") or (0, 0)
-    angle = t.angle("at")
-    justify = View(t.doc, eff).values("justify") if eff is not None else []
-    x0 = -bw / 2 if b"left" not in justify and b"right" not in justify else (0 if b"left" in justify else -bw)
-    y0 = -bh / 2 if b"top" not in justify and b"bottom" not in justify else (0 if b"top" in justify else -bh)
-    g = box(x0, y0, x0 + bw, y0 + bh)
-    if fp is not None:
-        dx, dy = rotate((x, y), fp.orientation)
-        x, y = fp.position[0] + dx, fp.position[1] + dy
-    g = affinity.translate(g, x, y)
-    return affinity.rotate(g, -angle, origin=(x, y)) if angle else g
-
-
-def _copper_art(board: Board, layer_index: dict[str, int]) -> list[Obstacle]:
-    """Copper drawings and visible copper text: obstacles of no net."""
-    out = []
-    for name, li in layer_index.items():
-        for g, fp in _drawings(board, name):
-            geom = _drawing_geom(g, fp)
-            if geom is None:
-                continue
-            if _filled(g) and geom.geom_type == "LineString" and geom.is_closed:
-                geom = Polygon(geom.coords)
-            geom = geom.buffer(max(_stroke_width(g), 1) / 2, 16)
-            out.append(Obstacle(geom, (li,), 0, 0, kind="graphic"))
-    # solder mask openings drawn on a mask layer: a track under one would be bared
-    # next to whatever else the opening shows (KiCad's solder_mask_bridge)
-    copper = list(layer_index)
-    for mask, li in (("F.Mask", layer_index.get(copper[0])), ("B.Mask", layer_index.get(copper[-1]))):
-        for g, fp in _drawings(board, mask):
-            geom = _drawing_geom(g, fp)
-            if geom is None:
-                continue
-            if (_filled(g) or g.kind.endswith(("circle", "rect"))) and geom.geom_type == "LineString" \
-                    and geom.is_closed:
-                geom = Polygon(geom.coords)
-            out.append(Obstacle(geom.buffer(max(_stroke_width(g), 1) / 2, 16), (li,), 0, 0, kind="graphic"))
-    texts = [(t, None) for t in board.texts]
-    for fp in board.footprints:
-        texts += [(t, fp) for t in iter_views(board, fp.node, {"fp_text": View, "property": View})]
-    for t, fp in texts:
-        layer = t.text_of("layer")
-        if layer not in layer_index or t.flag("hide"):
-            continue
-        eff = t.child("effects")
-        if eff is not None and b"hide" in eff.atoms():
-            continue
-        out.append(Obstacle(_text_box(t, fp), (layer_index[layer],), 0, 0, kind="text"))
-    return out
-
-
-def _keepouts(board: Board, layer_index: dict[str, int]) -> list[Keepout]:
-    zones = list(board.zones)
-    for fp in board.footprints:
-        zones += list(iter_views(board, fp.node, {"zone": Zone}))
-    out = []
-    for z in zones:
-        if not z.is_keepout or len(z.outline) < 3:
-            continue
-        k = View(board, z.child("keepout"))
-        names = z.layers
-        layers = tuple(sorted({i for n in names for i in
-                               (layer_index.values() if n in ("*.Cu", "F&B.Cu") else [layer_index.get(n)])
-                               if i is not None}))
-        out.append(Keepout(Polygon(z.outline).buffer(0), layers,
-                           tracks=k.text_of("tracks") == "not_allowed",
-                           vias=k.text_of("vias") == "not_allowed"))
-    return out
 
 
 def build_problem(board: Board, netclass_of: Callable[[str], dict], design_rules: dict, *,
@@ -314,8 +98,8 @@ def build_problem(board: Board, netclass_of: Callable[[str], dict], design_rules
         if it.kind == "pad":
             ref, number = it.ref.rsplit("-", 1)
             pad, fp = pads.get((ref, number, it.anchors[0]), (None, None))
-            hole = _hole(pad, it.anchors[0], pad.orientation) if pad is not None else None
-            local = _local_clearance(pad, fp) if pad is not None else None
+            hole = hole_of(pad, it.anchors[0], pad.orientation) if pad is not None else None
+            local = local_clearance(pad, fp) if pad is not None else None
             if local is not None:
                 clear = _nm(local)  # a pad's or footprint's own clearance wins over its class
             if pad is not None and pad.pad_type == "np_thru_hole":
@@ -342,7 +126,7 @@ def build_problem(board: Board, netclass_of: Callable[[str], dict], design_rules
             obstacles.append(Obstacle(it.shape, li, nid, clear, hole, "via", (at[0], at[1], at[0], at[1], it.reach)))
             pieces[k] = Piece("via", li, it.shape, at, it.reach * 2, "via")
         # zones: their fills are refilled after routing, so they are no obstacle
-    obstacles += _copper_art(board, layer_index)
+    obstacles += copper_art(board, layer_index)
     clusters: dict[tuple[str, int], list[Piece]] = {}
     for k, it in enumerate(items):
         if it.net and k in pieces and (nets is None or it.net in nets):
@@ -371,7 +155,7 @@ def build_problem(board: Board, netclass_of: Callable[[str], dict], design_rules
     else:
         allb = shapely.union_all([o.shape for o in obstacles]).bounds if obstacles else (0, 0, MM, MM)
         bounds = tuple(int(v) for v in allb)
-    problem = Problem(copper, routable, outline, obstacles, _keepouts(board, layer_index), route_nets,
+    problem = Problem(copper, routable, outline, obstacles, keepouts(board, layer_index), route_nets,
                       rules, bounds)
     numbers = {ids[n]: board.net_number(n) or 0 for n in names}
     return BoardProblem(problem, numbers, copper)
@@ -408,8 +192,6 @@ def plane_zones(board: Board, copper: list[str], outline) -> list[Zone]:
 def _pours(planes: list[Zone], routable, layer_index, rule_of) -> dict[str, list]:
     """Per net, where a via reaches its planes: the zone less its clearance and the
     via's radius."""
-    from .route.problem import Plane
-
     out: dict[str, list] = {}
     for z in planes:
         li = layer_index[z.layer]
