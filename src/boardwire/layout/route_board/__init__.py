@@ -29,7 +29,7 @@ from ...documents.board import Board, Zone
 from ...documents.views import View
 from ...netlist.copper import connectivity, copper_order
 from ..route.problem import Net, NetRule, Obstacle, Piece, Plane, Problem, Result, Rules
-from .shapes import MM, _nm, copper_art, hole_of, keepouts, local_clearance, outline_of
+from .shapes import MM, _nm, copper_art, edge_lines, hole_of, keepouts, local_clearance, outline_of
 
 # KiCad 9's defaults for rules a project file leaves out (pcbnew's board design settings)
 DEFAULT_RULES = {"min_clearance": 0.0, "min_copper_edge_clearance": 0.5, "min_hole_to_hole": 0.25,
@@ -70,6 +70,10 @@ def build_problem(board: Board, netclass_of: Callable[[str], dict], design_rules
     copper = copper_order(board)
     layer_index = {name: i for i, name in enumerate(copper)}
     outline = outline_of(board)
+    centres = [pad.world_position for fp in board.footprints for pad in fp.pads]
+    if outline is not None and centres and \
+            sum(outline.contains(Point(c)) for c in centres) < len(centres) / 2:
+        outline = None  # edges that do not close around the parts: kept away from as lines
     planes = plane_zones(board, copper, outline)
     default = [n for n in copper if n not in {z.layer for z in planes}]
     routable = tuple(layer_index[n] for n in (layers or default) if n in layer_index)
@@ -127,6 +131,9 @@ def build_problem(board: Board, netclass_of: Callable[[str], dict], design_rules
             pieces[k] = Piece("via", li, it.shape, at, it.reach * 2, "via")
         # zones: their fills are refilled after routing, so they are no obstacle
     obstacles += copper_art(board, layer_index)
+    if outline is None:
+        obstacles += [Obstacle(line.buffer(1_000), tuple(range(len(copper))), 0, 0, kind="hole")
+                      for line in edge_lines(board)]
     clusters: dict[tuple[str, int], list[Piece]] = {}
     for k, it in enumerate(items):
         if it.net and k in pieces and (nets is None or it.net in nets):

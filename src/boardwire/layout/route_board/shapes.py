@@ -17,6 +17,7 @@ from ...netlist.copper import _arc_points
 from ..route.problem import Keepout, Obstacle
 
 MM = 1_000_000
+CHAIN = 5_000  # nm: Edge.Cuts ends closer than this are joined
 
 
 def _nm(mm: float) -> int:
@@ -53,17 +54,25 @@ def local_clearance(pad: View, fp: Footprint) -> float | None:
     return None
 
 
-def outline_of(board: Board):
-    """The board area from its Edge.Cuts drawings (top level and in footprints), holes
-    cut out; None when the edges do not close."""
+def edge_lines(board: Board) -> list:
+    """The Edge.Cuts drawings (top level and in footprints) as lines, board nm."""
     lines = []
     for g, place in _drawings(board, "Edge.Cuts"):
         geom = _drawing_geom(g, place)
         if geom is not None:
             lines.append(geom.boundary if geom.geom_type == "Polygon" else geom)
+    return lines
+
+
+def outline_of(board: Board):
+    """The board area from its Edge.Cuts drawings (top level and in footprints), holes
+    cut out; None when the edges do not close."""
+    lines = edge_lines(board)
     if not lines:
         return None
-    noded = shapely.get_parts(shapely.node(shapely.union_all(lines)))
+    # ends a few nanometres apart meet (KiCad chains outline segments with a tolerance)
+    snapped = shapely.set_precision(shapely.union_all(lines), CHAIN)
+    noded = shapely.get_parts(shapely.node(snapped))
     polys = list(shapely.get_parts(shapely.polygonize(noded)))
     if not polys:
         return None
