@@ -26,7 +26,7 @@ from .paths import Access, path_geometry, piece_access
 from .problem import Net, Options, Problem, Result, Track, Unrouted, Via
 from .profiles import Profile, build_fixed, stamp_routes
 from .negotiate import negotiate
-from .verify import Checker
+from .verify import Checker, point_seg_dist
 
 BEND = 6
 PREF_PENALTY = 25  # percent more for a step against a layer's preferred direction
@@ -168,23 +168,33 @@ class Router:
             if planes:
                 near = tree_pts + [tuple(map(int, nearest_points(poly, Point(anchor))[0].coords[0]))
                                    for poly in planes]
-            found = self._search(net, prof, src, np.concatenate(tree_nodes), near, anchor, ripup, full)
-            if found is None:
-                failed.append((j, "no path (blocked by other copper, keep-outs or the board edge)"
-                               if ripup else "no path around the routes placed so far"))
-                continue
-            path = found
-            runs, vias = path_geometry(grid, path, src.stubs.get(path[0]), stubs.get(path[-1]))
-            new = [("track", (a, b), layer) for layer, pts in runs for a, b in zip(pts, pts[1:])]
-            new += [("via", (v,), -1) for v in vias]
-            hit = self._collisions(net, new)
-            if hit is None:
-                failed.append((j, "the found path failed the exact clearance check"))
+            taboo: list[tuple[np.ndarray, int, int]] = []  # (grid, flat index, old value)
+            try:
+                for _ in range(4):  # a path the exact check refuses: forbid that spot, search again
+                    found = self._search(net, prof, src, np.concatenate(tree_nodes), near, anchor, ripup, full)
+                    if found is None:
+                        why = ("no path (blocked by other copper, keep-outs or the board edge)"
+                               if ripup else "no path around the routes placed so far")
+                        break
+                    path = found
+                    runs, vias = path_geometry(grid, path, src.stubs.get(path[0]), stubs.get(path[-1]))
+                    new = [("track", (a, b), layer) for layer, pts in runs for a, b in zip(pts, pts[1:])]
+                    new += [("via", (v,), -1) for v in vias]
+                    hit, bad = self._collisions(net, new)
+                    if hit and not ripup:
+                        bad = bad or [it for it in new if self._hits(net, it)]
+                    if not bad:
+                        why = None
+                        break
+                    why = "the paths found failed the exact clearance check"
+                    self._forbid(prof, path, bad, taboo)
+            finally:
+                for g, k, old in reversed(taboo):
+                    g.flat[k] = old
+            if why is not None:
+                failed.append((j, why))
                 continue
             if hit:
-                if not ripup:
-                    failed.append((j, "the found path failed the exact clearance check"))
-                    continue
                 if not overlap:
                     for v in sorted(hit):
                         self.rip(v)
@@ -205,29 +215,56 @@ class Router:
                                                      _nearest_label(acc, j)), why) for j, why in failed]
         return len(failed), victims
 
-    def _collisions(self, net: Net, new: list) -> set[int] | None:
-        """None when an item breaks a fixed rule; else the nets of placed routes it
-        collides with."""
+    def _collisions(self, net: Net, new: list) -> tuple[set[int], list]:
+        """(nets of placed routes the new items collide with, items that break a fixed
+        rule or come too close to this net's own vias)."""
         r = net.rule
         hit: set[int] = set()
-        for kind, geom, layer in new:
+        bad = []
+        for item in new:
+            kind, geom, layer = item
             if kind == "track":
                 if not self.checker.track_ok(geom[0], geom[1], r.width, layer, net.id, r.clearance):
-                    return None
-                hit |= self.checker.conflicts(net.id, "track", geom, r.width, r.clearance, 0, layer)
-            else:
-                if not self.checker.via_ok(geom[0], r.via_diameter, r.via_drill, net.id, r.clearance):
-                    return None
-                hit |= self.checker.conflicts(net.id, "via", geom, r.via_diameter, r.clearance, r.via_drill)
+                    bad.append(item)
+            elif not self.checker.via_ok(geom[0], r.via_diameter, r.via_drill, net.id, r.clearance):
+                bad.append(item)
+            found = self._hits(net, item)
+            if net.id in found:
+                bad.append(item)
+            hit |= found - {net.id}
         # the new items among themselves: vias of this route closer than hole to hole
-        vias = [g[0] for k, g, _ in new if k == "via"]
+        vias = [it for it in new if it[0] == "via"]
         for i, a in enumerate(vias):
             for b in vias[i + 1:]:
-                if math.dist(a, b) < r.via_drill + self.p.rules.hole_to_hole + 5_000:
-                    return None
-        if net.id in hit:
-            return None
-        return hit
+                if math.dist(a[1][0], b[1][0]) < r.via_drill + self.p.rules.hole_to_hole + 5_000:
+                    bad.append(b)
+        return hit, bad
+
+    def _hits(self, net: Net, item) -> set[int]:
+        kind, geom, layer = item
+        r = net.rule
+        if kind == "track":
+            return self.checker.conflicts(net.id, "track", geom, r.width, r.clearance, 0, layer)
+        return self.checker.conflicts(net.id, "via", geom, r.via_diameter, r.clearance, r.via_drill)
+
+    def _forbid(self, prof: Profile, path: list[int], bad: list, taboo: list) -> None:
+        """Block, for this search only, the path's nodes along the refused items (vias:
+        the via spot)."""
+        grid = self.grid
+        for kind, geom, layer in bad:
+            if kind == "via":
+                x, y = geom[0]
+                k = int(round(grid.gy(y))) * grid.W + int(round(grid.gx(x)))
+                if 0 <= k < grid.C:
+                    taboo.append((prof.vfixed, k, int(prof.vfixed.flat[k])))
+                    prof.vfixed.flat[k] = -1
+                continue
+            (ax, ay), (bx, by) = geom
+            for n in path:
+                lay, x, y = grid.point(n)
+                if lay == layer and point_seg_dist((x, y), (ax, ay), (bx, by)) <= 1.5 * grid.pitch:
+                    taboo.append((prof.fixed, n, int(prof.fixed.flat[n])))
+                    prof.fixed.flat[n] = -1
 
     def _search(self, net: Net, prof: Profile, src: Access, targets: np.ndarray, tree_pts, anchor,
                 ripup: int, full: bool = True) -> list[int] | None:

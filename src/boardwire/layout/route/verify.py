@@ -26,10 +26,10 @@ def seg_dist(a, b, c, d) -> float:
     """Distance between segments ab and cd (points as (x, y))."""
     if _intersect(a, b, c, d):
         return 0.0
-    return min(_pt_seg(a, c, d), _pt_seg(b, c, d), _pt_seg(c, a, b), _pt_seg(d, a, b))
+    return min(point_seg_dist(a, c, d), point_seg_dist(b, c, d), point_seg_dist(c, a, b), point_seg_dist(d, a, b))
 
 
-def _pt_seg(p, a, b) -> float:
+def point_seg_dist(p, a, b) -> float:
     ax, ay = a
     dx, dy = b[0] - ax, b[1] - ay
     l2 = dx * dx + dy * dy
