@@ -13,40 +13,63 @@ from .profiles import stamp_routes
 
 FULL_EVERY = 2  # every second round, nets near the collisions are routed again too
 
+
 def negotiate(self, failed: list[int], total: int) -> None:
-    """Negotiated congestion (PathFinder): the failed nets, then every net in a
-    collision, are routed again with the others' routes passable at a price that
-    grows each round, plus a history cost where collisions keep happening, until
-    no two nets collide. Whatever still collides at the end is ripped up and
-    routed around the rest; the best legal state seen is kept."""
-    rounds = {1: 6, 2: 16, 3: 40}.get(self.o.effort, 16)
+    """Negotiated congestion in cycles: PathFinder rounds on the failed nets (then every
+    net in a collision, and every second round the nets near them), a price that grows
+    each round and a history cost where collisions keep happening; then the state is
+    made legal (the most colliding nets ripped up and routed around the rest). A
+    cycle that leaves connections missing starts again from them, the history kept;
+    the best legal state seen is the one kept."""
+    rounds, cycles = {1: (6, 1), 2: (12, 3), 3: (20, 5)}.get(self.o.effort, (12, 3))
     best = (self._missing(), _snapshot(self))
     first_missing = best[0]
     todo = set(failed)
     self.trace = []
-    price = STEP * 4
-    it = 0
-    for it in range(rounds):
+    done_rounds = 0
+    for _ in range(cycles):
         if not todo or self._out_of_time(0.8):
             break
+        done_rounds += _rounds(self, todo, rounds, total)
+        _legalise(self)
+        if self._missing() < best[0]:
+            best = (self._missing(), _snapshot(self))
+        if not best[0]:
+            break
+        todo = {nid for nid, u in self.unrouted.items() if u}
+    if self._missing() > best[0]:
+        _restore(self, best[1])
+    self.negotiation = {"rounds": done_rounds, "first_pass_failed": len(failed),
+                        "first_pass_missing": first_missing, "s": round(time.monotonic() - self.t0, 2),
+                        "trace": self.trace}
+
+
+def _rounds(self, todo: set[int], rounds: int, total: int) -> int:
+    """PathFinder rounds until nothing collides or is missing; returns how many ran."""
+    price = STEP * 4
+    for it in range(rounds):
+        if not todo or self._out_of_time(0.8):
+            return it
         for nid in sorted(todo, key=lambda n: self.rank[n]):
             self.rip(nid)
             self.route_net(self.nets[nid], price, overlap=True)
         clash = _clashing(self, todo)
         short = {nid for nid, u in self.unrouted.items() if u}
-        if not clash and len(short) == 0:
-            break
-        if not clash and self._missing() < best[0]:
-            best = (self._missing(), _snapshot(self))
+        self.trace.append((len(clash), len(short), self._missing(), round(time.monotonic() - self.t0, 1)))
+        if not clash and not short:
+            return it + 1
         todo = clash | short
         if FULL_EVERY and it % FULL_EVERY == FULL_EVERY - 1:  # let nets out of the way move too
             todo |= _near(self, clash | short)
-        self.trace.append((len(clash), len(short), self._missing(), round(time.monotonic() - self.t0, 1)))
         price = min(int(price * 1.5), STEP * 5000)
         self._progress(total - self._missing(), total,
                        f"negotiating: {len(clash)} nets collide, {len(short)} incomplete")
-    # legalise: rip the most colliding nets until none collide, then route them
-    # around the others
+    return rounds
+
+
+def _legalise(self) -> None:
+    """Rip up the most colliding nets until none collide, then route them around the
+    others."""
     clash_counts = _clash_counts(self)
     ripped = []
     while clash_counts:
@@ -57,11 +80,7 @@ def negotiate(self, failed: list[int], total: int) -> None:
     for nid in sorted(ripped, key=lambda n: self.rank[n]):
         self.rip(nid)
         self.route_net(self.nets[nid], 0, full=not self._out_of_time())
-    if self._missing() > best[0]:
-        _restore(self, best[1])
-    self.negotiation = {"rounds": it + 1, "first_pass_failed": len(failed),
-                        "first_pass_missing": first_missing, "s": round(time.monotonic() - self.t0, 2),
-                        "trace": self.trace}
+
 
 def _near(self, nets: set[int]) -> set[int]:
     """Nets with routes inside the boxes of ``nets``' routes and clusters."""
