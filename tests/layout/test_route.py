@@ -65,8 +65,13 @@ def test_same_seed_same_file(tmp_path):
         outs.append(board.read_bytes())
     assert outs[0] == outs[1]
     board = strip_board(src, tmp_path / "c")
-    _route(board.parent, board.name, seed=8)
-    assert board.read_bytes() != outs[0]  # another seed: other ids at least
+    stripped = board.read_bytes()
+    session = Session(board.parent)
+    REGISTRY.call("pcb.autoroute", {"path": board.name, "seed": 8}, Context(session))
+    od = session.get(board.name)
+    assert od.revision == 1 and od.doc.to_bytes() != outs[0]  # another seed: other ids at least
+    session.undo(board.name)  # one undo step takes it all back
+    assert od.doc.to_bytes() == stripped
 
 
 def test_cancel_leaves_the_board_as_it_was(tmp_path):
@@ -87,7 +92,7 @@ def test_cancel_leaves_the_board_as_it_was(tmp_path):
         REGISTRY.call("pcb.autoroute", {"path": board.name}, ctx)
     od = session.get(board.name)
     assert od.revision == 0 and od.doc.to_bytes() == original
-    assert 0 < reports[-1] < 1
+    assert 0 < reports[-1] < 1 and reports == sorted(reports)  # progress never goes back
 
 
 def test_bad_arguments(tmp_path):

@@ -338,8 +338,11 @@ class Router:
         return sum(len(v) for v in self.unrouted.values())
 
     def _progress(self, done: int, total: int, msg: str) -> None:
+        """Report progress (never backwards: rip-up may undo connections) and let the
+        caller cancel."""
+        self._shown = max(getattr(self, "_shown", 0.0), done / total if total else 1.0)
         if self.o.progress is not None:
-            self.o.progress(done / total if total else 1.0, msg)
+            self.o.progress(self._shown, msg)
 
     def _result(self, total: int) -> Result:
         tracks, vias = [], []

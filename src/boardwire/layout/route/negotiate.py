@@ -77,7 +77,8 @@ def _legalise(self) -> None:
         self.rip(worst)
         ripped.append(worst)
         clash_counts = _clash_counts(self)
-    for nid in sorted(ripped, key=lambda n: self.rank[n]):
+    for k, nid in enumerate(sorted(ripped, key=lambda n: self.rank[n])):
+        self._progress(0, 1, f"routing {len(ripped) - k} ripped-up nets around the others")
         self.rip(nid)
         self.route_net(self.nets[nid], 0, full=not self._out_of_time())
 
