@@ -47,6 +47,25 @@ def _project_data(ctx: Context, od) -> dict:
     return {}
 
 
+# KiCad 5 kept net classes in the board file, under other names
+_V5_KEYS = {"clearance": "clearance", "trace_width": "track_width", "via_dia": "via_diameter",
+            "via_drill": "via_drill"}
+
+
+def _classes(board, project: dict):
+    """``net -> class`` from the project file; for a KiCad 5 board without one, from
+    the board's own ``net_class`` lists (as KiCad imports them)."""
+    if project.get("net_settings", {}).get("classes"):
+        return netclass_lookup(project)
+    rows = [r for r in board.net_classes if "nets" in r or r.get("name") == "Default"]
+    if not rows:
+        return netclass_lookup(project)
+    classes = {r["name"]: {"name": r["name"], **{_V5_KEYS[k]: v for k, v in r.items() if k in _V5_KEYS}}
+               for r in rows}
+    member = {net: r["name"] for r in rows for net in r.get("nets", [])}
+    return lambda net: classes.get(member.get(net, "Default"), classes.get("Default", {}))
+
+
 @command("pcb.autoroute", kind="edit", args=AutorouteArgs, result=Result, long=True, units="mm, seconds",
          examples=({"path": "board.kicad_pcb", "seed": 1},
                    {"path": "board.kicad_pcb", "nets": ["SDA", "SCL"], "layers": ["F.Cu", "B.Cu"], "seed": 1}))
@@ -55,7 +74,7 @@ def autoroute(ctx: Context, a: AutorouteArgs) -> dict:
     od = ctx.session.get(a.path, "board", ctx.actor)
     board = od.doc
     project = _project_data(ctx, od)
-    lookup = netclass_lookup(project)
+    lookup = _classes(board, project)
     rules = project.get("board", {}).get("design_settings", {}).get("rules", {})
     copper = board.copper_layers
     bad = [name for name in (a.layers or []) if name not in copper]
