@@ -4,6 +4,7 @@ connection made and no violation the stripped board did not already have."""
 
 from __future__ import annotations
 
+import shutil
 import time
 
 import pytest
@@ -126,4 +127,34 @@ def test_nets_with_planes_reach_them_through_vias(kicad_cli, pcbnew_python, tmp_
                   or board.net_name(v.net) in ("GND", "+3V3")]
     assert plane_vias
     assert result["routed"] == result["total"] and unconnected(after) == 0
+    assert new_violations(before, after) == []
+
+
+@pytest.mark.kicad
+def test_existing_tracks_are_kept_and_joined(kicad_cli, tmp_path):
+    """A half-routed board: the GND tracks stay as they are and the router completes
+    the rest around them."""
+    from boardwire.documents import open_document
+
+    src = need(DEMOS / "pic_programmer" / "pic_programmer.kicad_pcb")
+    board = open_document(src)
+    keep = {n.number for n in board.nets if n.name in ("GND", "VCC")}
+    for item in list(board.items(("segment", "arc", "via"))):
+        if item.net not in keep:
+            board.delete(item)
+    for z in list(board.zones):
+        board.delete(z)
+    folder = tmp_path / "half"
+    folder.mkdir()
+    half = folder / src.name
+    half.write_bytes(board.to_bytes())
+    shutil.copy(src.with_suffix(".kicad_pro"), folder)
+    kept = {t.uuid for t in board.items(("segment", "arc", "via"))}
+    assert kept
+    before = drc(half)
+    result = _route(folder, half.name)
+    after = drc(half)
+    routed = open_document(half)
+    assert kept <= {t.uuid for t in routed.items(("segment", "arc", "via"))}
+    assert result["routed"] == result["total"] == unconnected(before) and unconnected(after) == 0
     assert new_violations(before, after) == []
