@@ -31,6 +31,39 @@ namespaces: dict[str, Namespace]
 class _Board(Namespace):
     """boardwire.api.board: generated from the registry."""
 
+    def autoroute(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, nets: Sequence[str] | None = None, netclasses: Sequence[str] | None = None, area: Sequence[float] | None = None, layers: Sequence[str] | None = None, time_limit: float = 120, effort: int = 2, via_cost: float = 2.0, seed: int = 0, refill_zones: bool = True) -> dict[str, Any]:
+        """Route unrouted connections with net-class widths, clearances and vias, 0/45/90 degrees, each item checked; zones refilled; same seed, same result. Gives routed/total, unrouted and why, vias, length.
+
+        Registry command ``pcb.autoroute`` (edit, long; units: mm, seconds).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            nets (Sequence[str] | None):
+            netclasses (Sequence[str] | None):
+            area (Sequence[float] | None): [x1,y1,x2,y2]: pads inside
+            layers (Sequence[str] | None):
+            time_limit (float): s (default 120)
+            effort (int): (default 2)
+            via_cost (float): mm of track (default 2.0)
+            seed (int): (default 0)
+            refill_zones (bool): (default True)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            board.autoroute(seed=1)
+            board.autoroute(nets=['SDA', 'SCL'], layers=['F.Cu', 'B.Cu'], seed=1)
+        """
+        ...
+
     def delete(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, reference: str | None = None, ids: Sequence[str] | None = None) -> dict[str, Any]:
         """Delete a footprint (by reference) or items (by id).
 
@@ -111,6 +144,28 @@ class _Board(Namespace):
 
         Examples:
             board.drc()
+        """
+        ...
+
+    def export_dsn(self, *, output: str, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+        """Write the board as a Specctra DSN (KiCad's exporter) for an external router.
+
+        Registry command ``pcb.exportDsn`` (export, read-only, long).
+
+        Args:
+            output (str): .dsn path (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            board.export_dsn(output='board.dsn')
         """
         ...
 
@@ -200,6 +255,30 @@ class _Board(Namespace):
             BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
                 stale-revision, service-unavailable...; see docs/commands.md); a failed edit
                 changes nothing.
+        """
+        ...
+
+    def import_ses(self, *, session: str, path: str | os.PathLike[str] | None = None, revision: int | None = None) -> dict[str, Any]:
+        """Take a Specctra session's (.ses) tracks and vias into the board (KiCad's importer); only routing changes.
+
+        Registry command ``pcb.importSes`` (edit, long).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            session (str): .ses path (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            board.import_ses(session='board.ses')
         """
         ...
 

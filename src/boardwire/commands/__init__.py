@@ -1,4 +1,4 @@
 """The command families. Importing this package registers every command."""
 
 from . import (board_edit, board_query, checks, fab, lib, project, project_update, renders,  # noqa: F401
-               sch_hierarchy, sch_place, sch_query, sch_symbol, sch_wire, session_cmds)
+               routing, sch_hierarchy, sch_place, sch_query, sch_symbol, sch_wire, session_cmds)

@@ -1,0 +1,1 @@
+"""Layout engines: routing (`route`), and the board adapter (`route_board`)."""

@@ -1,0 +1,139 @@
+"""Negotiated congestion (PathFinder) and the bookkeeping it needs: the nets that
+failed the walled first pass are routed again with the others' routes passable at a
+price, collisions are found exactly, the nets near them move too every second round,
+and the state is made legal at the end; the best legal state seen is kept. Functions
+of a `Router` (``self``)."""
+
+from __future__ import annotations
+
+import time
+
+from .grid import STEP
+from .profiles import stamp_routes
+
+FULL_EVERY = 2  # every second round, nets near the collisions are routed again too
+
+
+def negotiate(self, failed: list[int], total: int) -> None:
+    """Negotiated congestion in cycles: PathFinder rounds on the failed nets (then every
+    net in a collision, and every second round the nets near them), a price that grows
+    each round and a history cost where collisions keep happening; then the state is
+    made legal (the most colliding nets ripped up and routed around the rest). A
+    cycle that leaves connections missing starts again from them, the history kept;
+    the best legal state seen is the one kept."""
+    rounds, cycles = {1: (6, 1), 2: (12, 3), 3: (20, 5)}.get(self.o.effort, (12, 3))
+    best = (self._missing(), _snapshot(self))
+    first_missing = best[0]
+    todo = set(failed)
+    self.trace = []
+    done_rounds = 0
+    for _ in range(cycles):
+        if not todo or self._out_of_time(0.8):
+            break
+        done_rounds += _rounds(self, todo, rounds, total)
+        _legalise(self)
+        if self._missing() < best[0]:
+            best = (self._missing(), _snapshot(self))
+        if not best[0]:
+            break
+        todo = {nid for nid, u in self.unrouted.items() if u}
+    if self._missing() > best[0]:
+        _restore(self, best[1])
+    self.negotiation = {"rounds": done_rounds, "first_pass_failed": len(failed),
+                        "first_pass_missing": first_missing, "s": round(time.monotonic() - self.t0, 2),
+                        "trace": self.trace}
+
+
+def _rounds(self, todo: set[int], rounds: int, total: int) -> int:
+    """PathFinder rounds until nothing collides or is missing; returns how many ran."""
+    price = STEP * 4
+    for it in range(rounds):
+        if not todo or self._out_of_time(0.8):
+            return it
+        for nid in sorted(todo, key=lambda n: self.rank[n]):
+            self.rip(nid)
+            self.route_net(self.nets[nid], price, overlap=True)
+        clash = _clashing(self, todo)
+        short = {nid for nid, u in self.unrouted.items() if u}
+        self.trace.append((len(clash), len(short), self._missing(), round(time.monotonic() - self.t0, 1)))
+        if not clash and not short:
+            return it + 1
+        todo = clash | short
+        if FULL_EVERY and it % FULL_EVERY == FULL_EVERY - 1:  # let nets out of the way move too
+            todo |= _near(self, clash | short)
+        price = min(int(price * 1.5), STEP * 5000)
+        self._progress(total - self._missing(), total,
+                       f"negotiating: {len(clash)} nets collide, {len(short)} incomplete")
+    return rounds
+
+
+def _legalise(self) -> None:
+    """Rip up the most colliding nets until none collide, then route them around the
+    others."""
+    clash_counts = _clash_counts(self)
+    ripped = []
+    while clash_counts:
+        worst = max(clash_counts, key=lambda n: (clash_counts[n], -self.rank[n]))
+        self.rip(worst)
+        ripped.append(worst)
+        clash_counts = _clash_counts(self)
+    for k, nid in enumerate(sorted(ripped, key=lambda n: self.rank[n])):
+        self._progress(0, 1, f"routing {len(ripped) - k} ripped-up nets around the others")
+        self.rip(nid)
+        self.route_net(self.nets[nid], 0, full=not self._out_of_time())
+
+
+def _near(self, nets: set[int]) -> set[int]:
+    """Nets with routes inside the boxes of ``nets``' routes and clusters."""
+    boxes = []
+    for nid in nets:
+        pts = [p for kind, geom, _ in self.placed.get(nid, []) for p in geom]
+        pts += [a for acc in self._access(self.nets[nid]) for a in acc.anchors]
+        if pts:
+            xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+            boxes.append((min(xs), min(ys), max(xs), max(ys)))
+    out = set()
+    for nid, items in self.placed.items():
+        for _, geom, _ in items:
+            if any(b[0] <= p[0] <= b[2] and b[1] <= p[1] <= b[3] for p in geom for b in boxes):
+                out.add(nid)
+                break
+    return out
+
+def _clash_counts(self, among: set[int] | None = None) -> dict[int, int]:
+    """Per net, how many of its placed items collide with another net's (only the
+    items of nets ``among`` are checked, and their partners counted)."""
+    out: dict[int, int] = {}
+    for nid in sorted(self.placed if among is None else among & set(self.placed)):
+        r = self.nets[nid].rule
+        for kind, geom, layer in self.placed[nid]:
+            w = r.width if kind == "track" else r.via_diameter
+            hit = self.checker.conflicts(nid, kind, geom, w, r.clearance,
+                                         r.via_drill if kind == "via" else 0, layer)
+            hit.discard(nid)
+            if hit:
+                out[nid] = out.get(nid, 0) + 1
+                if among is not None:
+                    for other in hit:
+                        out[other] = out.get(other, 0) + 1
+    return out
+
+def _clashing(self, among: set[int]) -> set[int]:
+    return set(_clash_counts(self, among))
+
+def _snapshot(self):
+    return ({k: list(v) for k, v in self.placed.items()}, {k: list(v) for k, v in self.unrouted.items()})
+
+def _restore(self, snap) -> None:
+    for nid in list(self.placed):
+        self.rip(nid)
+    placed, unrouted = snap
+    for nid, items in placed.items():
+        net = self.nets[nid]
+        r = net.rule
+        stamp_routes(self.all_profiles, self.grid, self.p, r, items, 1)
+        for kind, geom, layer in items:
+            self.checker.add(nid, kind, geom, r.width if kind == "track" else r.via_diameter,
+                             r.clearance, r.via_drill if kind == "via" else 0, layer)
+        self.placed[nid] = list(items)
+    self.unrouted = {k: list(v) for k, v in unrouted.items()}

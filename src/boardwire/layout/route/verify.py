@@ -1,0 +1,212 @@
+"""Exact clearance checks of new tracks and vias, before they are kept.
+
+The grid only says where a track centre may go; every segment and via the router
+emits is measured here against the fixed obstacles (shapely distances to the real
+pad, hole and drawing shapes), the board edge, keep-outs, and the routes already
+placed (closed-form segment distances), with the clearance KiCad's DRC applies: the
+larger of both items' clearances and the board minimum, plus `SAFETY`; holes keep the
+board's hole-to-hole distance from every other hole, whatever their nets.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+
+import shapely
+from shapely.geometry import LineString, Point
+
+from .problem import Problem
+
+SAFETY = 5_000  # nm beyond each rule: shapely's round shapes are polygons inside the curve
+BUCKET = 2_000_000  # nm: the spatial hash of placed routes
+
+
+def seg_dist(a, b, c, d) -> float:
+    """Distance between segments ab and cd (points as (x, y))."""
+    if _intersect(a, b, c, d):
+        return 0.0
+    return min(point_seg_dist(a, c, d), point_seg_dist(b, c, d), point_seg_dist(c, a, b), point_seg_dist(d, a, b))
+
+
+def point_seg_dist(p, a, b) -> float:
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    l2 = dx * dx + dy * dy
+    t = 0.0 if l2 == 0 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / l2))
+    return math.hypot(p[0] - ax - t * dx, p[1] - ay - t * dy)
+
+
+def _orient(a, b, c) -> float:
+    return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+
+
+def _intersect(a, b, c, d) -> bool:
+    o1, o2, o3, o4 = _orient(a, b, c), _orient(a, b, d), _orient(c, d, a), _orient(c, d, b)
+    return (o1 * o2 < 0) and (o3 * o4 < 0)
+
+
+class Checker:
+    """The fixed world of a problem, and the routes placed so far (by net)."""
+
+    def __init__(self, problem: Problem):
+        self.p = problem
+        self.minc = problem.rules.min_clearance
+        obs = problem.obstacles
+        self.obstacles = obs
+        self.by_layer: dict[int, tuple[shapely.STRtree, list[int]]] = {}
+        for layer in range(len(problem.layers)):
+            idx = [i for i, o in enumerate(obs) if layer in o.layers and o.kind != "hole"]
+            self.by_layer[layer] = (shapely.STRtree([obs[i].shape for i in idx]), idx)
+        holes = [i for i, o in enumerate(obs) if o.hole is not None]
+        self.holes = (shapely.STRtree([obs[i].hole for i in holes]), holes)
+        npth = [i for i, o in enumerate(obs) if o.kind == "hole"]
+        self.npth = (shapely.STRtree([obs[i].shape for i in npth]), npth)
+        self.max_clear = max([o.clearance for o in obs] + [n.rule.clearance for n in problem.nets]
+                             + [self.minc, problem.rules.edge_clearance, problem.rules.hole_clearance, 0])
+        self.edge = problem.outline.boundary if problem.outline is not None else None
+        if self.edge is not None:
+            shapely.prepare(problem.outline)
+        # placed routes: id -> record; bucket -> ids
+        self.items: dict[int, tuple] = {}
+        self.buckets: dict[tuple[int, int], set[int]] = defaultdict(set)
+        self.by_net: dict[int, list[int]] = defaultdict(list)
+        self._next = 0
+
+    # -- the fixed world -------------------------------------------------------------
+
+    def track_ok(self, a, b, width: int, layer: int, net: int, clearance: int) -> bool:
+        line = LineString([a, b]) if a != b else Point(a)
+        half = width / 2
+        tree, idx = self.by_layer[layer]
+        reach = half + max(clearance, self.max_clear) + SAFETY
+        for k in tree.query(line, predicate="dwithin", distance=reach):
+            o = self.obstacles[idx[k]]
+            if o.net and o.net == net:
+                continue
+            need = half + max(clearance, o.clearance, self.minc) + SAFETY
+            if shapely.distance(line, o.shape) < need:
+                return False
+        if not self._holes_and_edge_ok(line, half, clearance, reach):
+            return False
+        for k in self.p.keepouts:
+            if k.tracks and layer in k.layers and shapely.distance(line, k.polygon) < half + SAFETY:
+                return False
+        return True
+
+    def via_ok(self, at, diameter: int, drill: int, net: int, clearance: int) -> bool:
+        pt = Point(at)
+        r = diameter / 2
+        reach = r + max(clearance, self.max_clear) + SAFETY
+        seen = set()
+        for layer in range(len(self.p.layers)):
+            tree, idx = self.by_layer[layer]
+            for k in tree.query(pt, predicate="dwithin", distance=reach):
+                i = idx[k]
+                if i in seen:
+                    continue
+                seen.add(i)
+                o = self.obstacles[i]
+                if o.net and o.net == net:
+                    continue
+                if shapely.distance(pt, o.shape) < r + max(clearance, o.clearance, self.minc) + SAFETY:
+                    return False
+        h2h = self.p.rules.hole_to_hole
+        tree, idx = self.holes
+        for k in tree.query(pt, predicate="dwithin", distance=drill / 2 + h2h + SAFETY):
+            if shapely.distance(pt, self.obstacles[idx[k]].hole) < drill / 2 + h2h + SAFETY:
+                return False
+        if not self._holes_and_edge_ok(pt, r, clearance, reach):
+            return False
+        for k in self.p.keepouts:
+            if k.vias and shapely.distance(pt, k.polygon) < r + SAFETY:
+                return False
+        return True
+
+    def _holes_and_edge_ok(self, geom, half: float, clearance: int, reach: float) -> bool:
+        """``geom`` grown by ``half`` keeps clear of NPTH holes (hole and edge clearance,
+        and the hole's own) and inside the board edge."""
+        rules = self.p.rules
+        tree, idx = self.npth
+        for k in tree.query(geom, predicate="dwithin", distance=reach):
+            o = self.obstacles[idx[k]]
+            need = half + max(rules.hole_clearance, rules.edge_clearance, clearance, o.clearance) + SAFETY
+            if shapely.distance(geom, o.shape) < need:
+                return False
+        return self._edge_ok(geom, half + max(rules.edge_clearance, clearance) + SAFETY)
+
+    def _edge_ok(self, geom, need: float) -> bool:
+        if self.edge is None:
+            return True
+        return self.p.outline.contains(geom) and shapely.distance(geom, self.edge) >= need
+
+    # -- placed routes ---------------------------------------------------------------
+
+    def _keys(self, x0, y0, x1, y1):
+        for bx in range(int(x0 // BUCKET), int(x1 // BUCKET) + 1):
+            for by in range(int(y0 // BUCKET), int(y1 // BUCKET) + 1):
+                yield bx, by
+
+    def add(self, net: int, kind: str, geom: tuple, width: int, clearance: int, drill: int = 0,
+            layer: int = -1) -> int:
+        """Place a route item: kind "track" (geom (a, b)) or "via" (geom (at,))."""
+        i = self._next
+        self._next += 1
+        rec = (net, kind, geom, width, clearance, drill, layer)
+        self.items[i] = rec
+        self.by_net[net].append(i)
+        x0, y0, x1, y1 = _box(geom, width / 2)
+        for key in self._keys(x0, y0, x1, y1):
+            self.buckets[key].add(i)
+        return i
+
+    def remove_net(self, net: int) -> None:
+        for i in self.by_net.pop(net, []):
+            net_, kind, geom, width, *_ = self.items.pop(i)
+            x0, y0, x1, y1 = _box(geom, width / 2)
+            for key in self._keys(x0, y0, x1, y1):
+                self.buckets[key].discard(i)
+
+    def conflicts(self, net: int, kind: str, geom: tuple, width: int, clearance: int,
+                  drill: int = 0, layer: int = -1) -> set[int]:
+        """Nets of placed routes the item would come too close to (for vias also the
+        same net's vias closer than hole-to-hole)."""
+        h2h = self.p.rules.hole_to_hole
+        x0, y0, x1, y1 = _box(geom, width / 2 + self.max_clear + h2h + SAFETY)
+        found = set()
+        seen = set()
+        for key in self._keys(x0, y0, x1, y1):
+            for i in self.buckets.get(key, ()):
+                if i in seen:
+                    continue
+                seen.add(i)
+                onet, okind, ogeom, owidth, oclear, odrill, olayer = self.items[i]
+                if onet == net and not (kind == "via" and okind == "via"):
+                    continue
+                if onet in found:
+                    continue
+                if kind == "track" and okind == "track" and layer != olayer:
+                    continue
+                d = _dist(kind, geom, okind, ogeom)
+                if onet == net:  # two vias of one net: hole to hole only
+                    if d < drill / 2 + odrill / 2 + h2h + SAFETY:
+                        found.add(onet)
+                    continue
+                need = width / 2 + owidth / 2 + max(clearance, oclear, self.minc) + SAFETY
+                if kind == "via" and okind == "via":
+                    need = max(need, drill / 2 + odrill / 2 + h2h + SAFETY)
+                if d < need:
+                    found.add(onet)
+        return found
+
+
+def _box(geom, r):
+    xs = [p[0] for p in geom]
+    ys = [p[1] for p in geom]
+    return min(xs) - r, min(ys) - r, max(xs) + r, max(ys) + r
+
+
+def _dist(kind, geom, okind, ogeom) -> float:
+    a = geom if kind == "track" else (geom[0], geom[0])
+    b = ogeom if okind == "track" else (ogeom[0], ogeom[0])
+    return seg_dist(a[0], a[1], b[0], b[1])

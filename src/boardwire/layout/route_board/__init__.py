@@ -1,0 +1,255 @@
+"""A board as a routing problem, and a routing result back into the board.
+
+The one adapter (this package: here and `shapes`) between the router (`boardwire.layout.route`, which knows no
+documents) and a KiCad board. It reads:
+
+- copper and connectivity from `boardwire.netlist.copper` (pads of every shape,
+  tracks, vias, clusters of connected copper);
+- net classes through a ``netclass_of(net name) -> dict`` the caller passes (the
+  project file's classes and patterns, as `commands.project_rules.netclass_of` reads
+  them) and the board's design rules as the project's ``board.design_settings.rules``
+  dict (KiCad's keys, mm);
+- the board outline (Edge.Cuts), copper drawings and text, pad and via holes, local
+  clearances and keep-out rule areas from the document views.
+
+When `boardwire.geometry` (the board's copper geometry model) lands, this package is
+the only code to switch over.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Callable
+
+import shapely
+from shapely.geometry import LineString, Point, Polygon
+
+from ...documents.board import Board, Zone
+from ...documents.views import View
+from ...netlist.copper import connectivity, copper_order
+from ..route.problem import Net, NetRule, Obstacle, Piece, Plane, Problem, Result, Rules
+from .shapes import MM, _nm, copper_art, edge_lines, hole_of, keepouts, local_clearance, outline_of
+
+# KiCad 9's defaults for rules a project file leaves out (pcbnew's board design settings)
+DEFAULT_RULES = {"min_clearance": 0.0, "min_copper_edge_clearance": 0.5, "min_hole_to_hole": 0.25,
+                 "min_hole_clearance": 0.25, "min_track_width": 0.0, "min_via_diameter": 0.5,
+                 "min_through_hole_diameter": 0.3, "min_via_annular_width": 0.1}
+DEFAULT_CLASS = {"clearance": 0.2, "track_width": 0.2, "via_diameter": 0.6, "via_drill": 0.3}
+
+
+@dataclass
+class BoardProblem:
+    problem: Problem
+    net_numbers: dict[int, int]  # problem net id -> the board's net number
+    layer_names: list[str]
+
+
+def net_rule(cls: dict, rules: dict) -> NetRule:
+    """A net class (project file keys, mm) within the board's minimums, in nm."""
+    def get(key):
+        v = cls.get(key)
+        return DEFAULT_CLASS[key] if v is None else v
+
+    width = max(get("track_width"), rules["min_track_width"])
+    drill = max(get("via_drill"), rules["min_through_hole_diameter"])
+    dia = max(get("via_diameter"), rules["min_via_diameter"], drill + 2 * rules["min_via_annular_width"])
+    return NetRule(_nm(width), _nm(get("clearance")), _nm(dia), _nm(drill))
+
+
+def build_problem(board: Board, netclass_of: Callable[[str], dict], design_rules: dict, *,
+                  nets: set[str] | None = None, layers: list[str] | None = None,
+                  area: tuple[int, int, int, int] | None = None) -> BoardProblem:
+    """The routing problem of ``board``: its unrouted connections (only ``nets``, or
+    only connections with every pad inside ``area`` (x0, y0, x1, y1 nm), when given),
+    routed on ``layers`` (default: every copper layer but inner planes).
+
+    Zones: their fills are redrawn after routing, so they are neither obstacles nor
+    connections, except on planes (`plane_zones`), which a via reaches."""
+    rules_mm = {**DEFAULT_RULES, **{k: v for k, v in design_rules.items() if v is not None}}
+    copper = copper_order(board)
+    layer_index = {name: i for i, name in enumerate(copper)}
+    outline = outline_of(board)
+    centres = [pad.world_position for fp in board.footprints for pad in fp.pads]
+    if outline is not None and centres and \
+            sum(outline.contains(Point(c)) for c in centres) < len(centres) / 2:
+        outline = None  # edges that do not close around the parts: kept away from as lines
+    planes = plane_zones(board, copper, outline)
+    default = [n for n in copper if n not in {z.layer for z in planes}]
+    routable = tuple(layer_index[n] for n in (layers or default) if n in layer_index)
+    rules = Rules(_nm(rules_mm["min_clearance"]), _nm(rules_mm["min_copper_edge_clearance"]),
+                  _nm(rules_mm["min_hole_to_hole"]), _nm(rules_mm["min_hole_clearance"]))
+    class_cache: dict[str, NetRule] = {}
+
+    def rule_of(net: str) -> NetRule:
+        if net not in class_cache:
+            class_cache[net] = net_rule(netclass_of(net) or {}, rules_mm)
+        return class_cache[net]
+
+    conn = connectivity(_without_zones(board))
+    items = conn.items
+    pads = {(fp.reference, pad.number, pad.world_position): (pad, fp)
+            for fp in board.footprints for pad in fp.pads}
+    vias = {v.uuid: v for v in board.vias}
+    obstacles: list[Obstacle] = []
+    pieces: dict[int, Piece] = {}
+    names = sorted({it.net for it in items if it.net})
+    ids = {name: i + 1 for i, name in enumerate(names)}
+    for k, it in enumerate(items):
+        li = tuple(layer_index[n] for n in it.layers if n in layer_index)
+        nid = ids.get(it.net, 0)
+        clear = rule_of(it.net).clearance if it.net else 0
+        if it.kind == "pad":
+            ref, number = it.ref.rsplit("-", 1)
+            pad, fp = pads.get((ref, number, it.anchors[0]), (None, None))
+            hole = hole_of(pad, it.anchors[0], pad.orientation) if pad is not None else None
+            local = local_clearance(pad, fp) if pad is not None else None
+            if local is not None:
+                clear = _nm(local)  # a pad's or footprint's own clearance wins over its class
+            if pad is not None and pad.pad_type == "np_thru_hole":
+                if hole is not None:  # its own clearance, if any, holds for the hole too
+                    obstacles.append(Obstacle(hole, tuple(range(len(copper))), 0,
+                                              _nm(local) if local is not None else 0, hole, "hole"))
+                if hole is None or it.shape.area > hole.area * 1.01:
+                    obstacles.append(Obstacle(it.shape, li, 0, clear, None, "pad"))
+                continue
+            obstacles.append(Obstacle(it.shape, li, nid, clear, hole, "pad"))
+            pieces[k] = Piece("pad", li, it.shape, it.anchors[0], 0, it.ref)
+        elif it.kind == "segment":
+            (a, b) = it.anchors
+            obstacles.append(Obstacle(it.shape, li, nid, clear, None, "track",
+                                      (a[0], a[1], b[0], b[1], it.reach)))
+            pieces[k] = Piece("track", li, LineString([a, b]) if a != b else LineString([a, (a[0] + 1, a[1])]),
+                              None, it.reach * 2, "track")
+        elif it.kind == "arc":
+            obstacles.append(Obstacle(it.shape, li, nid, clear, None, "track"))
+        elif it.kind == "via":
+            v = vias.get(it.uuid)
+            at = it.anchors[0]
+            hole = Point(at).buffer(v.drill / 2, 16) if v is not None and v.drill else None
+            obstacles.append(Obstacle(it.shape, li, nid, clear, hole, "via", (at[0], at[1], at[0], at[1], it.reach)))
+            pieces[k] = Piece("via", li, it.shape, at, it.reach * 2, "via")
+        # zones: their fills are refilled after routing, so they are no obstacle
+    obstacles += copper_art(board, layer_index)
+    if outline is None:
+        obstacles += [Obstacle(line.buffer(1_000), tuple(range(len(copper))), 0, 0, kind="hole")
+                      for line in edge_lines(board)]
+    clusters: dict[tuple[str, int], list[Piece]] = {}
+    for k, it in enumerate(items):
+        if it.net and k in pieces and (nets is None or it.net in nets):
+            clusters.setdefault((it.net, conn.cluster[k]), []).append(pieces[k])
+    by_net: dict[str, list[list[Piece]]] = {}
+    for (net, _), group in sorted(clusters.items(), key=lambda kv: (kv[0][0], kv[0][1])):
+        if not any(p.kind in ("pad", "via") for p in group):
+            continue  # orphan tracks: KiCad's ratsnest ignores them too
+        if area is not None and not all(_inside(p, area) for p in group if p.kind == "pad"):
+            continue
+        by_net.setdefault(net, []).append(group)
+    pours = _pours(planes, routable, layer_index, rule_of)
+    for name, plist in pours.items():  # pads and vias already in a plane join it
+        groups = by_net.get(name)
+        if groups is None:
+            continue
+        joined = [g for g in groups if any(_reaches(p, plist) for p in g)]
+        rest = [g for g in groups if not any(_reaches(p, plist) for p in g)]
+        plane_pieces = [Piece("plane", (pl.layer,), pl.polygon, None, 0, f"{copper[pl.layer]} pour")
+                        for pl in plist]
+        by_net[name] = [plane_pieces + [p for g in joined for p in g]] + rest
+    route_nets = [Net(ids[name], name, rule_of(name), groups, pours.get(name, []))
+                  for name, groups in sorted(by_net.items()) if len(groups) >= 2]
+    if outline is not None:
+        bounds = tuple(int(v) for v in outline.bounds)
+    else:
+        allb = shapely.union_all([o.shape for o in obstacles]).bounds if obstacles else (0, 0, MM, MM)
+        bounds = tuple(int(v) for v in allb)
+    problem = Problem(copper, routable, outline, obstacles, keepouts(board, layer_index), route_nets,
+                      rules, bounds)
+    numbers = {ids[n]: board.net_number(n) or 0 for n in names}
+    return BoardProblem(problem, numbers, copper)
+
+
+def _without_zones(board: Board) -> Board:
+    """The board's copper without its zones (a copy; the board is not touched)."""
+    if not any(not z.is_keepout for z in board.zones):
+        return board
+    clone = Board(board.to_bytes(), board.path)
+    for z in list(clone.zones):
+        if not z.is_keepout:
+            clone.delete(z)
+    return clone
+
+
+def plane_zones(board: Board, copper: list[str], outline) -> list[Zone]:
+    """Zones that make an inner layer a plane: on an inner copper layer, with a net,
+    covering half the board or more."""
+    if len(copper) < 4:
+        return []
+    inner = set(copper[1:-1])
+    area = outline.area if outline is not None else None
+    out = []
+    for z in board.zones:
+        if z.is_keepout or z.layer not in inner or len(z.outline) < 3 or not (z.net_name or z.net):
+            continue
+        poly = Polygon(z.outline).buffer(0)
+        if area is None or poly.intersection(outline).area >= 0.5 * area:
+            out.append(z)
+    return out
+
+
+def _pours(planes: list[Zone], routable, layer_index, rule_of) -> dict[str, list]:
+    """Per net, where a via reaches its planes: the zone less its clearance and the
+    via's radius."""
+    out: dict[str, list] = {}
+    for z in planes:
+        li = layer_index[z.layer]
+        if li in routable:
+            continue
+        name = z.net_name or ""
+        clear = z.child("connect_pads")
+        gap = 0
+        if clear is not None:
+            c = View(z.doc, clear).values("clearance")
+            gap = _nm(float(c[0])) if c else 0
+        r = rule_of(name)
+        poly = Polygon(z.outline).buffer(-(r.via_diameter / 2 + max(gap, r.clearance)))
+        if not poly.is_empty:
+            out.setdefault(name, []).append(Plane(li, poly))
+    return out
+
+
+def _reaches(p: Piece, planes) -> bool:
+    """A pad or via through a plane's layer, inside it: the fill will connect it."""
+    return p.kind in ("pad", "via") and any(pl.layer in p.layers and pl.polygon.contains(Point(p.at))
+                                            for pl in planes)
+
+
+def _inside(p: Piece, area) -> bool:
+    x, y = p.at
+    return area[0] <= x <= area[2] and area[1] <= y <= area[3]
+
+
+def apply_result(board: Board, bp: BoardProblem, result: Result, seed: int = 0) -> list[str]:
+    """Add the result's tracks and vias to the board (KiCad's formatting, through the
+    document's edit primitives); returns the new items' ids. The ids are derived from
+    the seed and the items (UUID version 5), so the same routing gives the same file."""
+    ids = []
+    names = bp.layer_names
+
+    def uid(*parts) -> str:
+        return str(uuid.uuid5(_ID_SPACE, "|".join(map(str, (seed, len(ids)) + parts))))
+
+    for t in result.tracks:
+        net = bp.net_numbers[t.net]
+        ids.append(board.add_track(t.start, t.end, t.width, names[t.layer], net,
+                                   uid=uid("track", t.start, t.end, t.width, t.layer, net)).uuid)
+    for v in result.vias:
+        net = bp.net_numbers[v.net]
+        ids.append(board.add_via(v.at, v.diameter, v.drill, (names[0], names[-1]), net,
+                                 uid=uid("via", v.at, v.diameter, v.drill, net)).uuid)
+    return ids
+
+
+_ID_SPACE = uuid.UUID("6f1d3c2a-5b7e-4e51-9a53-2d0c8e1b7a41")  # boardwire's router
+
+
+__all__ = ["BoardProblem", "build_problem", "apply_result", "outline_of", "net_rule"]

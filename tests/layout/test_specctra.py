@@ -1,0 +1,62 @@
+"""pcb.exportDsn and pcb.importSes, through KiCad's own Specctra code: a session file
+written from a routed board comes back into a stripped copy as the same tracks, and
+nothing else in the file changes."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from boardwire.registry import REGISTRY, Context
+from boardwire.session import Session
+from tests.inputs import DEMOS, need
+from tests.layout.judge import strip_board
+
+pytestmark = pytest.mark.kicad
+
+
+def _ses(board, layer_names: dict[str, str], via: str) -> str:
+    """A Specctra session of the board's tracks: (resolution um 10) is ten units per
+    micrometre; Specctra's y axis points up; KiCad wants a library_out section."""
+    names = {n.number: n.name for n in board.nets}
+    wires = {}
+    for t in board.tracks:
+        pts = " ".join(f"{x // 100} {-y // 100}" for x, y in (t.start, t.end))
+        wires.setdefault(names[t.net], []).append(
+            f'(wire (path "{layer_names[t.layer]}" {t.width // 100} {pts}))')
+    nets = "\n".join(f'(net "{n}" {" ".join(w)})' for n, w in wires.items())
+    return (f'(session "x.ses" (base_design "x.dsn") (routes (resolution um 10) '
+            f'(parser (host_cad "boardwire test")) (library_out (padstack "{via}" (shape (circle '
+            f'"{layer_names["F.Cu"]}" 12000)) (attach off))) (network_out {nets})))\n')
+
+
+def test_session_round_trip(pcbnew_python, tmp_path):
+    src = need(DEMOS / "ecc83" / "ecc83-pp.kicad_pcb")
+    routed = strip_board(src, tmp_path / "routed")
+    session = Session(routed.parent)
+    REGISTRY.call("pcb.autoroute", {"path": routed.name}, Context(session))
+    ours = session.get(routed.name).doc
+    dsn = REGISTRY.call("pcb.exportDsn", {"path": routed.name, "output": "out/board.dsn"}, Context(session))
+    text = (routed.parent / "out" / "board.dsn").read_text()
+    assert dsn["bytes"] > 1000 and text.startswith("(pcb") and "(network" in text and '"Via[0-1]' in text
+    user = {layer.name: layer.user_name or layer.name for layer in ours.layers}
+    via = re.search(r'\(via "([^"]+)"', text).group(1)
+    (tmp_path / "ours.ses").write_text(_ses(ours, user, via))
+
+    target = strip_board(src, tmp_path / "target")
+    stripped = target.read_bytes()
+    session2 = Session(tmp_path)
+    result = REGISTRY.call("pcb.importSes", {"path": "target/" + target.name, "session": "ours.ses"},
+                           Context(session2))
+    theirs = session2.get("target/" + target.name).doc
+
+    def key(board):
+        names = {n.number: n.name for n in board.nets}
+        return sorted((tuple(sorted([t.start, t.end])), t.width, t.layer, names[t.net]) for t in board.tracks)
+
+    assert result["added"] == len(ours.tracks) and key(theirs) == key(ours)
+    for t in list(theirs.tracks):  # only the routing changed
+        theirs.delete(t)
+    assert theirs.to_bytes() == stripped
+    assert session2.get("target/" + target.name).revision == 1
