@@ -328,7 +328,7 @@ def length_groups(ctx: Context, a: DocArgs) -> dict:
                 continue
             cond = rule.text_of("condition") or ""
             pats = re.findall(r"NetName\s*==\s*'([^']*)'", cond)
-            members = sorted({n for n in nets for p in pats if fnmatch.fnmatchcase(n, p.replace("/", "/"))})
+            members = sorted({n for n in nets for p in pats if fnmatch.fnmatchcase(n, p)})
             name = atoms.text(rule.node.atoms()[0]) if rule.node.atoms() else ""
             groups.append({"rule": name, "condition": cond, "constraints": constraints,
                            "nets": [{"net": n, "length": round(lengths.get(n, 0.0), 3)} for n in members]})
