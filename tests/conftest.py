@@ -23,6 +23,17 @@ def pcbnew_python() -> str:
     return SYSTEM_PYTHON
 
 
+def pytest_collection_modifyitems(items):
+    """The heavy tests first, the longest first (the order is otherwise kept):
+    pytest-xdist hands tests out in this order, so a long one never starts last while
+    the other workers idle."""
+    def minutes(item) -> float:
+        mark = item.get_closest_marker("heavy")
+        return mark.kwargs["minutes"] if mark is not None else 0.0
+
+    items.sort(key=minutes, reverse=True)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item):
     """A parametrisation over inputs that are not here (no demos, no corpus) is empty,
