@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from tests.inputs import SYSTEM_PYTHON, _missing, have_kicad_cli, have_pcbnew
+from tests.inputs import SYSTEM_PYTHON, _missing, absent, have_kicad_cli, have_pcbnew
 
 
 @pytest.fixture(scope="session")
@@ -21,3 +21,25 @@ def pcbnew_python() -> str:
     if not have_pcbnew():
         _missing("KiCad's pcbnew module for the system python")
     return SYSTEM_PYTHON
+
+
+def pytest_collection_modifyitems(items):
+    """The heavy tests first, the longest first (the order is otherwise kept):
+    pytest-xdist hands tests out in this order, so a long one never starts last while
+    the other workers idle."""
+    def minutes(item) -> float:
+        mark = item.get_closest_marker("heavy")
+        return mark.kwargs["minutes"] if mark is not None else 0.0
+
+    items.sort(key=minutes, reverse=True)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """A parametrisation over inputs that are not here (no demos, no corpus) is empty,
+    and pytest skips it by itself: under BOARDWIRE_REQUIRE_KICAD that fails like every
+    other missing input."""
+    for mark in item.iter_markers("skip"):
+        reason = str(mark.kwargs.get("reason", ""))
+        if reason.startswith("got empty parameter set"):
+            absent(f"{item.name}: {reason}, its inputs are missing")

@@ -1,9 +1,11 @@
 """Test inputs: real KiCad files (the installed demos and libraries, and
 ../shared/corpus), and the KiCad 9 oracles (kicad-cli, pcbnew in the system python).
 
-Tests that need KiCad use the ``kicad`` marker. Where KiCad is absent they are skipped
-with the reason shown, unless BOARDWIRE_REQUIRE_KICAD=1 (set by .ci/run), which turns
-the skip into a failure so CI can never pass without running them.
+Tests that need KiCad use the ``kicad`` marker. Where KiCad or an input (demos,
+libraries, corpus, the Node tools) is absent they are skipped with the reason shown,
+unless BOARDWIRE_REQUIRE_KICAD=1 (set by .ci/run), which turns the skip into a failure
+so CI can never pass without running them: skip through `absent` (or `need`,
+`need_corpus`, `_missing`), never with a plain ``pytest.skip``.
 """
 
 from __future__ import annotations
@@ -49,8 +51,19 @@ def kicad_files(root: Path, suffixes=SEXPR_SUFFIXES, names=TABLE_NAMES) -> list[
     return sorted(out)
 
 
+# Boards this big (vme-wren, 70 MB) are checked by one dedicated test each
+# (tests/test_huge_boards.py), not by every per-demo parametrisation.
+HUGE_BOARD_BYTES = 20_000_000
+
+
 def demo_boards() -> list[Path]:
-    return kicad_files(DEMOS, (".kicad_pcb",), ())
+    """The demo boards but the huge ones (`huge_demo_boards`)."""
+    return [p for p in kicad_files(DEMOS, (".kicad_pcb",), ()) if p.stat().st_size <= HUGE_BOARD_BYTES]
+
+
+def huge_demo_boards() -> list[Path]:
+    """The demo boards over HUGE_BOARD_BYTES."""
+    return [p for p in kicad_files(DEMOS, (".kicad_pcb",), ()) if p.stat().st_size > HUGE_BOARD_BYTES]
 
 
 def have_kicad_cli() -> bool:
@@ -66,12 +79,15 @@ def have_pcbnew() -> bool:
     return r.returncode == 0
 
 
-def _missing(what: str):
-    msg = f"{what} is not installed (install KiCad 9: .ci/install-kicad.sh)"
+def absent(msg: str):
+    """Skip the test for a missing tool or input, or fail it under BOARDWIRE_REQUIRE_KICAD."""
     if REQUIRE_KICAD:
         pytest.fail(msg + " and BOARDWIRE_REQUIRE_KICAD=1", pytrace=False)
     pytest.skip(msg)
 
+
+def _missing(what: str):
+    absent(f"{what} is not installed (install KiCad 9: .ci/install-kicad.sh)")
 
 
 def need(path: Path) -> Path:
@@ -88,5 +104,5 @@ def corpus_files(suffixes=SEXPR_SUFFIXES, names=TABLE_NAMES) -> list[Path]:
 
 def need_corpus() -> Path:
     if not CORPUS.is_dir():
-        pytest.skip(f"the shared corpus is not at {CORPUS} (set BOARDWIRE_CORPUS)")
+        absent(f"the shared corpus is not at {CORPUS} (set BOARDWIRE_CORPUS)")
     return CORPUS

@@ -24,7 +24,7 @@ import pytest
 
 from tests.oracle import netlist_nets
 
-pytestmark = pytest.mark.kicad
+pytestmark = [pytest.mark.kicad, pytest.mark.xdist_group("end-to-end")]  # one `built` per run
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -49,12 +49,10 @@ def workspace(tmp_path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def oracle(tmp_path_factory) -> Path:
+def oracle(tmp_path_factory, kicad_cli) -> Path:
     """kicad-cli run directly on a pristine copy of the demo board and schematic, with
     the options fab.* should use for it (pic_programmer's plot settings ask for Protel
     extensions, which is also kicad-cli's default; everything else is default)."""
-    if shutil.which("kicad-cli") is None:
-        pytest.skip("kicad-cli is not installed")
     src = tmp_path_factory.mktemp("oracle") / "pic"
     shutil.copytree(need(PIC), src)
     out = src / "out"
@@ -73,7 +71,7 @@ def oracle(tmp_path_factory) -> Path:
     ]
     out.mkdir()
     for args in runs:
-        subprocess.run(["kicad-cli", *args], check=True, capture_output=True)
+        subprocess.run([kicad_cli, *args], check=True, capture_output=True)
     return out
 
 

@@ -75,11 +75,16 @@ def test_refuses_to_overwrite_a_file_changed_on_disk(board_copy):
 
 
 def test_touch_without_change_is_not_a_conflict(board_copy):
+    original = board_copy.read_bytes()
     doc = boardwire.open(board_copy)
     os.utime(board_copy, ns=(1, 1))
     fp = doc.footprints[0]
-    fp.move_to((fp.position[0] + MM, fp.position[1]))
+    moved = (fp.position[0] + MM, fp.position[1])
+    fp.move_to(moved)
     doc.save()  # same bytes on disk, only the time moved: not someone else's edit
+    assert board_copy.stat().st_mtime_ns != 1 and board_copy.read_bytes() != original  # written
+    again = boardwire.open(board_copy)
+    assert next(f for f in again.footprints if f.uuid == fp.uuid).position == moved
 
 
 def test_crash_during_write_leaves_the_original(board_copy, monkeypatch):

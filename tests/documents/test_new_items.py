@@ -132,9 +132,7 @@ def test_no_token_newer_than_the_file(tmp_path):
     from tests.inputs import CORPUS
 
     src = CORPUS / "DangerousPrototypes__BusPirate5-hardware/bus_pirate_pcb/5-REV10A/REV10a.kicad_pcb"
-    if not src.exists():
-        pytest.skip("corpus not here")
-    board = boardwire.open(src)
+    board = boardwire.open(need(src))
     assert board.version == 20221018
     lib = boardwire.open(need(FOOTPRINTS / "Resistor_SMD.pretty" / "R_0805_2012Metric.kicad_mod"))
     with pytest.raises(UnsupportedFormat) as e:

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import csv
 
+import pytest
+
 import boardwire
 from boardwire.netlist.copper import connectivity
 from tests.inputs import CORPUS, DEMOS, need, need_corpus
 
 
+@pytest.mark.heavy(minutes=1.2)
 def test_unrouted_count_equals_kicad_drc_on_the_corpus():
     need_corpus()
     rows = [r for r in csv.DictReader(open(CORPUS / "INDEX.tsv"), delimiter="\t")

@@ -5,7 +5,7 @@ the KiCad 9 demos and of ../shared/corpus that KiCad 9 loads (a root: a schemati
 other schematic names as a sheet). Our nets must group the (reference, pin) pairs of the
 netlist exactly as KiCad does; how many net names match exactly is measured and held to
 a floor (names of bus-heavy and multi-instance designs follow rules of KiCad's driver
-resolution this module only approximates). Netlists are cached per test session.
+resolution this module only approximates). Each netlist is exported once per test session.
 
 The small hand-made sheets at the top pin down the geometric rules measured with
 kicad-cli 9.0.8 (which need no KiCad to run).
@@ -24,7 +24,7 @@ import pytest
 from boardwire.netlist.schematic import (bus_members, pin_world, schematic_connectivity,
                                                sheet_file_key, symbol_transform)
 from boardwire.documents import Schematic, open_document
-from tests.inputs import CORPUS, DEMOS, SYMBOLS, kicad_files
+from tests.inputs import CORPUS, DEMOS, SYMBOLS, absent, kicad_files
 from tests.oracle import netlist_nets
 
 # Root schematics where our grouping differs from KiCad's, with the reason.
@@ -120,7 +120,8 @@ def test_what_touches_what_is_what_kicad_says(kicad_cli, tmp_path):
             + _w((96.19, 50), (96.19, 60)))
     doc = _sheet(body, root)
     (tmp_path / "t.kicad_sch").write_bytes(doc.to_bytes())
-    assert _groups(doc) == set(kicad_groups(kicad_cli, tmp_path / "t.kicad_sch", tmp_path).values())
+    theirs = kicad_groups(kicad_cli, tmp_path / "t.kicad_sch", tmp_path)
+    assert theirs is not None and _groups(doc) == set(theirs.values())
 
 
 def test_symbol_transform():
@@ -169,25 +170,37 @@ def root_schematics() -> list[Path]:
 
 
 ROOTS = root_schematics()
-RESULTS: dict[str, tuple[bool, int, int]] = {}  # root -> (same grouping, names equal, nets)
 
 
-def kicad_groups(kicad_cli: str, sch: Path, cache: Path) -> dict[str, frozenset[str]]:
-    """Net name -> {REF.PIN} from KiCad's netlist; skips the test if KiCad cannot load it."""
-    out = cache / (hashlib.md5(str(sch).encode()).hexdigest()[:16] + ".net")
-    if not out.exists() and not out.with_suffix(".failed").exists():
-        r = subprocess.run([kicad_cli, "sch", "export", "netlist", "--format", "kicadsexpr",
-                            "-o", str(out), str(sch)], capture_output=True, text=True, timeout=600)
-        if r.returncode != 0 or not out.exists():
-            out.with_suffix(".failed").write_text(r.stdout + r.stderr)
-    if not out.exists():
-        pytest.skip(f"KiCad 9 does not load {sch.name}")
-    return netlist_nets(out)
+def kicad_groups(kicad_cli: str, sch: Path, folder: Path) -> dict[str, frozenset[str]] | None:
+    """Net name -> {REF.PIN} from KiCad's netlist of ``sch`` (written into ``folder``);
+    None if KiCad cannot load it."""
+    out = folder / (hashlib.md5(str(sch).encode()).hexdigest()[:16] + ".net")
+    r = subprocess.run([kicad_cli, "sch", "export", "netlist", "--format", "kicadsexpr",
+                        "-o", str(out), str(sch)], capture_output=True, text=True, timeout=600)
+    return netlist_nets(out) if r.returncode == 0 and out.exists() else None
+
+
+class Agreement:
+    """Our nets against KiCad's netlist, per root schematic, each computed once per test
+    session (under pytest-xdist the tests using it share one worker: the xdist group
+    below). KiCad's netlists are written to ``cache``."""
+
+    def __init__(self, kicad_cli: str, cache: Path) -> None:
+        self.kicad_cli, self.cache = kicad_cli, cache
+        self._of: dict[Path, tuple[dict, dict] | None] = {}
+
+    def of(self, root: Path) -> tuple[dict, dict] | None:
+        """(KiCad's nets, ours) for ``root``, or None if KiCad cannot load it."""
+        if root not in self._of:
+            theirs = kicad_groups(self.kicad_cli, root, self.cache)
+            self._of[root] = None if theirs is None else (theirs, ours(root))
+        return self._of[root]
 
 
 @pytest.fixture(scope="session")
-def netlist_cache(tmp_path_factory) -> Path:
-    return tmp_path_factory.mktemp("kicad-netlists")
+def agreement(kicad_cli, tmp_path_factory) -> Agreement:
+    return Agreement(kicad_cli, tmp_path_factory.mktemp("kicad-netlists"))
 
 
 def ours(root: Path) -> dict[str, frozenset[str]]:
@@ -212,15 +225,16 @@ def _id(p: Path) -> str:
 
 
 @pytest.mark.kicad
+@pytest.mark.xdist_group("kicad-netlists")
 @pytest.mark.parametrize("root", ROOTS or [None], ids=lambda p: _id(p) if p else "none")
-def test_nets_group_pins_as_kicad_does(root, kicad_cli, netlist_cache):
+def test_nets_group_pins_as_kicad_does(root, agreement):
     if root is None:
-        pytest.skip(f"no demos at {DEMOS} and no corpus at {CORPUS}")
-    theirs = kicad_groups(kicad_cli, root, netlist_cache)
-    mine = ours(root)
+        absent(f"no demos at {DEMOS} and no corpus at {CORPUS}")
+    pair = agreement.of(root)
+    if pair is None:
+        pytest.skip(f"KiCad 9 does not load {root.name}")
+    theirs, mine = pair
     same = set(theirs.values()) == set(mine.values())
-    names = sum(1 for name, group in theirs.items() if mine.get(name) == group)
-    RESULTS[str(root)] = (same, names, len(theirs))
     if root.name in KNOWN_DIFFERENCES:
         if same:
             pytest.fail(f"{root.name} now agrees with KiCad: drop it from KNOWN_DIFFERENCES")
@@ -232,14 +246,16 @@ def test_nets_group_pins_as_kicad_does(root, kicad_cli, netlist_cache):
 
 
 @pytest.mark.kicad
-def test_agreement_summary(kicad_cli):
-    """After the per-schematic tests: how many schematics agree, how many net names."""
-    if len(RESULTS) < len(ROOTS) // 2:
-        pytest.skip("run with the per-schematic tests (they fill the results)")
-    equal = sum(1 for same, _, _ in RESULTS.values() if same)
-    names = sum(n for _, n, _ in RESULTS.values())
-    nets = sum(t for _, _, t in RESULTS.values())
-    print(f"\nschematic connectivity vs KiCad 9 netlists: {equal}/{len(RESULTS)} schematics "
+@pytest.mark.xdist_group("kicad-netlists")
+def test_agreement_summary(agreement):
+    """Over every root KiCad loads: how many schematics agree, how many net names."""
+    pairs = [pair for pair in map(agreement.of, ROOTS) if pair is not None]
+    if not pairs:
+        absent(f"no schematic KiCad loads in the demos at {DEMOS} or the corpus at {CORPUS}")
+    equal = sum(1 for theirs, mine in pairs if set(theirs.values()) == set(mine.values()))
+    names = sum(1 for theirs, mine in pairs for name, group in theirs.items() if mine.get(name) == group)
+    nets = sum(len(theirs) for theirs, _ in pairs)
+    print(f"\nschematic connectivity vs KiCad 9 netlists: {equal}/{len(pairs)} schematics "
           f"group pins identically; {names}/{nets} net names identical")
-    assert equal >= MIN_EQUAL_FRACTION * len(RESULTS)
+    assert equal >= MIN_EQUAL_FRACTION * len(pairs)
     assert names >= MIN_NAME_FRACTION * nets

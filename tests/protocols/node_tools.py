@@ -8,6 +8,7 @@ is a failure, and so is an install that fails (no registry): never a silent skip
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -15,25 +16,21 @@ from pathlib import Path
 
 import pytest
 
-from tests.inputs import REPO, REQUIRE_KICAD
+from tests.inputs import REPO, absent
 
 INSTALL = REPO / ".ci" / "install-node-tools.sh"
 BIN = REPO / ".ci" / "node" / "node_modules" / ".bin"
 TOOLS = ("node", "conformance", "mcp-inspector")
 
 
-def _absent(msg: str):
-    if REQUIRE_KICAD:
-        pytest.fail(msg + " and BOARDWIRE_REQUIRE_KICAD=1", pytrace=False)
-    pytest.skip(msg)
-
-
 @pytest.fixture(scope="session")
 def node_bin() -> Path:
     """.ci/node/node_modules/.bin, installed or brought to the locked versions first."""
     if not all((BIN / t).exists() for t in TOOLS) and shutil.which("npm") is None:
-        _absent("npm is not installed (needed once for .ci/install-node-tools.sh)")
-    r = subprocess.run([str(INSTALL)], capture_output=True, text=True, timeout=900)  # a no-op when current
+        absent("npm is not installed (needed once for .ci/install-node-tools.sh)")
+    with open(INSTALL.parent / "node" / ".install.lock", "w") as lock:  # pytest-xdist workers: one at a time
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        r = subprocess.run([str(INSTALL)], capture_output=True, text=True, timeout=900)  # a no-op when current
     if r.returncode != 0:
         pytest.fail(f"{INSTALL.name} failed:\n{r.stdout[-2000:]}{r.stderr[-2000:]}", pytrace=False)
     return BIN

@@ -1,6 +1,6 @@
 """The official MCP conformance suite (npm ``@modelcontextprotocol/conformance``, every
-server scenario: ``--suite all``) against ``boardwire mcp --http --no-auth
---conformance-fixtures``; see docs/mcp-conformance.md.
+server scenario: ``--suite all``) against ``boardwire mcp --http --no-auth`` with the
+suite's fixtures (conformance_server.py); see docs/mcp-conformance.md.
 
 The score recorded here (and in the README and the doc) may only go up: every
 scenario must pass at least the checks it passes today, and no check may fail."""
@@ -8,6 +8,7 @@ scenario must pass at least the checks it passes today, and no check may fail.""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import socket
@@ -21,13 +22,15 @@ import mcp_types as types
 import pytest
 from mcp import Client
 
-from tests.inputs import DEMOS, need
+from tests.inputs import DEMOS, REPO, need
 from tests.protocols.node_tools import node_bin, node_env  # noqa: F401 - node_bin is a fixture
 from tests.protocols.test_mcp import stdio
 
 SUITE_VERSION = "0.1.16"
-# Checks passed per scenario with suite 0.1.16 (server-sse-polling has only warnings:
-# boardwire keeps no event store, so a dropped SSE stream cannot be resumed).
+# A floor, not an oracle: the checks each scenario passed when suite 0.1.16 was first
+# run clean against boardwire (2026-11-30, the table in docs/mcp-conformance.md; their
+# sum, 44, is the README's figure). How many checks there are is the suite's business:
+# the test requires every check it runs to pass, bar at most the warnings of WARNED.
 PASSED = {
     "server-initialize": 1, "logging-set-level": 1, "ping": 1, "completion-complete": 1, "tools-list": 1,
     "tools-call-simple-text": 1, "tools-call-image": 1, "tools-call-audio": 1, "tools-call-embedded-resource": 1,
@@ -40,6 +43,10 @@ PASSED = {
     "prompts-get-with-args": 1, "prompts-get-embedded-resource": 1, "prompts-get-with-image": 1,
     "dns-rebinding-protection": 2,
 }
+# Warnings allowed, with their reason: boardwire's Streamable HTTP keeps no event store,
+# so its SSE streams carry no priming event id and no retry field (SEP-1699, recommended).
+WARNED = {"server-sse-polling": 2}
+STATUSES = {"SUCCESS", "FAILURE", "WARNING", "INFO"}  # the suite's check statuses (INFO: a note)
 STAMP = re.compile(r"-\d{4}-\d\d-\d\dT[\d-]+Z$")
 
 
@@ -66,8 +73,9 @@ def test_conformance_suite_score_does_not_drop(tmp_path, node_bin):
                              text=True, timeout=60).stdout.strip()
     assert version == SUITE_VERSION, f"suite {version}: re-record PASSED for it"
     port = _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "boardwire.cli.main", "mcp", "--http", "--no-auth",
-                               "--conformance-fixtures", "--port", str(port)], cwd=tmp_path,
+    pythonpath = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))  # for tests.*
+    server = subprocess.Popen([sys.executable, "-m", "tests.protocols.conformance_server", "--port", str(port)],
+                              cwd=tmp_path, env={**os.environ, "PYTHONPATH": pythonpath},
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         deadline = time.time() + 30
@@ -90,7 +98,10 @@ def test_conformance_suite_score_does_not_drop(tmp_path, node_bin):
     dropped = {s: scores.get(s, {}).get("SUCCESS", 0) for s, n in PASSED.items()
                if scores.get(s, {}).get("SUCCESS", 0) < n}
     assert not failed and not dropped, f"failed checks {failed}, fewer passes {dropped}\n{summary}{run.stderr[-2000:]}"
-    assert sum(c.get("SUCCESS", 0) for c in scores.values()) >= sum(PASSED.values()) == 44
+    assert set(scores) == set(PASSED), "the suite's scenarios changed: re-record PASSED"
+    warned = {s: c["WARNING"] for s, c in scores.items() if c.get("WARNING", 0) > WARNED.get(s, 0)}
+    assert not warned, f"new warnings {warned}\n{summary}"
+    assert set().union(*scores.values()) <= STATUSES, scores
 
 
 # -- what the suite only asks for, checked for its effect ----------------------------------

@@ -41,21 +41,26 @@ def edits_for(session, path: str) -> None:
     call(session, "pcb.delete", path=path, reference=refs[-1])
 
 
-@pytest.mark.parametrize("board", demo_boards(), ids=lambda p: p.stem)
-def test_undo_to_revision_zero_restores_the_original_bytes(board: Path, tmp_path):
-    shutil.copy(board, tmp_path / board.name)
-    session = Session(tmp_path)
-    od = session.open(board.name)
+def undo_restores_the_original_bytes(session: Session, path: str) -> None:
+    """Nine edits of ``path``, undone to revision 0 (the original bytes) and redone
+    (also for the huge boards: tests/test_huge_boards.py)."""
+    od = session.open(path)
     original = od.doc.to_bytes()
-    edits_for(session, board.name)
+    edits_for(session, path)
     edited = od.doc.to_bytes()
     assert od.revision == 9 and edited != original
     while od.revision:
-        session.undo(board.name)
+        session.undo(path)
     assert od.doc.tree.to_bytes() == original
     for _ in range(9):  # and redo goes all the way forward again
-        session.redo(board.name)
+        session.redo(path)
     assert od.doc.tree.to_bytes() == edited
+
+
+@pytest.mark.parametrize("board", demo_boards(), ids=lambda p: p.stem)
+def test_undo_to_revision_zero_restores_the_original_bytes(board: Path, tmp_path):
+    shutil.copy(board, tmp_path / board.name)
+    undo_restores_the_original_bytes(Session(tmp_path), board.name)
 
 
 @pytest.fixture

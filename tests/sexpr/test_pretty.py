@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from boardwire.sexpr.file import SexprFile
 from boardwire.sexpr.node import SList
 from boardwire.sexpr.pretty import kicad9_text, legacy_text, as_tree
@@ -31,6 +33,7 @@ def has_teardrop_quirk(node: SList) -> bool:
     return any(k.implicit or has_teardrop_quirk(k) for k in node.kids if type(k) is SList)
 
 
+@pytest.mark.heavy(minutes=1.6)
 def test_every_kicad9_list_is_laid_out_as_kicad_lays_it_out():
     files = kicad9_files()
     assert len(files) > 40

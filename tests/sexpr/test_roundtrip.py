@@ -8,6 +8,7 @@ reader's structure.
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from boardwire.errors import ParseError
 from boardwire.sexpr.file import SexprFile
 from boardwire.sexpr.node import SList
 from boardwire.sexpr.parse import parse_bytes
-from tests.inputs import DEMOS, FOOTPRINTS, SYMBOLS, corpus_files, kicad_files, need, need_corpus
+from tests.inputs import DEMOS, FOOTPRINTS, HUGE_BOARD_BYTES, SYMBOLS, kicad_files, need, need_corpus
 
 # KiCad 9.0.8 refuses these too (a '.failed' marker sits beside them in the corpus);
 # we must refuse them with a clear error or read them byte-identically.
@@ -54,19 +55,32 @@ def check_file(path: Path) -> None:
         assert shape(lazy_shape_root) == shape(exact), f"{path}: fast and exact trees differ"
 
 
-def test_corpus_files_roundtrip():
-    need_corpus()
-    files = corpus_files()
+# Each folder's files are read in SHARDS interleaved slices (every file in exactly one),
+# so that pytest-xdist can spread the minutes they take over its workers.
+SHARDS = 4
+
+
+@cache
+def files_under(folder: Path) -> list[Path]:
+    return kicad_files(folder)
+
+
+@pytest.mark.heavy(minutes=0.6)
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_corpus_files_roundtrip(shard):
+    files = files_under(need_corpus())
     assert len(files) > 900
-    for path in files:
+    for path in files[shard::SHARDS]:
         check_file(path)
 
 
-def test_demo_files_roundtrip():
-    files = kicad_files(need(DEMOS))
+@pytest.mark.heavy(minutes=0.8)
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_demo_files_roundtrip(shard):
+    files = files_under(need(DEMOS))
     assert len(files) > 100
-    for path in files:
-        if path.stat().st_size > 20_000_000:
+    for path in files[shard::SHARDS]:
+        if path.stat().st_size > HUGE_BOARD_BYTES:
             continue  # vme-wren: test_big_board_roundtrip
         check_file(path)
 
@@ -84,16 +98,20 @@ def test_big_board_roundtrip():
 
 
 @pytest.mark.slow
-def test_installed_footprint_libraries_roundtrip():
-    files = kicad_files(need(FOOTPRINTS))
+@pytest.mark.heavy(minutes=1.4)
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_installed_footprint_libraries_roundtrip(shard):
+    files = files_under(need(FOOTPRINTS))
     assert len(files) > 10000
-    for path in files:
+    for path in files[shard::SHARDS]:
         check_file(path)
 
 
 @pytest.mark.slow
-def test_installed_symbol_libraries_roundtrip():
-    files = kicad_files(need(SYMBOLS))
+@pytest.mark.heavy(minutes=1.2)
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_installed_symbol_libraries_roundtrip(shard):
+    files = files_under(need(SYMBOLS))
     assert len(files) > 200
-    for path in files:
+    for path in files[shard::SHARDS]:
         check_file(path)

@@ -38,9 +38,7 @@ def mcp(ctx: typer.Context,
         port: int = typer.Option(8765, "--port", min=1, max=65535),
         allow_origin: list[str] = typer.Option([], "--allow-origin", help="An extra allowed browser Origin (repeatable)."),
         root: str = typer.Option(".", "--root", help="Working directory (stdio), or the folder holding the keys file and key workspaces (HTTP)."),
-        no_auth: bool = typer.Option(False, "--no-auth", help="HTTP without keys (only on 127.0.0.1; for local tests)."),
-        conformance_fixtures: bool = typer.Option(False, "--conformance-fixtures", hidden=True,
-                                                  help="Add the MCP conformance suite's test_* fixtures (docs/mcp-conformance.md).")):
+        no_auth: bool = typer.Option(False, "--no-auth", help="HTTP without keys (only on 127.0.0.1; for local tests).")):
     """Serve MCP on stdio (or --http). Every registry command is a tool."""
     if ctx.invoked_subcommand is not None:
         return
@@ -69,12 +67,12 @@ def mcp(ctx: typer.Context,
             typer.echo("error policy-denied: --no-auth is only allowed on a loopback host", err=True)
             raise typer.Exit(2)
         serve_http(root, host=host, port=port, toolsets=sets, allow_origins=allow_origin,
-                   auth=not no_auth, conformance_fixtures=conformance_fixtures)
+                   auth=not no_auth)
         return
     from ..protocols.mcp.server import serve_stdio
 
     try:
-        anyio.run(serve_stdio, root, sets, conformance_fixtures)
+        anyio.run(serve_stdio, root, sets)
     except* (BrokenPipeError, ConnectionResetError, anyio.BrokenResourceError):
         pass  # the client went away mid-answer: nobody is left to tell
 

@@ -314,7 +314,7 @@ def length_groups(ctx: Context, a: DocArgs) -> dict:
                 continue
             cond = rule.condition
             pats = re.findall(r"NetName\s*==\s*'([^']*)'", cond)
-            members = sorted({n for n in nets for p in pats if fnmatch.fnmatchcase(n, p.replace("/", "/"))})
+            members = sorted({n for n in nets for p in pats if fnmatch.fnmatchcase(n, p)})
             groups.append({"rule": rule.name, "condition": cond, "constraints": constraints,
                            "nets": [{"net": n, "length": round(lengths.get(n, 0.0), 3)} for n in members]})
     return {"summary": f"{len(groups)} length rule{'s' if len(groups) != 1 else ''}"

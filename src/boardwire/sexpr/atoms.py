@@ -71,10 +71,6 @@ def to_nm(atom: bytes | str) -> int:
     return kiround(float(atom) * IU_PER_MM)
 
 
-def to_float(atom: bytes | str) -> float:
-    return float(atom)
-
-
 def format_double(value: float) -> str:
     """KiCad's FormatDouble2Str: ``%.10g``, or fixed with zeros stripped near zero."""
     if value != 0.0 and abs(value) <= 0.0001:
@@ -102,7 +98,3 @@ def num(value: float) -> bytes:
     if not math.isfinite(value):
         raise ValueError(f"{value} is not a number KiCad can store")
     return format_double(value).encode()
-
-
-def yes_no(flag: bool) -> bytes:
-    return b"yes" if flag else b"no"

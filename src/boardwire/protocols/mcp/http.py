@@ -105,14 +105,11 @@ class Workspaces:
             return ws
 
 
-def build_app(root: str, *, host: str = "127.0.0.1", toolsets=None, allow_origins=(), auth: bool = True,
-              conformance_fixtures: bool = False):
-    """The ASGI app: the SDK's Streamable HTTP app behind KeyAuth.
-
-    ``conformance_fixtures``: add the MCP conformance suite's fixtures (fixtures.py)."""
+def build_app(root: str, *, host: str = "127.0.0.1", toolsets=None, allow_origins=(), auth: bool = True):
+    """The ASGI app: the SDK's Streamable HTTP app behind KeyAuth."""
     bus = InMemorySubscriptionBus()
     spaces = Workspaces(Path(root).resolve(), bus)
-    server = build_server(spaces.for_request, toolsets, bus, conformance_fixtures)
+    server = build_server(spaces.for_request, toolsets, bus)
     security = TransportSecuritySettings(
         enable_dns_rebinding_protection=True,
         allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*", f"{host}:*", host],
@@ -121,12 +118,10 @@ def build_app(root: str, *, host: str = "127.0.0.1", toolsets=None, allow_origin
     return KeyAuth(app, KeyStore(root) if auth else None), app
 
 
-def serve_http(root: str, *, host: str, port: int, toolsets=None, allow_origins=(), auth: bool = True,
-               conformance_fixtures: bool = False) -> None:
+def serve_http(root: str, *, host: str, port: int, toolsets=None, allow_origins=(), auth: bool = True) -> None:
     import uvicorn
 
-    wrapped, inner = build_app(root, host=host, toolsets=toolsets, allow_origins=allow_origins, auth=auth,
-                               conformance_fixtures=conformance_fixtures)
+    wrapped, inner = build_app(root, host=host, toolsets=toolsets, allow_origins=allow_origins, auth=auth)
 
     async def lifespan_app(scope, receive, send):  # Starlette's lifespan runs the session manager
         if scope["type"] == "lifespan":

@@ -38,12 +38,11 @@ class Workspace(Backend):
 
 
 def build_server(backend_for: Callable[[object], Workspace], toolsets: list[str] | None = None,
-                 bus=None, conformance_fixtures: bool = False) -> Server:
+                 bus=None) -> Server:
     """A Server whose handlers find their workspace with ``backend_for(ctx)``.
 
     ``toolsets``: the tool groups to list and accept (None: all). Raises ValueError
-    for an unknown toolset. ``conformance_fixtures`` adds the tools, resources and
-    prompts the MCP conformance suite calls (fixtures.py); never for real use."""
+    for an unknown toolset."""
     listed = {tool_dict(c)["name"] for c in select(toolsets)}
     tools = [types.Tool.model_validate(tool_dict(c)) for c in select(toolsets)]
     bus = bus or InMemorySubscriptionBus()
@@ -116,10 +115,6 @@ def build_server(backend_for: Callable[[object], Workspace], toolsets: list[str]
         on_unsubscribe_resource=on_unsubscribe, on_subscriptions_listen=ListenHandler(bus),
         on_list_prompts=on_list_prompts, on_get_prompt=on_get_prompt, on_completion=on_completion,
     )
-    if conformance_fixtures:
-        from . import fixtures
-
-        handlers = fixtures.wrap(handlers)
     server = Server("boardwire", version=__version__, title="boardwire (KiCad 9)",
                     instructions=prompts.INSTRUCTIONS, **handlers)
     # Progress stages go out as log messages on handshake-era connections, and a server
@@ -159,7 +154,7 @@ async def _answer_bad_lines(read, write, forward) -> None:
                 await forward.send(item)
 
 
-async def serve_stdio(root: str, toolsets: list[str] | None = None, conformance_fixtures: bool = False) -> None:
+async def serve_stdio(root: str, toolsets: list[str] | None = None) -> None:
     """Serve MCP on stdin/stdout until the client closes stdin."""
     from mcp.server.stdio import stdio_server
     from mcp.shared.memory import create_context_streams
@@ -167,7 +162,7 @@ async def serve_stdio(root: str, toolsets: list[str] | None = None, conformance_
 
     bus = InMemorySubscriptionBus()
     ws = Workspace(root, bus)
-    server = build_server(lambda ctx: ws, toolsets, bus, conformance_fixtures)
+    server = build_server(lambda ctx: ws, toolsets, bus)
     async with stdio_server() as (read, write):
         forward, messages = create_context_streams[SessionMessage | Exception](0)
         async with anyio.create_task_group() as tg:

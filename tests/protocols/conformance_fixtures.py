@@ -3,8 +3,8 @@ conformance``) calls on a server under test: ``test_*`` tools, ``test://``
 resources and ``test_*`` prompts, each answering exactly what the suite's scenario
 descriptions ask for (``conformance list``; ``conformance server --help``).
 
-Served only with ``boardwire mcp --conformance-fixtures`` (hidden; see
-docs/mcp-conformance.md). They are not registry commands and never reach a
+Test code, not part of the package: conformance_server.py serves boardwire with them
+(see docs/mcp-conformance.md). They are not registry commands and never reach a
 workspace: `wrap` puts them in front of the real handlers, so everything the suite
 asks about that is not a fixture (initialize, ping, tools/list shapes, logging,
 completion, subscriptions, Origin checks) is answered by the real server code.
@@ -21,7 +21,7 @@ import anyio
 import mcp_types as types
 from mcp.shared.exceptions import MCPError
 
-from .calls import send_log
+from boardwire.protocols.mcp.calls import send_log
 
 # A 1x1 red PNG and a 1-sample silent WAV: the smallest valid payloads.
 PNG = ("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==")
