@@ -232,5 +232,63 @@ class NothingToUndo(BoardwireError):
     hint = "There is no earlier (or, for redo, later) change of this document."
 
 
+# -- firmware (C7) -------------------------------------------------------------------
+
+class BoardLeased(BoardwireError):
+    """Another client holds the board's lease (``data``: board, holder, since)."""
+
+    code = "board-leased"
+    exit_status = 40
+    rpc_code = -32040
+    hint = "Another client is using this board; wait for its call to finish (fw.devices shows the holder) and retry."
+
+
+class BoardUnreachable(BoardwireError):
+    """The board did not answer or is not on the bus; ``data.needs_human`` says what a
+    person has to do (``action``: download_mode or replug, ``message``)."""
+
+    code = "board-unreachable"
+    exit_status = 41
+    rpc_code = -32041
+    hint = "Only a person can fix this: do what data.needs_human says, then call again."
+
+
+class BuildFailed(BoardwireError):
+    """The firmware build failed (``data.diagnostics``: the compiler's messages)."""
+
+    code = "build-failed"
+    exit_status = 42
+    rpc_code = -32042
+    hint = "Fix the first error in data.diagnostics (file, line, column) and build again."
+
+
+class ImageTooLarge(BoardwireError):
+    """The built image does not fit its app partition; nothing was flashed."""
+
+    code = "image-too-large"
+    exit_status = 43
+    rpc_code = -32043
+    hint = "Make the image smaller or give the app partition more room (partition table), then build again."
+
+
+class FlashFailed(BoardwireError):
+    """esptool reached the board but the operation failed (``data.esptool``: its last lines)."""
+
+    code = "flash-failed"
+    exit_status = 45
+    rpc_code = -32045
+    hint = "Read data.esptool; retry, or erase (fw.erase, if the policy allows it) and flash again."
+
+
+class ExpectFailed(BoardwireError):
+    """A monitor read or fw.run met a rejected pattern, or its expectations did not all
+    match in time (``data``: the events read, which pattern)."""
+
+    code = "expect-failed"
+    exit_status = 44
+    rpc_code = -32044
+    hint = "Read data.events (and fw.monitor.read since boot) to see what the board printed instead."
+
+
 # Process exit status of `boardwire call` for each code.
 EXIT_CODES: dict[str, int] = {code: cls.exit_status for code, cls in ALL_CODES.items()}
