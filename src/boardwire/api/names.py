@@ -75,7 +75,7 @@ class Entry:
 
 def snake(verb: str) -> str:
     """``placeFootprint`` -> ``place_footprint``; a Python keyword gets a trailing ``_``."""
-    out = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", verb)
+    out = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", verb.replace(".", "_"))
     out = re.sub(r"(?<=[A-Z])([A-Z][a-z])", r"_\1", out).lower().replace("-", "_")
     return out + "_" if keyword.iskeyword(out) else out
 

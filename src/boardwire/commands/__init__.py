@@ -2,3 +2,4 @@
 
 from . import (board_edit, board_query, checks, fab, lib, project, project_update, renders,  # noqa: F401
                routing, sch_hierarchy, sch_place, sch_query, sch_symbol, sch_wire, session_cmds)
+from . import fw, fw_board, fw_monitor  # noqa: F401,E402

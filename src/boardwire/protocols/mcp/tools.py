@@ -25,6 +25,7 @@ TOOLSETS: dict[str, tuple[str, ...]] = {
     "schematic": ("sch",),
     "library": ("lib",),
     "project": ("project", "fab"),
+    "firmware": ("fw",),
 }
 TOKEN_BUDGET = 15_500  # counted with the published Claude tokenizer (count_tokens); +500 for pcb.autoroute, exportDsn, importSes
 
