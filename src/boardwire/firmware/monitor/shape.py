@@ -33,11 +33,10 @@ def shape(lines: list[Line], panics: dict[int, Panic], *, level: str | None = No
     last_key = None
     size = 0
     for ln in lines:
-        structural = ln.kind in ALWAYS or (ln.level in ("warn", "error"))
         if ln.seq in folded and ln.kind != "panic" and not ln.text.startswith(("Backtrace:", "abort() was called")):
             continue
-        if not structural:
-            if floor and LEVEL_RANK.get(ln.level or "info", 2) < floor:
+        if ln.kind not in ALWAYS:  # boots and panics always pass; warnings pass the level
+            if floor and ln.level not in ("warn", "error") and LEVEL_RANK.get(ln.level or "info", 2) < floor:
                 continue
             if pattern is not None and not pattern.search(ln.text):
                 continue
