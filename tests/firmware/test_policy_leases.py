@@ -5,6 +5,7 @@ board-leased while the first holds the board, through the hub socket."""
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
@@ -127,7 +128,11 @@ def test_a_holders_leases_go_with_its_connection(tmp_path):
         other.acquire("/dev/ttyUSB0", "terminal")
         with pytest.raises(BoardLeased):
             serving.acquire("/dev/ttyUSB0", "agent")
-        other.close()  # the terminal quits
+        other.close()  # the terminal quits; the hub notices its connection end
+        deadline = time.monotonic() + 10
+        while any(x["board"] == "/dev/ttyUSB0" for x in serving.listing()["leases"]):
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
         serving.acquire("/dev/ttyUSB0", "agent")
     finally:
         serving.close()

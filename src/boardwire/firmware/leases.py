@@ -145,12 +145,14 @@ class HubClient:
         self.server: HubServer | None = None
         self._lock = threading.Lock()
         self._file = None
+        self._sock: socket.socket | None = None
 
     def _connect(self):
         for _ in range(3):
             s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             try:
                 s.connect(str(self.path))
+                self._sock = s
                 return s.makefile("rwb")
             except (FileNotFoundError, ConnectionRefusedError):
                 s.close()
@@ -205,12 +207,13 @@ class HubClient:
 
     def close(self) -> None:
         with self._lock:
-            if self._file is not None:
-                try:
-                    self._file.close()
-                except OSError:
-                    pass
-                self._file = None
+            for f in (self._file, self._sock):
+                if f is not None:
+                    try:
+                        f.close()
+                    except OSError:
+                        pass
+            self._file = self._sock = None
         if self.server is not None:
             self.server.close()
             self.server = None
