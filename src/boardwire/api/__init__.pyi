@@ -1033,6 +1033,329 @@ class _Fab(Namespace):
         """
         ...
 
+class _Fw(Namespace):
+    """boardwire.api.fw: generated from the registry."""
+
+    def board_info(self, *, dir: str = '.', port: str | None = None, stub: bool = True) -> dict[str, Any]:
+        """Chip, revision, crystal, flash size and MAC (the board id) through esptool; resets the board.
+
+        Registry command ``fw.boardInfo`` (session, long).
+
+        Args:
+            dir (str): Firmware project folder (default '.')
+            port (str | None): Port, URL or board id (default: the bound board)
+            stub (bool): Use esptool's flasher stub (default True)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            fw.board_info(port='/dev/ttyUSB0')
+        """
+        ...
+
+    def build(self, *, dir: str = '.', timeout_s: float = 1800) -> dict[str, Any]:
+        """Build with the project's build system: compiler messages as diagnostics (file, line, column, code), image size against the app partition (too large: image-too-large).
+
+        Registry command ``fw.build`` (export, read-only, long).
+
+        Args:
+            dir (str): Firmware project folder (default '.')
+            timeout_s (float): Seconds before it is stopped (default 1800)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            fw.build(dir='blinky')
+        """
+        ...
+
+    def devices(self) -> dict[str, Any]:
+        """Attached boards, untouched: ports with USB ids, board id (MAC) once read, monitor sessions, lease holders.
+
+        Registry command ``fw.devices`` (session, read-only).
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def doctor(self) -> dict[str, Any]:
+        """Firmware tools found offline: ESP-IDF, PlatformIO, Arduino CLI, cargo/espflash, make, RISC-V/Xtensa compilers, picolibc, esptool, pyserial.
+
+        Registry command ``fw.doctor`` (query, read-only).
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def erase(self, *, dir: str = '.', port: str | None = None) -> dict[str, Any]:
+        """Erase the whole flash. Needs [agent] erase = true.
+
+        Registry command ``fw.erase`` (session, destructive, long).
+
+        Args:
+            dir (str): Firmware project folder (default '.')
+            port (str | None): Port, URL or board id (default: the bound board)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def flash(self, *, dir: str = '.', port: str | None = None, build: bool = True, erase_all: bool = False, no_stub: bool = False) -> dict[str, Any]:
+        """Build, check the image fits, flash with esptool (verified), reset. Policy: by default only the project's bound board.
+
+        Registry command ``fw.flash`` (session, destructive, long).
+
+        Args:
+            dir (str): Firmware project folder (default '.')
+            port (str | None): Port, URL or board id (default: the bound board)
+            build (bool): Build first (default True)
+            erase_all (bool): Erase all first (policy: erase) (default False)
+            no_stub (bool): ROM bootloader only (default False)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            fw.flash(dir='blinky')
+        """
+        ...
+
+    def monitor_read(self, *, until: str | None = None, expect: Sequence[str] | None = None, reject: Sequence[str] | None = None, session: str | None = None, since: Literal['new', 'boot', 'start'] = 'new', cursor: int | None = None, wait_s: float | None = None, max_events: int = 200, max_bytes: int = 16384, level: Literal['trace', 'debug', 'info', 'warn', 'error'] | None = None, pattern: str | None = None) -> dict[str, Any]:
+        """Read a monitor session: repeats collapsed xN, boots with reset reasons, panics decoded with source lines, watchdog/brown-out/reset loops named; until/expect/reject wait up to wait_s.
+
+        Registry command ``fw.monitor.read`` (session, read-only).
+
+        Args:
+            until (str | None): Stop at a line matching this regex
+            expect (Sequence[str] | None): Regexes to match in order
+            reject (Sequence[str] | None): Regexes that fail the call
+            session (str | None): Default: the only one
+            since (Literal['new', 'boot', 'start']): new: since last read (default 'new')
+            cursor (int | None): An earlier read's next
+            wait_s (float | None): 25 with patterns, else 2
+            max_events (int): (default 200)
+            max_bytes (int): (default 16384)
+            level (Literal['trace', 'debug', 'info', 'warn', 'error'] | None): Drop lines below
+            pattern (str | None): Keep matching lines
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            fw.monitor_read(since='boot')
+            fw.monitor_read(expect=['WiFi connected', 'got ip'], reject=['Guru Meditation'])
+        """
+        ...
+
+    def monitor_start(self, *, dir: str = '.', port: str | None = None, baud: int | None = None, reset: bool = True, replay: str | None = None, speed: float = 0.0, record: str | None = None) -> dict[str, Any]:
+        """Open (or return) a monitor session on a board, or replay a recording; record writes one.
+
+        Registry command ``fw.monitor.start`` (session).
+
+        Args:
+            dir (str): Firmware project folder (default '.')
+            port (str | None): Port, URL or board id (default: the bound board)
+            baud (int | None): Default 115200
+            reset (bool): Reset so the log starts at boot (default True)
+            replay (str | None): Play this recording instead
+            speed (float): Replay pace (0: at once) (default 0.0)
+            record (str | None): Record to this file
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            fw.monitor_start(dir='blinky')
+            fw.monitor_start(replay='boot.jsonl')
+            fw.monitor_start(dir='blinky', record='logs/run1.jsonl')
+        """
+        ...
+
+    def monitor_stop(self, *, session: str | None = None) -> dict[str, Any]:
+        """Close a monitor session and its recording.
+
+        Registry command ``fw.monitor.stop`` (session).
+
+        Args:
+            session (str | None):
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def monitor_write(self, *, text: str, session: str | None = None, newline: bool = True) -> dict[str, Any]:
+        """Send text to the board's serial input.
+
+        Registry command ``fw.monitor.write`` (session).
+
+        Args:
+            text (str): Text to send (required)
+            session (str | None):
+            newline (bool): Append \\n (default True)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def new(self, *, name: str, dir: str = '.', chip: str = 'esp32c3', framework: Literal['auto', 'baremetal', 'idf', 'platformio', 'arduino'] = 'auto', port: str | None = None, board_id: str | None = None, kicad: str | None = None) -> dict[str, Any]:
+        """New firmware project bound to a board, with AGENTS.md listing its pins from the schematic; by the installed framework, else bare-metal ESP32-C3 (Debian's RISC-V GCC).
+
+        Registry command ``fw.new`` (export, read-only, long).
+
+        Args:
+            name (str): Folder dir/name is created (required)
+            dir (str): Parent folder (default '.')
+            chip (str): esptool chip name (default 'esp32c3')
+            framework (Literal['auto', 'baremetal', 'idf', 'platformio', 'arduino']): auto: an installed one, else bare-metal ESP32-C3 (default 'auto')
+            port (str | None): Bound port
+            board_id (str | None): Bound board id (MAC)
+            kicad (str | None): The board's root .kicad_sch
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            fw.new(name='blinky', chip='esp32c3', port='/dev/ttyUSB0', kicad='hw/board.kicad_sch')
+        """
+        ...
+
+    def pins(self, *, path: str | os.PathLike[str] | None = None, dir: str = '.', reference: str | None = None, gpio_only: bool = True) -> dict[str, Any]:
+        """The MCU's pins from the KiCad schematic: GPIO, net, and what is on it (LED D1 through R3, pull-up R4 to +3.3V, button to GND, a chip's pin).
+
+        Registry command ``fw.pins`` (query, read-only).
+
+        Args:
+            path (str | os.PathLike[str] | None): Root .kicad_sch (default: the project's); default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+            dir (str): Firmware project folder (default '.')
+            reference (str | None): MCU reference (default: the ESP32)
+            gpio_only (bool): Only pins with a GPIO number (default True)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            fw.pins(dir='firmware')
+            fw.pins(path='hw/board.kicad_sch', reference='U1')
+        """
+        ...
+
+    def reset(self, *, dir: str = '.', port: str | None = None) -> dict[str, Any]:
+        """Reset the board (RTS); with a monitor open, name the new boot's reason.
+
+        Registry command ``fw.reset`` (session).
+
+        Args:
+            dir (str): Firmware project folder (default '.')
+            port (str | None): Port, URL or board id (default: the bound board)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def run(self, *, until: str | None = None, expect: Sequence[str] | None = None, reject: Sequence[str] | None = None, dir: str = '.', port: str | None = None, build: bool = True, erase_all: bool = False, no_stub: bool = False, timeout_s: float | None = None, record: str | None = None) -> dict[str, Any]:
+        """Build, flash, open a monitor and watch until a pattern (until; expect in order; reject fails); the session stays open.
+
+        Registry command ``fw.run`` (session, destructive, long).
+
+        Args:
+            until (str | None): Stop at a line matching this regex
+            expect (Sequence[str] | None): Regexes to match in order
+            reject (Sequence[str] | None): Regexes that fail the call
+            dir (str): Firmware project folder (default '.')
+            port (str | None): Port, URL or board id (default: the bound board)
+            build (bool): Build first (default True)
+            erase_all (bool): Erase all first (policy: erase) (default False)
+            no_stub (bool): ROM bootloader only (default False)
+            timeout_s (float | None): Seconds to watch (30 with patterns, else 5)
+            record (str | None): Record to this file
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            fw.run(dir='blinky', until='blink 3')
+            fw.run(dir='blinky', expect=['started', 'blink 1'], reject=['Guru Meditation'])
+        """
+        ...
+
 class _Lib(Namespace):
     """boardwire.api.lib: generated from the registry."""
 
@@ -2347,6 +2670,7 @@ class _Session(Namespace):
 board: _Board
 check: _Check
 fab: _Fab
+fw: _Fw
 lib: _Lib
 project: _Project
 query: _Query

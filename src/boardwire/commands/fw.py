@@ -21,7 +21,7 @@ from .sch_query import connectivity_of
 
 @command("fw.doctor", kind="query", args=Args, result=Result, idempotent=True)
 def doctor(ctx: Context, a: Args) -> dict:
-    """Which firmware tools are installed, found offline: ESP-IDF, PlatformIO, Arduino CLI, cargo and espflash, make, compilers (Debian's RISC-V GCC and picolibc for ESP32-C3, Espressif's), esptool, pyserial and the panic decoder."""
+    """Firmware tools found offline: ESP-IDF, PlatformIO, Arduino CLI, cargo/espflash, make, RISC-V/Xtensa compilers, picolibc, esptool, pyserial."""
     d = toolchain.doctor()
     found = [t["tool"] for t in d["tools"] if t["found"]]
     missing = [t["tool"] for t in d["tools"] if not t["found"]]
@@ -34,8 +34,8 @@ def doctor(ctx: Context, a: Args) -> dict:
 
 class PinsArgs(DirArgs):
     path: str | None = Field(None, min_length=1, max_length=4096,
-                             description="Root schematic, relative to the working directory (default: the project's [firmware] kicad)")
-    reference: str | None = Field(None, min_length=1, max_length=100, description="The MCU's reference (default: the ESP32 found)")
+                             description="Root .kicad_sch (default: the project's)")
+    reference: str | None = Field(None, min_length=1, max_length=100, description="MCU reference (default: the ESP32)")
     gpio_only: bool = Field(True, description="Only pins with a GPIO number")
 
 
@@ -74,7 +74,7 @@ def pin_table(ctx: Context, path: str, reference: str | None, gpio_only: bool) -
 @command("fw.pins", kind="query", args=PinsArgs, result=Result, idempotent=True,
          examples=({"dir": "firmware"}, {"path": "hw/board.kicad_sch", "reference": "U1"}))
 def pins(ctx: Context, a: PinsArgs) -> dict:
-    """The MCU's pins from the board's KiCad schematic: GPIO number, net, and what is on each net (LED D1 through R3, pull-up R4 to +3.3V, button to GND, another chip's pin), read through the schematic's connectivity."""
+    """The MCU's pins from the KiCad schematic: GPIO, net, and what is on it (LED D1 through R3, pull-up R4 to +3.3V, button to GND, a chip's pin)."""
     path = schematic_path(ctx, a.path, a.dir)
     t = pin_table(ctx, path, a.reference, a.gpio_only)
     m = t["mcu"]
@@ -87,22 +87,22 @@ def pins(ctx: Context, a: PinsArgs) -> dict:
 # -- new --------------------------------------------------------------------------------
 
 class NewArgs(Args):
-    name: str = Field(min_length=1, max_length=64, description="Project name; the folder dir/name is created")
-    dir: str = Field(".", min_length=1, max_length=4096, description="Parent folder, relative to the working directory")
-    chip: str = Field("esp32c3", min_length=1, max_length=32, description="esptool chip name (esp32, esp32c3, esp32s3...)")
+    name: str = Field(min_length=1, max_length=64, description="Folder dir/name is created")
+    dir: str = Field(".", min_length=1, max_length=4096, description="Parent folder")
+    chip: str = Field("esp32c3", min_length=1, max_length=32, description="esptool chip name")
     framework: Literal["auto", "baremetal", "idf", "platformio", "arduino"] = Field(
-        "auto", description="auto: an installed framework, else the bare-metal ESP32-C3 template")
-    port: str | None = Field(None, min_length=1, max_length=4096, description="Bind this serial port")
-    board_id: str | None = Field(None, min_length=1, max_length=64, description="Bind this board id (MAC)")
+        "auto", description="auto: an installed one, else bare-metal ESP32-C3")
+    port: str | None = Field(None, min_length=1, max_length=4096, description="Bound port")
+    board_id: str | None = Field(None, min_length=1, max_length=64, description="Bound board id (MAC)")
     kicad: str | None = Field(None, min_length=1, max_length=4096,
-                              description="The board's root schematic, relative to the working directory")
+                              description="The board's root .kicad_sch")
 
 
 @command("fw.new", kind="export", args=NewArgs, result=Result, long=True,
          examples=({"name": "blinky", "chip": "esp32c3", "port": "/dev/ttyUSB0",
                     "kicad": "hw/board.kicad_sch"},))
 def new(ctx: Context, a: NewArgs) -> dict:
-    """Create a firmware project folder bound to a board, with AGENTS.md listing the board's pins from its schematic; uses the installed framework's own project creation, else a bare-metal ESP32-C3 project for Debian's RISC-V compiler."""
+    """New firmware project bound to a board, with AGENTS.md listing its pins from the schematic; by the installed framework, else bare-metal ESP32-C3 (Debian's RISC-V GCC)."""
     ws = ctx.session.workspace
     folder = ws.resolve(os.path.join(a.dir, a.name))
     pins_md, led, label = "", None, a.chip
@@ -129,7 +129,7 @@ def new(ctx: Context, a: NewArgs) -> dict:
 # -- build ------------------------------------------------------------------------------
 
 class BuildArgs(DirArgs):
-    timeout_s: float = Field(1800, gt=0, le=7200, description="Stop the build after this many seconds")
+    timeout_s: float = Field(1800, gt=0, le=7200, description="Seconds before it is stopped")
 
 
 def run_build(ctx: Context, project, timeout_s: float = 1800) -> dict:
@@ -156,7 +156,7 @@ def run_build(ctx: Context, project, timeout_s: float = 1800) -> dict:
 @command("fw.build", kind="export", args=BuildArgs, result=Result, long=True,
          examples=({"dir": "blinky"},))
 def build(ctx: Context, a: BuildArgs) -> dict:
-    """Build the project with its own build system: each compiler message as a diagnostic (level, file, line, column, code; gcc and rustc formats) and the image size against the app partition; an image that does not fit fails with image-too-large."""
+    """Build with the project's build system: compiler messages as diagnostics (file, line, column, code), image size against the app partition (too large: image-too-large)."""
     project = project_of(ctx, a.dir)
     if not project.root.is_dir():
         raise InvalidArgs(f"{a.dir} is not a folder")

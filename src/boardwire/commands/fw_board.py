@@ -21,7 +21,7 @@ from .fw_monitor import MonitorPatterns, open_session, read_session
 
 @command("fw.devices", kind="session", args=Args, result=Result, idempotent=True)
 def devices_cmd(ctx: Context, a: Args) -> dict:
-    """Attached boards without touching them: serial ports with USB vendor/product ids, the board id (MAC) once fw.boardInfo has read it, open monitor sessions and lease holders (shared with other processes through the board hub)."""
+    """Attached boards, untouched: ports with USB ids, board id (MAC) once read, monitor sessions, lease holders."""
     ports = devices.serial_ports()
     known = devices.known()
     listing = hub().listing()
@@ -48,13 +48,13 @@ def devices_cmd(ctx: Context, a: Args) -> dict:
 
 
 class InfoArgs(BoardArgs):
-    stub: bool = Field(True, description="Run esptool's flasher stub (needed for the flash size on most chips)")
+    stub: bool = Field(True, description="Use esptool's flasher stub")
 
 
 @command("fw.boardInfo", kind="session", args=InfoArgs, result=Result, long=True,
          examples=({"port": "/dev/ttyUSB0"},))
 def board_info(ctx: Context, a: InfoArgs) -> dict:
-    """Chip, revision, crystal, flash size and MAC through esptool (resets the board into its bootloader). The MAC becomes the board id fw.devices shows."""
+    """Chip, revision, crystal, flash size and MAC (the board id) through esptool; resets the board."""
     project = project_of(ctx, a.dir)
     port = target(ctx, project, a.port, None)
     with leased(ctx, port):
@@ -67,9 +67,9 @@ def board_info(ctx: Context, a: InfoArgs) -> dict:
 
 
 class FlashArgs(BoardArgs):
-    build: bool = Field(True, description="Build first (incremental with the project's build system)")
-    erase_all: bool = Field(False, description="Erase the whole flash first (needs [agent] erase = true)")
-    no_stub: bool = Field(False, description="Use the ROM bootloader only, not esptool's flasher stub")
+    build: bool = Field(True, description="Build first")
+    erase_all: bool = Field(False, description="Erase all first (policy: erase)")
+    no_stub: bool = Field(False, description="ROM bootloader only")
 
 
 def _flash(ctx: Context, project, port: str, a) -> tuple[dict, dict | None]:
@@ -106,7 +106,7 @@ def _await_boot(session, before: int, wait_s: float = 3.0) -> dict | None:
 @command("fw.flash", kind="session", args=FlashArgs, result=Result, long=True, destructive=True,
          examples=({"dir": "blinky"},))
 def flash(ctx: Context, a: FlashArgs) -> dict:
-    """Build (unless build is false), check the image fits, and flash it with esptool, verified by esptool's checksum, then reset the board. Only boards the [agent] policy allows (by default the project's bound board)."""
+    """Build, check the image fits, flash with esptool (verified), reset. Policy: by default only the project's bound board."""
     project = project_of(ctx, a.dir)
     port = target(ctx, project, a.port, "erase" if a.erase_all else "flash")
     out, built = _flash(ctx, project, port, a)
@@ -122,7 +122,7 @@ def flash(ctx: Context, a: FlashArgs) -> dict:
 
 @command("fw.erase", kind="session", args=BoardArgs, result=Result, long=True, destructive=True)
 def erase(ctx: Context, a: BoardArgs) -> dict:
-    """Erase the board's whole flash with esptool. Off for agents unless [agent] erase = true."""
+    """Erase the whole flash. Needs [agent] erase = true."""
     project = project_of(ctx, a.dir)
     port = target(ctx, project, a.port, "erase")
     with leased(ctx, port):
@@ -133,7 +133,7 @@ def erase(ctx: Context, a: BoardArgs) -> dict:
 
 @command("fw.reset", kind="session", args=BoardArgs, result=Result)
 def reset(ctx: Context, a: BoardArgs) -> dict:
-    """Reset the board through the serial port's RTS line; with a monitor open, wait up to 3 s for the new boot and name its reason."""
+    """Reset the board (RTS); with a monitor open, name the new boot's reason."""
     project = project_of(ctx, a.dir)
     port = target(ctx, project, a.port, "reset")
     with hub().lease(port, ctx.actor):
@@ -153,16 +153,16 @@ def reset(ctx: Context, a: BoardArgs) -> dict:
 
 class RunArgs(FlashArgs, MonitorPatterns):
     timeout_s: float | None = Field(None, gt=0, le=600,
-                                    description="Seconds to watch after flashing (30 with patterns, else 5)")
+                                    description="Seconds to watch (30 with patterns, else 5)")
     record: str | None = Field(None, min_length=1, max_length=4096,
-                               description="Record the session to this file (relative to the working directory)")
+                               description="Record to this file")
 
 
 @command("fw.run", kind="session", args=RunArgs, result=Result, long=True, destructive=True,
          examples=({"dir": "blinky", "until": "blink 3"}, {"dir": "blinky", "expect": ["started", "blink 1"],
                                                             "reject": ["Guru Meditation"]}))
 def run(ctx: Context, a: RunArgs) -> dict:
-    """Build, flash, open a monitor session and watch the board's output until a pattern (until, expect in order, reject fails the call; timeout_s). The session stays open for fw.monitor.read."""
+    """Build, flash, open a monitor and watch until a pattern (until; expect in order; reject fails); the session stays open."""
     project = project_of(ctx, a.dir)
     port = target(ctx, project, a.port, "erase" if a.erase_all else "run")
     flashed, built = _flash(ctx, project, port, a)

@@ -22,12 +22,12 @@ PERSON_ACTORS = ("cli",)  # the command line: a person's own commands are never 
 
 class DirArgs(Args):
     dir: str = Field(".", min_length=1, max_length=4096,
-                     description="Firmware project folder, relative to the working directory")
+                     description="Firmware project folder")
 
 
 class BoardArgs(DirArgs):
     port: str | None = Field(None, min_length=1, max_length=4096,
-                             description="Serial port, pyserial URL or board id (default: the project's bound board)")
+                             description="Port, URL or board id (default: the bound board)")
 
 
 def project_of(ctx: Context, folder: str) -> FirmwareProject:

@@ -20,19 +20,19 @@ Pattern = str
 
 
 class MonitorPatterns(Args):
-    until: Pattern | None = Field(None, min_length=1, max_length=1000, description="Stop at the first line matching this regex")
-    expect: list[Pattern] | None = Field(None, max_length=20, description="Regexes that must match in order")
-    reject: list[Pattern] | None = Field(None, max_length=20, description="Regexes that fail the call on the first matching line")
+    until: Pattern | None = Field(None, min_length=1, max_length=1000, description="Stop at a line matching this regex")
+    expect: list[Pattern] | None = Field(None, max_length=20, description="Regexes to match in order")
+    reject: list[Pattern] | None = Field(None, max_length=20, description="Regexes that fail the call")
 
 
 class StartArgs(BoardArgs):
-    baud: int | None = Field(None, ge=300, le=5_000_000, description="Baud rate (default the project's, else 115200)")
-    reset: bool = Field(True, description="Reset the board so the log starts at boot")
+    baud: int | None = Field(None, ge=300, le=5_000_000, description="Default 115200")
+    reset: bool = Field(True, description="Reset so the log starts at boot")
     replay: str | None = Field(None, min_length=1, max_length=4096,
-                               description="Play this recording instead of a port (relative to the working directory)")
-    speed: float = Field(0.0, ge=0, le=100, description="Replay pace: 1 as recorded, 0 at once")
+                               description="Play this recording instead")
+    speed: float = Field(0.0, ge=0, le=100, description="Replay pace (0: at once)")
     record: str | None = Field(None, min_length=1, max_length=4096,
-                               description="Record the session to this file (relative to the working directory)")
+                               description="Record to this file")
 
 
 def open_session(ctx: Context, project, port: str, baud: int, *, reset: bool, record: str | None = None,
@@ -58,7 +58,7 @@ def open_session(ctx: Context, project, port: str, baud: int, *, reset: bool, re
 @command("fw.monitor.start", kind="session", args=StartArgs, result=Result,
          examples=({"dir": "blinky"}, {"replay": "boot.jsonl"}, {"dir": "blinky", "record": "logs/run1.jsonl"}))
 def start(ctx: Context, a: StartArgs) -> dict:
-    """Open (or return) a monitor session on a board, resetting it so the log starts at boot unless reset is false; or play a recording (replay) through the same tools; record writes one."""
+    """Open (or return) a monitor session on a board, or replay a recording; record writes one."""
     project = project_of(ctx, a.dir)
     if a.replay:
         src = ReplaySource(ctx.session.workspace.resolve(a.replay), a.speed)
@@ -76,15 +76,15 @@ def start(ctx: Context, a: StartArgs) -> dict:
 
 
 class ReadArgs(MonitorPatterns):
-    session: str | None = Field(None, min_length=1, max_length=64, description="Session id (default: the only open one)")
-    since: Literal["new", "boot", "start"] = Field("new", description="new: since the last read; boot: since the last boot; start: all kept")
-    cursor: int | None = Field(None, ge=0, description="Read from an earlier read's next instead")
-    wait_s: float | None = Field(None, ge=0, le=120, description="Seconds to wait for output (25 with patterns, else 2)")
+    session: str | None = Field(None, min_length=1, max_length=64, description="Default: the only one")
+    since: Literal["new", "boot", "start"] = Field("new", description="new: since last read")
+    cursor: int | None = Field(None, ge=0, description="An earlier read's next")
+    wait_s: float | None = Field(None, ge=0, le=120, description="25 with patterns, else 2")
     max_events: int = Field(200, ge=1, le=5000)
     max_bytes: int = Field(16384, ge=256, le=1_000_000)
     level: Literal["trace", "debug", "info", "warn", "error"] | None = Field(
-        None, description="Drop log lines below this level (boots, panics, warnings always pass)")
-    pattern: str | None = Field(None, min_length=1, max_length=1000, description="Keep only lines matching this regex")
+        None, description="Drop lines below")
+    pattern: str | None = Field(None, min_length=1, max_length=1000, description="Keep matching lines")
 
 
 def read_session(s: MonitorSession, a, *, cursor: int | None = None, wait_s: float | None = None,
@@ -99,19 +99,19 @@ def read_session(s: MonitorSession, a, *, cursor: int | None = None, wait_s: flo
 @command("fw.monitor.read", kind="session", args=ReadArgs, result=Result, idempotent=True,
          examples=({"since": "boot"}, {"expect": ["WiFi connected", "got ip"], "reject": ["Guru Meditation"]}))
 def read(ctx: Context, a: ReadArgs) -> dict:
-    """Read a monitor session shaped for a model: repeats collapsed xN, each boot with its reset reason, panics decoded against the ELF with source lines, watchdog, brown-out and reset loops named in boot_summary; until/expect/reject wait up to wait_s (rejected or unmet: expect-failed)."""
+    """Read a monitor session: repeats collapsed xN, boots with reset reasons, panics decoded with source lines, watchdog/brown-out/reset loops named; until/expect/reject wait up to wait_s."""
     return read_session(monitors.get(a.session), a)
 
 
 class WriteArgs(Args):
     session: str | None = Field(None, min_length=1, max_length=64)
-    text: str = Field(max_length=65536, description="Text to send to the board's serial input")
-    newline: bool = Field(True, description="Append a line feed")
+    text: str = Field(max_length=65536, description="Text to send")
+    newline: bool = Field(True, description="Append \\n")
 
 
 @command("fw.monitor.write", kind="session", args=WriteArgs, result=Result)
 def write(ctx: Context, a: WriteArgs) -> dict:
-    """Send text to the board's serial input through an open session."""
+    """Send text to the board's serial input."""
     s = monitors.get(a.session)
     n = s.write((a.text + ("\n" if a.newline else "")).encode())
     return {"summary": f"wrote {n} bytes to {s.port}", "session": s.id, "bytes": n}
@@ -123,7 +123,7 @@ class StopArgs(Args):
 
 @command("fw.monitor.stop", kind="session", args=StopArgs, result=Result)
 def stop(ctx: Context, a: StopArgs) -> dict:
-    """Close a monitor session, release its port and finish its recording."""
+    """Close a monitor session and its recording."""
     s = monitors.get(a.session)
     s.close()
     monitors.remove(s.id)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import BoardUnreachable, FlashFailed
+from .toolchain import require
 
 ROM_BAUD = 115200
 _LOCK = threading.Lock()
@@ -98,6 +99,7 @@ class _Capture:
 
 @contextmanager
 def _esptool(progress=None):
+    require("esptool")
     from esp_pylib.logger import EspLog
     from esptool.logger import log
 
@@ -240,8 +242,7 @@ def hard_reset(port: str) -> dict:
     there are no lines; ``reset`` is then false."""
     import time
 
-    import serial
-
+    serial = require("serial")
     if not port_exists(port):
         raise unreachable_port(port)
     if is_virtual(port):

@@ -34,6 +34,20 @@ MODULES = (
 )
 
 
+def require(module: str):
+    """Import ``module`` (esptool, serial, esp_idf_panic_decoder); raises
+    ServiceUnavailable naming the extra that installs it."""
+    import importlib
+
+    from ..errors import ServiceUnavailable
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise ServiceUnavailable(f"the Python package {module} is not installed",
+                                 hint="pip install 'boardwire[firmware]' (esptool, pyserial, the panic decoder)") from None
+
+
 def which(names: tuple[str, ...]) -> str | None:
     for n in names:
         found = shutil.which(n)

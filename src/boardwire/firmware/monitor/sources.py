@@ -19,6 +19,7 @@ from typing import Callable
 
 from ...errors import BoardUnreachable, InvalidArgs
 from ..esp import NEEDS_REPLUG, is_virtual, port_exists
+from ..toolchain import require
 
 OnData = Callable[[bytes, float], None]
 
@@ -70,8 +71,7 @@ class SerialSource:
         self.t0 = time.monotonic()
 
     def start(self, on_data: OnData, on_end: Callable[[], None], *, reset: bool) -> bool:
-        import serial
-
+        serial = require("serial")
         if not port_exists(self.port):
             raise BoardUnreachable(f"{self.port}: no such serial port; the board is not on the bus",
                                    needs_human=NEEDS_REPLUG, port=self.port)

@@ -59,6 +59,9 @@ def _compact(schema):
         return schema
     out = {}
     for key, value in schema.items():
+        if key == "properties" and isinstance(value, dict):  # argument names, not keywords
+            out[key] = {name: _compact(prop) for name, prop in value.items()}
+            continue
         if key == "default" and value is None:
             continue
         if key in ("maxLength", "maxItems", "maxProperties") and isinstance(value, int) and value >= 500:
