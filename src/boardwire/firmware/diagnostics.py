@@ -19,13 +19,14 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass
 
+from .monitor.lines import ANSI
+
 _GCC = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?:(?P<col>\d+):)?\s*"
                   r"(?P<level>fatal error|error|warning|note):\s*(?P<msg>.*?)(?:\s+\[(?P<code>-W[^\]]+|-f[^\]]+)\])?$")
 _LD = re.compile(r"^(?:\S*ld(?:\.\w+)?:\s*)?(?P<file>[^\s:][^:]*):\((?P<where>[^)]*)\):\s*(?P<msg>undefined reference to .*|multiple definition of .*)$")
 _LD_REGION = re.compile(r"^\S*ld(?:\.\w+)?:\s*(?P<msg>.*(?:will not fit in region|region .* overflowed by).*)$")
 _RUST_HEAD = re.compile(r"^(?P<level>error|warning|note|help)(?:\[(?P<code>[A-Za-z0-9_:-]+)\])?:\s*(?P<msg>.+)$")
 _RUST_AT = re.compile(r"^\s*-->\s*(?P<file>.+?):(?P<line>\d+):(?P<col>\d+)$")
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 @dataclass
@@ -51,7 +52,7 @@ def parse(lines: list[str]) -> list[Diagnostic]:
     place and message, as make -j or a header included twice prints them) once."""
     out: list[Diagnostic] = []
     seen: set[tuple] = set()
-    clean = [_ANSI.sub("", raw) for raw in lines]
+    clean = [ANSI.sub("", raw) for raw in lines]
     i = 0
     while i < len(clean):
         line = clean[i]

@@ -27,7 +27,8 @@ class Finished:
 
 
 def kill_group(proc: subprocess.Popen) -> None:
-    """SIGKILL the child's process group (its own session: every grandchild too)."""
+    """SIGKILL the child's process group (its own session: every grandchild too, even
+    when the child itself has exited). Used for kicad-cli too (`boardwire.kicad.cli`)."""
     if proc.poll() is not None and os.name != "posix":
         return
     try:

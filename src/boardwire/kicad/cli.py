@@ -12,7 +12,6 @@ import functools
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -20,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import Cancelled, CheckFailed, ServiceUnavailable
+from ..firmware.process import kill_group as _kill  # one process-group killer for every child
 
 MIN_MAJOR = 9
 _PLACES = [
@@ -76,18 +76,6 @@ def failure(what: str, r: subprocess.CompletedProcess) -> CheckFailed:
     """The error for a kicad-cli run that failed: its exit status and message tail."""
     tail = (r.stderr or r.stdout or "").strip()[-800:]
     return CheckFailed(f"kicad-cli {what} failed (exit {r.returncode}): {tail or 'no output'}")
-
-
-def _kill(proc: subprocess.Popen) -> None:
-    if proc.poll() is not None:
-        return
-    try:
-        if os.name == "posix":
-            os.killpg(proc.pid, signal.SIGKILL)
-        else:
-            proc.kill()
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _candidates() -> list[str]:

@@ -31,9 +31,6 @@ ABORT = re.compile(r"abort\(\) was called at PC (?P<pc>0x[0-9a-fA-F]+)(?: on cor
 ASSERT = re.compile(r"^(?:assert failed: |assertion \".*\" failed)")
 PANIC_OTHER = re.compile(r"^(?:Stack smashing protect failure!|CORRUPT HEAP:|\*\*\*ERROR\*\*\* A stack overflow)")
 PANIC_END = re.compile(r"^(?:Rebooting\.\.\.|ELF file SHA256:|CPU halted\.|Entering gdb stub now\.)")
-PANIC_BODY = re.compile(r"^(?:Core\s+\d+ register dump:|[A-Z][A-Z0-9/]*\s*: 0x|Backtrace:|Stack memory:|"
-                        r"[0-9a-fA-F]{8}: 0x|Memory dump at|Setting breakpoint|Debug exception reason|"
-                        r"Exception was unhandled|Core\s+\d+ was running in ISR context|\s*$)")
 BROWNOUT = re.compile(r"Brownout detector was triggered")
 TASK_WDT = re.compile(r"Task watchdog got triggered")
 
