@@ -111,3 +111,20 @@ def test_the_project_is_bound_and_names_its_build(fw_tools, ws, mock_tcp):
     assert out["framework"] == "baremetal" and p.system == "make" and p.chip == "esp32c3"
     assert p.board.port == mock_tcp
     assert "AGENTS.md" in out["files"]
+
+
+def test_run_builds_flashes_and_watches(fw_tools, ws, mock_tcp):
+    from boardwire.errors import ExpectFailed
+
+    ctx = context(ws)
+    _new(ctx, mock_tcp)
+    out = call(ctx, "fw.run", {"dir": "blinky", "timeout_s": 0.5})
+    image = (ws / "blinky" / "build" / "app.bin").read_bytes()
+    assert out["flash"]["written"][0]["bytes"] == len(image)
+    assert out["events"] == []  # the mock runs no firmware: the session stays silent
+    assert call(ctx, "fw.devices", {})["devices"][0]["monitors"][0]["session"] == out["session"]
+    with pytest.raises(ExpectFailed) as e:  # the same session, a pattern that never comes
+        call(ctx, "fw.run", {"dir": "blinky", "build": False, "expect": ["blinky started"], "timeout_s": 0.5})
+    assert e.value.data["missing"] == ["blinky started"]
+    call(ctx, "fw.monitor.stop", {})  # the mock serves one connection at a time
+    assert esp.read_back(mock_tcp, 0, len(image)) == image

@@ -87,7 +87,7 @@ def _flash(ctx: Context, project, port: str, a) -> tuple[dict, dict | None]:
         ctx.progress(0.9, f"flashing {port}")
         out = esp.flash(port, art.flash, baud=project.board.baud, stub=not a.no_stub, erase_all=a.erase_all,
                         progress=lambda f, m: ctx.progress(0.9 + 0.09 * f, m))
-    if session is not None and before is not None:
+    if session is not None and before is not None and not esp.is_virtual(port):  # a reset board boots
         out["boot"] = _await_boot(session, before)
     return out, built
 
