@@ -177,7 +177,13 @@ class HubClient:
                         return json.loads(line)
                 except OSError:
                     pass
-                self._file = None  # the hub went away: reconnect (or serve it) once
+                for f in (self._file, self._sock):  # the hub went away: reconnect (or serve it) once
+                    if f is not None:
+                        try:
+                            f.close()
+                        except OSError:
+                            pass
+                self._file = self._sock = None
             raise OSError(f"the board hub at {self.path} does not answer")
 
     def acquire(self, board: str, holder: str) -> None:
