@@ -1,0 +1,283 @@
+"""Copper clearance: KiCad 9's ``clearance`` test provider
+(pcbnew/drc/drc_test_provider_copper_clearance.cpp), which reports
+
+* ``clearance``: two copper items of different nets closer than their clearance,
+* ``shorting_items``: two items of different nets touching,
+* ``tracks_crossing``: two straight tracks of different nets whose centre lines cross,
+* ``hole_clearance``: copper closer to a hole than the hole clearance.
+
+KiCad tests tracks and vias against every copper item near them (items of their own
+net, including two items without a net, are skipped), then pads against pads (and
+pads' copper against via holes), then copper drawings against pads and drawings;
+each pair gives at most one violation per loop (the first layer that fails). A pad or
+via that has no copper on a layer (NPTH pads, unused layers removed) is its hole
+there. A collision is a gap below ``clearance - epsilon`` (0.5 um), or below
+``max(0, hole clearance - epsilon)`` for holes. Zones are in `zones`.
+
+Vectorised: candidate pairs come from the spatial index with their exact gaps; only the
+pairs that could fail go through KiCad's per-pair decisions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import shapely
+
+from ..geometry.constraints import Constraints
+from ..geometry.index import KIND, gaps
+from .report import Violation, clearance_detail, mm_text
+
+EPSILON = 500.0  # nm: KiCad's DRC epsilon (ADVANCED_CFG m_DRCEpsilon, 0.0005 mm)
+
+TRACKS = {KIND["track"], KIND["arc"], KIND["via"]}
+
+
+def kicad_layer_order(model, mask: int) -> list[str]:
+    """Layers of ``mask`` in KiCad 9's LSET order (layer ids F.Cu 0, B.Cu 2, In1.Cu 4,
+    ...): F.Cu, B.Cu, then the inner layers front to back."""
+    all_names = model.layers.names
+    names = model.layers.of(mask)
+    outer = [n for n in (all_names[0], all_names[-1]) if n in names] if all_names else []
+    return list(dict.fromkeys(outer + names))
+
+
+def candidate_pairs(model, cons: Constraints, scope) -> tuple[np.ndarray, np.ndarray]:
+    """Unordered pairs (lo, hi) of non-zone copper items on a common layer near enough
+    to fail a clearance or hole clearance; ``scope``: item ids at least one of each pair
+    must be (None: all)."""
+    cols = model.cols
+    if scope is None:
+        ids = model.alive_ids(("pad", "via", "track", "arc", "shape"))
+    else:
+        ids = np.array([i for i in scope if cols.alive[i] and cols.kind[i] != KIND["zone"]], dtype=np.int64)
+    if not len(ids):
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    reach = cols.r[ids] + cons.max_clearance() + EPSILON
+    a, b = model.index.candidates(ids, reach)
+    lo, hi = np.minimum(a, b), np.maximum(a, b)
+    if scope is None:
+        keep = a < b
+        lo, hi = lo[keep], hi[keep]
+    else:
+        code = np.unique(lo * (cols.n + 1) + hi)
+        lo, hi = code // (cols.n + 1), code % (cols.n + 1)
+    keep = (cols.mask[lo] & cols.mask[hi]) != 0
+    return lo[keep], hi[keep]
+
+
+class _Pairs:
+    """KiCad's per-pair decisions for the pairs that may fail."""
+
+    def __init__(self, model, cons: Constraints):
+        self.m, self.c = model, cons
+        self.items = model.items
+        self.rules = cons.rules
+
+    # shapes on a layer: copper where the item flashes, else its hole
+    def shape(self, it, layer: str):
+        bit = self.m.layers.bit[layer]
+        if it.flash & bit or it.hole is None:
+            return it.core, it.r
+        return it.hole, it.hole_r
+
+    @staticmethod
+    def gap(s1, s2) -> tuple[float, float]:
+        d = float(shapely.distance(s1[0], s2[0]))
+        return d - s1[1] - s2[1], d
+
+    def severity(self, rule: str) -> str:
+        return self.rules.severity(rule)
+
+    def clearance(self, a, b) -> float:
+        v, _ = self.c.clearance(np.array([a.id]), np.array([b.id]))
+        return float(v[0])
+
+    def hole_clearance(self, hole_owner, other) -> float:
+        return float(self.c.hole_clearance(np.array([hole_owner.id]), np.array([other.id]))[0])
+
+    def violation(self, rule, items, pos, detail="", actual=None, required=None, layer=None):
+        if self.severity(rule) == "ignore":
+            return None
+        return Violation(rule, self.severity(rule), detail, list(items), pos, actual, required, layer)
+
+    # -- testSingleLayerItemAgainstItem ----------------------------------------------------
+
+    def single_layer(self, item, other, layer: str):
+        test = _net_identity(item) != _net_identity(other)
+        oshape = self.shape(other, layer)
+        if other.kind == "pad" and not other.flash & self.m.layers.bit[layer] and not other.plated:
+            test = False
+        ishape = self.shape(item, layer)
+        a, b, sa, sb = item, other, ishape, oshape
+        if (a.uuid or "") > (b.uuid or ""):
+            a, b, sa, sb = b, a, sb, sa
+        if test:
+            c = self.clearance(item, other)
+            if c > 0:
+                if a.kind == "track" and b.kind == "track":
+                    hit = shapely.intersection(a.core, b.core)
+                    if not hit.is_empty:
+                        p = shapely.get_coordinates(hit)[0]
+                        return self.violation("tracks_crossing", (a, b), tuple(p), layer=layer)
+                g, d = self.gap(sa, sb)
+                if g < c - EPSILON or d == 0:
+                    pos = _nearest(sa[0], sb[0])
+                    if g <= 0 and _net_identity(other) is not None:
+                        return self.violation("shorting_items", (a, b), pos,
+                                              f"(nets {a.net} and {b.net})", g, c, layer)
+                    name = self.c.clearance_name(a.id, b.id, c)
+                    return self.violation("clearance", (a, b), pos, clearance_detail(name, c, g), g, c, layer)
+        if item.hole is not None or other.hole is not None:
+            for copper, cshape, owner in ((item, ishape, other), (other, oshape, item)):
+                if owner.hole is None:
+                    continue
+                if owner.kind == "via" and not owner.mask & self.m.layers.bit[layer]:
+                    continue
+                hc = self.hole_clearance(owner, copper)
+                g, d = self.gap(cshape, (owner.hole, owner.hole_r))
+                if g < max(0.0, hc - EPSILON) or d == 0:
+                    return self.violation("hole_clearance", (copper, owner), _nearest(cshape[0], owner.hole),
+                                          _hole_detail(hc, g), g, hc, layer)
+        return None
+
+    # -- testPadAgainstItem ------------------------------------------------------------------
+
+    def pad_against(self, pad, other, layer: str):
+        bit = self.m.layers.bit[layer]
+        test_clear = True
+        test_holes = True
+        same_fp = pad.fp is not None and pad.fp == other.fp
+        if same_fp and other.kind == "pad":
+            if _net_tie(self.m, pad, other):
+                test_clear = False
+            if pad.number == other.number:
+                test_holes = False
+        if not pad.plated and not pad.flash & bit:
+            test_clear = False
+        if other.kind == "pad" and not other.plated and not other.flash & bit:
+            test_clear = False
+        if other.kind == "via":
+            test_clear = False
+        if other.net and other.net == pad.net:
+            return None
+        if pad.hole is None and other.hole is None:
+            test_holes = False
+        if same_fp and other.kind == "pad" and pad.number == other.number:
+            if not pad.net or pad.net == other.net:
+                return None
+            if pad.net.startswith("unconnected-(") and other.net.startswith("unconnected-("):
+                return None
+            return self.violation("shorting_items", (pad, other), other.pos,
+                                  f"(nets {pad.net} and {other.net})", 0.0, None, layer)
+        ps, os_ = self.shape(pad, layer), self.shape(other, layer)
+        if test_clear:
+            c = self.clearance(pad, other)
+            if c > 0:
+                g, d = self.gap(ps, os_)
+                if g < max(0.0, c - EPSILON) or d == 0:
+                    pos = _nearest(ps[0], os_[0])
+                    if g <= 0 and pad.net and other.net:
+                        return self.violation("shorting_items", (pad, other), pos,
+                                              f"(nets {pad.net} and {other.net})", g, c, layer)
+                    name = self.c.clearance_name(pad.id, other.id, c)
+                    return self.violation("clearance", (pad, other), pos, clearance_detail(name, c, g), g, c, layer)
+        if test_holes and other.hole is not None:
+            hc = self.hole_clearance(pad, other)
+            if other.kind == "pad" and not pad.flash & bit:
+                hc = 0.0
+            if hc > 0:
+                g, d = self.gap(ps, (other.hole, other.hole_r))
+                if g < max(0.0, hc - EPSILON) or d == 0:
+                    return self.violation("hole_clearance", (pad, other), _nearest(ps[0], other.hole),
+                                          _hole_detail(hc, g), g, hc, layer)
+        return None
+
+
+def _net_identity(it):
+    """What KiCad compares when it asks whether two items share a net: a copper drawing
+    without a net has none at all (not even the "no net" that pads and tracks without a
+    net share), so it differs from everything."""
+    if it.kind == "shape" and not it.net:
+        return None
+    return it.net
+
+
+def _hole_detail(hc: float, g: float) -> str:
+    if hc:
+        return f"(board setup constraints hole clearance {mm_text(hc)}; actual {mm_text(max(g, 0.0))})"
+    return f"(board setup constraints hole clearance {mm_text(hc)}; actual < 0)"
+
+
+def _nearest(g1, g2) -> tuple[float, float]:
+    line = shapely.shortest_line(g1, g2)
+    if line is None or line.is_empty:
+        return tuple(shapely.get_coordinates(g1)[0])
+    return tuple(shapely.get_coordinates(line)[0])
+
+
+def _net_tie(model, pad, other) -> bool:
+    fp = model.footprints[pad.fp] if pad.fp is not None else None
+    if fp is None:
+        return False
+    for group in fp.net_tie_groups:
+        if pad.number in group and other.number in group:
+            return True
+    return False
+
+
+def copper_clearance(model, cons: Constraints, scope=None) -> list[Violation]:
+    """Clearance, shorting, crossing and hole-clearance violations between copper
+    items (zones excepted); ``scope``: only pairs with an item in it."""
+    cols = model.cols
+    lo, hi = candidate_pairs(model, cons, scope)
+    if not len(lo):
+        return []
+    g = gaps(cols, lo, hi)
+    c, _ = cons.clearance(lo, hi)
+    hc = cons.hole_clearance(lo, hi)
+    # copper gaps bound every layer's gap from below (a hole lies inside its copper)
+    maybe = (g < np.maximum(c, hc)) | (g <= 0)
+    lo, hi = lo[maybe], hi[maybe]
+    P = _Pairs(model, cons)
+    items = model.items
+    out: list[Violation] = []
+    for a, b in zip(lo.tolist(), hi.tolist()):
+        ia, ib = items[a], items[b]
+        ka, kb = cols.kind[a], cols.kind[b]
+        if ka in TRACKS or kb in TRACKS:
+            t, o = (ia, ib) if ka in TRACKS else (ib, ia)
+            if t.net == o.net:
+                continue
+            for layer in kicad_layer_order(model, t.mask & o.mask):
+                v = P.single_layer(t, o, layer)
+                if v is not None:
+                    out.append(v)
+                    break
+            if {t.kind, o.kind} == {"via", "pad"}:
+                pad, via = (t, o) if t.kind == "pad" else (o, t)
+                _pad_loop(model, P, pad, via, out)
+        elif ia.kind == "pad" and ib.kind == "pad":
+            first, second = (ia, ib) if a < b else (ib, ia)
+            _pad_loop(model, P, first, second, out)
+        else:  # a copper drawing against a pad or a drawing
+            for shape, other in ((ia, ib), (ib, ia)):
+                if shape.kind != "shape":
+                    continue
+                if other.kind == "shape" and shape.fp is not None and shape.fp == other.fp:
+                    break
+                for layer in kicad_layer_order(model, shape.mask & other.mask):
+                    v = P.single_layer(shape, other, layer)
+                    if v is not None:
+                        out.append(v)
+                        break
+                break
+    return out
+
+
+def _pad_loop(model, P: _Pairs, pad, other, out: list) -> None:
+    """KiCad's pad loop for one pair: the pad's own layers, first failure only."""
+    for layer in kicad_layer_order(model, pad.own & other.mask):
+        v = P.pad_against(pad, other, layer)
+        if v is not None:
+            out.append(v)
+            return

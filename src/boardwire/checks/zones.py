@@ -1,0 +1,176 @@
+"""Copper clearance to zone fills: the zone part of KiCad 9's ``clearance`` provider
+(``testItemAgainstZone`` and ``testZonesToZones`` in
+pcbnew/drc/drc_test_provider_copper_clearance.cpp).
+
+* Every track, arc and via on each of its layers, every pad on each layer it lists,
+  and every copper drawing, against each zone fill on that layer of another net (a
+  zone without a net is tested against everything): ``clearance`` when the item's
+  copper (its hole where a pad or via has no copper on that layer) comes within
+  ``clearance - epsilon`` of the fill, then ``hole_clearance`` when its hole does
+  (both may be reported). A pad with neither copper nor a plated hole on the layer is
+  only tested for its hole.
+* Two zones of different nets on a layer: ``clearance`` when their fill outlines come
+  closer than the clearance (no epsilon; once per pair and layer).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import shapely
+
+from ..geometry.constraints import Constraints
+from ..geometry.index import KIND
+from .clearance import EPSILON, _hole_detail, _nearest, kicad_layer_order
+from .report import Violation, clearance_detail
+
+
+def _zone_ids(model) -> list[int]:
+    return model.alive_ids(("zone",)).tolist()
+
+
+def item_zone_clearance(model, cons: Constraints, scope=None) -> list[Violation]:
+    """Items against zone fills; ``scope``: item ids (items or zones) to test (None:
+    all)."""
+    cols = model.cols
+    items = model.items
+    zones = _zone_ids(model)
+    if not zones:
+        return []
+    scope_set = None if scope is None else set(scope)
+    maxc = cons.max_clearance() + EPSILON
+    out: list[Violation] = []
+    rules = cons.rules
+    for z in zones:
+        zone = items[z]
+        if not hasattr(zone, "_prepared"):
+            shapely.prepare(zone.core)
+            zone._prepared = True
+        x0, y0, x1, y1 = shapely.bounds(zone.core)
+        reach = maxc + zone.r
+        if scope_set is None or z in scope_set:
+            box = shapely.box(x0 - reach, y0 - reach, x1 + reach, y1 + reach)
+            cand = model.index.candidates_in(box)
+        else:
+            cand = np.array([i for i in scope_set if cols.alive[i] and cols.kind[i] != KIND["zone"]], dtype=np.int64)
+        if not len(cand):
+            continue
+        cand = cand[(cols.mask[cand] & zone.mask) != 0]
+        if zone.net:
+            cand = cand[np.array([items[i].net != zone.net for i in cand], dtype=bool)] if len(cand) else cand
+        if not len(cand):
+            continue
+        # cheap filter: the item's copper (which holds its hole) near the fill
+        near = shapely.dwithin(zone.core, cols.core[cand], cols.r[cand] + zone.r + maxc)
+        layer = model.layers.of(zone.mask)[0]
+        for i in cand[near].tolist():
+            it = items[i]
+            if it.kind == "pad" and not it.own & zone.mask:
+                continue
+            v = _item_vs_zone(model, cons, it, zone, layer)
+            out.extend(v)
+    return out
+
+
+def _shape(model, it, layer):
+    bit = model.layers.bit[layer]
+    if it.flash & bit or it.hole is None:
+        return it.core, it.r
+    return it.hole, it.hole_r
+
+
+def _item_vs_zone(model, cons, it, zone, layer) -> list[Violation]:
+    rules = cons.rules
+    bit = model.layers.bit[layer]
+    out = []
+    test_clear = True
+    if it.kind == "pad" and not it.flash & bit and not (it.hole is not None and it.plated):
+        test_clear = False
+    if test_clear:
+        c, _ = cons.clearance(np.array([it.id]), np.array([zone.id]))
+        c = float(c[0])
+        if c > 0 and rules.severity("clearance") != "ignore":
+            core, r = _shape(model, it, layer)
+            d = float(shapely.distance(core, zone.core))
+            g = d - r - zone.r
+            if g < max(0.0, c - EPSILON) or d == 0:
+                name = cons.clearance_name(it.id, zone.id, c)
+                out.append(Violation("clearance", rules.severity("clearance"), clearance_detail(name, c, g),
+                                     [it, zone], _nearest(core, zone.core), g, c, layer))
+    if it.hole is not None and (it.kind != "via" or it.mask & bit):
+        hc = float(cons.hole_clearance(np.array([it.id]), np.array([zone.id]))[0])
+        if hc > 0 and rules.severity("hole_clearance") != "ignore":
+            d = float(shapely.distance(it.hole, zone.core))
+            g = d - it.hole_r - zone.r
+            if g < max(0.0, hc - EPSILON) or d == 0:
+                out.append(Violation("hole_clearance", rules.severity("hole_clearance"), _hole_detail(hc, g),
+                                     [it, zone], _nearest(it.hole, zone.core), g, hc, layer))
+    return out
+
+
+def _segments(geom) -> np.ndarray:
+    """The boundary segments of a fill (N x 2 x 2), each turned to run left to right."""
+    segs = []
+    for ring in shapely.get_parts(shapely.boundary(geom)):
+        xy = shapely.get_coordinates(ring)
+        if len(xy) > 1:
+            segs.append(np.stack([xy[:-1], xy[1:]], axis=1))
+    if not segs:
+        return np.zeros((0, 2, 2))
+    s = np.concatenate(segs)
+    flip = s[:, 0, 0] > s[:, 1, 0]
+    s[flip] = s[flip][:, ::-1]
+    return s
+
+
+def _zone_gap(za, zb, clearance: float) -> float | None:
+    """KiCad's zone-to-zone measure: the segments of A's fill against those of B's that
+    start (leftmost point) no further right than A's segment ends, the first pair
+    closer than ``clearance`` (None: none). Its sweep does not look past a segment's
+    right end, so pairs offset along x by less than the clearance can go unseen."""
+    sa, sb = _segments(za.core), _segments(zb.core)
+    if not len(sa) or not len(sb):
+        return None
+    la, lb = shapely.linestrings(sa), shapely.linestrings(sb)
+    tree = shapely.STRtree(lb)
+    i, j = tree.query(la, predicate="dwithin", distance=clearance + za.r + zb.r)
+    if not len(i):
+        return None
+    keep = sb[j, 0, 0] <= sa[i, 1, 0]
+    i, j = i[keep], j[keep]
+    if not len(i):
+        return None
+    d = np.floor(shapely.distance(la[i], lb[j]) - za.r - zb.r + 0.5)
+    hit = d < clearance
+    return float(d[hit].min()) if hit.any() else None
+
+
+def zone_zone_clearance(model, cons: Constraints, scope=None) -> list[Violation]:
+    """Fills of two zones of different nets on one layer closer than their clearance,
+    as KiCad measures it (`_zone_gap`); zones in KiCad's order (board zones, then
+    footprint zones)."""
+    items = model.items
+    zones = sorted(_zone_ids(model), key=lambda i: (items[i].fp is not None, i))
+    out = []
+    scope_set = None if scope is None else set(scope)
+    for k, a in enumerate(zones):
+        za = items[a]
+        for b in zones[k + 1:]:
+            zb = items[b]
+            if not za.mask & zb.mask or za.uuid == zb.uuid:
+                continue
+            if scope_set is not None and a not in scope_set and b not in scope_set:
+                continue
+            if za.net == zb.net:
+                continue  # same net: KiCad's zones_intersect test (not built in)
+            c, _ = cons.clearance(np.array([a]), np.array([b]))
+            c = float(c[0])
+            if c <= 0 or not shapely.dwithin(za.core, zb.core, c + za.r + zb.r):
+                continue
+            d = _zone_gap(za, zb, c)
+            if d is not None:
+                layer = model.layers.of(za.mask)[0]
+                name = cons.clearance_name(a, b, c)
+                out.append(Violation("clearance", cons.rules.severity("clearance"),
+                                     clearance_detail(name, c, d), [za, zb],
+                                     _nearest(za.core, zb.core), d, c, layer))
+    return out
