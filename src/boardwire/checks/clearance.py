@@ -76,7 +76,7 @@ class _Pairs:
     # shapes on a layer: copper where the item flashes, else its hole
     def shape(self, it, layer: str):
         bit = self.m.layers.bit[layer]
-        if it.flash & bit or it.hole is None:
+        if self.m.flash(it) & bit or it.hole is None:
             return it.core, it.r
         return it.hole, it.hole_r
 
@@ -105,7 +105,7 @@ class _Pairs:
     def single_layer(self, item, other, layer: str):
         test = _net_identity(item) != _net_identity(other)
         oshape = self.shape(other, layer)
-        if other.kind == "pad" and not other.flash & self.m.layers.bit[layer] and not other.plated:
+        if other.kind == "pad" and not self.m.flash(other) & self.m.layers.bit[layer] and not other.plated:
             test = False
         ishape = self.shape(item, layer)
         a, b, sa, sb = item, other, ishape, oshape
@@ -122,6 +122,8 @@ class _Pairs:
                 g, d = self.gap(sa, sb)
                 if g < c - EPSILON or d == 0:
                     pos = _nearest(sa[0], sb[0])
+                    if self.net_tie_exclusion(item, other, layer, oshape):
+                        return None
                     if g <= 0 and _net_identity(other) is not None:
                         return self.violation("shorting_items", (a, b), pos,
                                               f"(nets {a.net} and {b.net})", g, c, layer)
@@ -140,6 +142,24 @@ class _Pairs:
                                           _hole_detail(hc, g), g, hc, layer)
         return None
 
+    def net_tie_exclusion(self, item, other, layer: str, oshape) -> bool:
+        """KiCad's ``IsNetTieExclusion``: ``item`` entering a pad of its own net in a
+        net-tie group of ``other``'s footprint may touch that footprint's copper there."""
+        fp = self.m.footprints[other.fp] if other.fp is not None else None
+        if fp is None or not fp.net_tie_groups or not item.net:
+            return False
+        tied = {n for group in fp.net_tie_groups for n in group}
+        line = shapely.shortest_line(self.shape(item, layer)[0], oshape[0])
+        pos = shapely.Point(shapely.get_coordinates(line)[-1]) if line is not None else None
+        for i in fp.pads:
+            pad = self.items[i]
+            if pad is None or pad.number not in tied or pad.net != item.net:
+                continue
+            core, r = self.shape(pad, layer)
+            if pos is not None and shapely.distance(core, pos) <= r + EPSILON:
+                return True
+        return False
+
     # -- testPadAgainstItem ------------------------------------------------------------------
 
     def pad_against(self, pad, other, layer: str):
@@ -152,9 +172,9 @@ class _Pairs:
                 test_clear = False
             if pad.number == other.number:
                 test_holes = False
-        if not pad.plated and not pad.flash & bit:
+        if not pad.plated and not self.m.flash(pad) & bit:
             test_clear = False
-        if other.kind == "pad" and not other.plated and not other.flash & bit:
+        if other.kind == "pad" and not other.plated and not self.m.flash(other) & bit:
             test_clear = False
         if other.kind == "via":
             test_clear = False
@@ -183,7 +203,7 @@ class _Pairs:
                     return self.violation("clearance", (pad, other), pos, clearance_detail(name, c, g), g, c, layer)
         if test_holes and other.hole is not None:
             hc = self.hole_clearance(pad, other)
-            if other.kind == "pad" and not pad.flash & bit:
+            if other.kind == "pad" and not self.m.flash(pad) & bit:
                 hc = 0.0
             if hc > 0:
                 g, d = self.gap(ps, (other.hole, other.hole_r))
@@ -227,7 +247,8 @@ def _net_tie(model, pad, other) -> bool:
 
 def copper_clearance(model, cons: Constraints, scope=None) -> list[Violation]:
     """Clearance, shorting, crossing and hole-clearance violations between copper
-    items (zones excepted); ``scope``: only pairs with an item in it."""
+    items (zones excepted), following KiCad's three loops; ``scope``: only pairs with
+    an item in it."""
     cols = model.cols
     lo, hi = candidate_pairs(model, cons, scope)
     if not len(lo):
@@ -237,47 +258,104 @@ def copper_clearance(model, cons: Constraints, scope=None) -> list[Violation]:
     hc = cons.hole_clearance(lo, hi)
     # copper gaps bound every layer's gap from below (a hole lies inside its copper)
     maybe = (g < np.maximum(c, hc)) | (g <= 0)
-    lo, hi = lo[maybe], hi[maybe]
+    lo, hi, g = lo[maybe], hi[maybe], g[maybe]
+    partners: dict[int, list[tuple[float, int]]] = {}
+    for a, b, gap in zip(lo.tolist(), hi.tolist(), g.tolist()):
+        partners.setdefault(a, []).append((gap, b))
+        partners.setdefault(b, []).append((gap, a))
     P = _Pairs(model, cons)
     items = model.items
+    order = sorted(partners, key=lambda i: (items[i].seq, i))
     out: list[Violation] = []
-    for a, b in zip(lo.tolist(), hi.tolist()):
-        ia, ib = items[a], items[b]
-        ka, kb = cols.kind[a], cols.kind[b]
-        if ka in TRACKS or kb in TRACKS:
-            t, o = (ia, ib) if ka in TRACKS else (ib, ia)
-            if t.net == o.net:
-                continue
-            for layer in kicad_layer_order(model, t.mask & o.mask):
-                v = P.single_layer(t, o, layer)
-                if v is not None:
-                    out.append(v)
-                    break
-            if {t.kind, o.kind} == {"via", "pad"}:
-                pad, via = (t, o) if t.kind == "pad" else (o, t)
-                _pad_loop(model, P, pad, via, out)
-        elif ia.kind == "pad" and ib.kind == "pad":
-            first, second = (ia, ib) if a < b else (ib, ia)
-            _pad_loop(model, P, first, second, out)
-        else:  # a copper drawing against a pad or a drawing
-            for shape, other in ((ia, ib), (ib, ia)):
-                if shape.kind != "shape":
-                    continue
-                if other.kind == "shape" and shape.fp is not None and shape.fp == other.fp:
-                    break
-                for layer in kicad_layer_order(model, shape.mask & other.mask):
-                    v = P.single_layer(shape, other, layer)
-                    if v is not None:
-                        out.append(v)
-                        break
-                break
+    _track_loop(model, P, order, partners, out)
+    _pad_loop(model, P, order, partners, out)
+    _graphic_loop(model, P, order, partners, out)
     return out
 
 
-def _pad_loop(model, P: _Pairs, pad, other, out: list) -> None:
-    """KiCad's pad loop for one pair: the pad's own layers, first failure only."""
-    for layer in kicad_layer_order(model, pad.own & other.mask):
-        v = P.pad_against(pad, other, layer)
-        if v is not None:
-            out.append(v)
-            return
+def _track_loop(model, P: _Pairs, order, partners, out) -> None:
+    """Tracks, arcs and vias in board order, each on each of its layers against the
+    copper near it; a track's first failure on a layer ends its search there (KiCad
+    reports one violation per track and layer unless asked for all)."""
+    items, layers = model.items, model.layers
+    state: dict[tuple[int, int], list] = {}
+    for t in order:
+        track = items[t]
+        if track.kind not in ("track", "arc", "via"):
+            continue
+        near = sorted(partners[t])
+        for layer in kicad_layer_order(model, track.mask):
+            bit = layers.bit[layer]
+            for _, o in near:
+                other = items[o]
+                if not other.mask & bit or other.net == track.net and other.kind != "shape" \
+                        or other.kind == "shape" and not other.net and not track.net:
+                    continue
+                key = (min(t, o), max(t, o))
+                st = state.setdefault(key, [0, False])
+                if st[1] or st[0] & bit:
+                    continue
+                st[0] |= bit
+                v = P.single_layer(track, other, layer)
+                if v is not None:
+                    out.append(v)
+                    st[1] = True
+                    break
+
+
+def _pad_loop(model, P: _Pairs, order, partners, out) -> None:
+    """Pads in board order, each on the layers it lists, against pads and vias (their
+    holes) near it."""
+    items, layers = model.items, model.layers
+    state: dict[tuple[int, int], list] = {}
+    for p in order:
+        pad = items[p]
+        if pad.kind != "pad":
+            continue
+        for layer in kicad_layer_order(model, pad.own):
+            bit = layers.bit[layer]
+            for _, o in partners[p]:
+                other = items[o]
+                if other.kind not in ("pad", "via") or not other.mask & bit:
+                    continue
+                key = (min(p, o), max(p, o))
+                st = state.setdefault(key, [0, False])
+                if st[1] or st[0] & bit:
+                    continue
+                st[0] |= bit
+                v = P.pad_against(pad, other, layer)
+                if v is not None:
+                    out.append(v)
+                    st[1] = True
+
+
+def _graphic_loop(model, P: _Pairs, order, partners, out) -> None:
+    """Copper drawings against the pads and drawings near them (tracks and vias are the
+    track loop's); drawings of one footprint are not tested against each other, and a
+    net-tie footprint's drawings not at all (KiCad 9 reports none of them)."""
+    items, layers = model.items, model.layers
+    done: dict[tuple[int, int], int] = {}
+    for s_ in order:
+        shape = items[s_]
+        if shape.kind != "shape" or _is_net_tie(model, shape.fp):
+            continue  # a net-tie footprint's copper drawings join nets by design
+        for layer in kicad_layer_order(model, shape.mask):
+            bit = layers.bit[layer]
+            for _, o in partners[s_]:
+                other = items[o]
+                if other.kind in ("track", "arc", "via") or not other.mask & bit:
+                    continue
+                if shape.fp is not None and shape.fp == other.fp and other.kind == "shape":
+                    continue
+                key = (min(s_, o), max(s_, o))
+                if done.get(key, 0) & bit:
+                    continue
+                done[key] = done.get(key, 0) | bit
+                v = P.single_layer(shape, other, layer)
+                if v is not None:
+                    out.append(v)
+
+
+def _is_net_tie(model, fp: int | None) -> bool:
+    rec = model.footprints[fp] if fp is not None else None
+    return bool(rec and rec.net_tie_groups)

@@ -58,16 +58,6 @@ class Result:
         return out
 
 
-def _dedupe(vs: list[Violation]) -> list[Violation]:
-    seen, out = set(), []
-    for v in vs:
-        k = (v.type, tuple(id(i) for i in v.items), v.layer, v.pos)
-        if k not in seen:
-            seen.add(k)
-            out.append(v)
-    return out
-
-
 def run(model, cons: Constraints, board=None, connectivity=True) -> Result:
     """Every built-in rule on the whole board (``board`` is needed for
     unconnected_items: the board's copper connectivity)."""
@@ -82,7 +72,7 @@ def run(model, cons: Constraints, board=None, connectivity=True) -> Result:
     vs += annular_width(model, cons)
     vs += hole_size(model, cons)
     vs += courtyards_overlap(model, cons)
-    vs = [v for v in _dedupe(vs) if v.severity != "ignore"]
+    vs = [v for v in vs if v.severity != "ignore"]
     unconnected = unconnected_items(board, cons.rules) if connectivity and board is not None else []
     return Result(vs, unconnected)
 
@@ -104,4 +94,4 @@ def check_scope(model, cons: Constraints, ids, footprints=None) -> list[Violatio
         vs += hole_size(model, cons, ids)
     if footprints:
         vs += courtyards_overlap(model, cons, set(footprints))
-    return [v for v in _dedupe(vs) if v.severity != "ignore"]
+    return [v for v in vs if v.severity != "ignore"]

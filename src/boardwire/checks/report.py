@@ -56,13 +56,17 @@ class Violation:
         """What makes two reports of the same violation equal: type and item ids."""
         return (self.type, frozenset(item_key(i) for i in self.items))
 
-    def to_report(self) -> dict:
-        """KiCad's JSON shape (positions in mm)."""
+    def to_report(self, resolve: dict | None = None) -> dict:
+        """KiCad's JSON shape (positions in mm). ``resolve`` (uuid -> record) shows each
+        item as KiCad shows it: by looking its uuid up (`BoardGeometry.resolver`)."""
+        rows = []
+        for i in self.items:
+            uid = getattr(i, "uuid", None)
+            shown = (resolve or {}).get(uid, i) if uid else i
+            rows.append({"uuid": uid or "00000000-0000-0000-0000-000000000000", "description": shown.desc,
+                         "pos": {"x": round(shown.pos[0] / 1e6, 6), "y": round(shown.pos[1] / 1e6, 6)}})
         return {"type": self.type, "severity": self.severity, "description": self.description,
-                "items": [{"uuid": getattr(i, "uuid", None) or "00000000-0000-0000-0000-000000000000",
-                           "description": i.desc,
-                           "pos": {"x": round(i.pos[0] / 1e6, 6), "y": round(i.pos[1] / 1e6, 6)}}
-                          for i in self.items]}
+                "items": rows}
 
     def to_feedback(self) -> dict:
         """A compact form for edit results: rule, items, distances in mm."""

@@ -23,6 +23,7 @@ import numpy as np
 import shapely
 
 from ..geometry.constraints import Constraints
+from ..geometry.shapes import pad_shape_name
 from .report import Violation, mm_text
 
 
@@ -78,10 +79,11 @@ def via_diameter(model, cons: Constraints, scope=None) -> list[Violation]:
 def _pad_ring(model, it) -> float:
     """The annular width of a plated pad (nm), as KiCad measures it."""
     pad = it.data
-    simple = pad.offset == (0, 0) and (pad.shape in ("circle", "oval", "rect", "roundrect")
-                                       or pad.shape == "chamfered_rect" and pad.chamfer_ratio <= 0.30)
+    shape = pad_shape_name(pad)
+    simple = pad.offset == (0, 0) and (shape in ("circle", "oval", "rect", "roundrect")
+                                       or shape == "chamfered_rect" and pad.chamfer_ratio <= 0.30)
     if simple:
-        if pad.shape == "circle":
+        if shape == "circle":
             return (pad.size[0] - pad.drill[0]) / 2
         return min(pad.size[0] - pad.drill[0], pad.size[1] - pad.drill[1]) / 2
     outline = shapely.buffer(it.core, it.r, quad_segs=16) if it.r else it.core

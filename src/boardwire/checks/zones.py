@@ -73,7 +73,7 @@ def item_zone_clearance(model, cons: Constraints, scope=None) -> list[Violation]
 
 def _shape(model, it, layer):
     bit = model.layers.bit[layer]
-    if it.flash & bit or it.hole is None:
+    if model.flash(it) & bit or it.hole is None:
         return it.core, it.r
     return it.hole, it.hole_r
 
@@ -83,7 +83,7 @@ def _item_vs_zone(model, cons, it, zone, layer) -> list[Violation]:
     bit = model.layers.bit[layer]
     out = []
     test_clear = True
-    if it.kind == "pad" and not it.flash & bit and not (it.hole is not None and it.plated):
+    if it.kind == "pad" and not model.flash(it) & bit and not (it.hole is not None and it.plated):
         test_clear = False
     if test_clear:
         c, _ = cons.clearance(np.array([it.id]), np.array([zone.id]))
@@ -156,7 +156,7 @@ def zone_zone_clearance(model, cons: Constraints, scope=None) -> list[Violation]
         za = items[a]
         for b in zones[k + 1:]:
             zb = items[b]
-            if not za.mask & zb.mask or za.uuid == zb.uuid:
+            if not za.mask & zb.mask or za.data is zb.data:
                 continue
             if scope_set is not None and a not in scope_set and b not in scope_set:
                 continue

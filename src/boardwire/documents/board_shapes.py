@@ -174,7 +174,7 @@ class ViaData:
 def read_via(view: View) -> ViaData:
     node = view.node
     kids = _kids(node)
-    top = node.atoms()[1:]
+    top = node.atoms()
     via_type = "blind" if b"blind" in top else "micro" if b"micro" in top else "through"
     size = _vals(kids.get(b"size"))
     drill = _vals(kids.get(b"drill"))
@@ -610,7 +610,8 @@ def legacy_rules(board) -> dict:
     out: dict = {}
     if setup is None:
         return out
-    for k in setup.lists():
+    defaults = setup.find("defaults")  # KiCad 5.99: (defaults (edge_clearance ..) ...)
+    for k in list(setup.lists()) + (list(defaults.lists()) if defaults is not None else []):
         v = k.atoms()
         if not v:
             continue

@@ -99,6 +99,7 @@ class Item:
     data: object = None  # the documents record
     id: int = -1
     owner: object = None
+    seq: int = 0  # document order of the top-level item that holds it
     own: int | None = None  # the layers the item lists (pads: as written; a hole reaches all)
 
     def __post_init__(self) -> None:
@@ -157,6 +158,8 @@ class Keepout:
     polygon: object
     flags: dict
     owner: object = None
+    desc: str = "Rule Area"
+    pos: tuple = (0, 0)
 
 
 def _net_text(net: str) -> str:

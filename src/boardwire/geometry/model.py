@@ -60,12 +60,16 @@ class BoardGeometry:
         self._numbers = {n.number: n.name for n in board.nets}
         self._log = board.watch()
         self.generation = 0
+        self._flash: dict[int, int] = {}
+        self._seq: dict[View, int] = {}  # document order of top-level items
         tracks: list = []
-        for view in board.items():
+        for n, view in enumerate(board.items()):
+            self._seq[view] = n
             if view.kind in ("segment", "arc"):
                 tracks.append((view, read_track(view)))
             else:
                 self._add(view)
+        self._next_seq = len(self._seq)
         nets = [self._net(t.net, t.net_name) for _, t in tracks]
         made = mk.track_items([t for _, t in tracks], self.layers, nets)
         for (view, _), item in zip(tracks, made):
@@ -91,6 +95,7 @@ class BoardGeometry:
             return
         item.id = len(self.items)
         item.owner = owner
+        item.seq = self._seq.get(owner, 0)
         self.items.append(item)
         self.cols.add(item, self.net_code(item.net))
         if item.kind != "zone":
@@ -137,7 +142,9 @@ class BoardGeometry:
         if z.keepout is not None:
             polys = [shapely.Polygon(p) for p in z.outline if len(p) >= 3]
             ko = mk.Keepout(z.uuid, z.name, self.layers.mask(z.layers),
-                            shapely.union_all(polys) if polys else None, z.keepout, view)
+                            shapely.union_all(polys) if polys else None, z.keepout, view,
+                            _rule_area_desc(z.layers),
+                            z.outline[0][0] if z.outline and z.outline[0] else (0, 0))
             own.keepouts.append(len(self.keepouts))
             self.keepouts.append(ko)
             return
@@ -175,9 +182,13 @@ class BoardGeometry:
         for view, alive in touched_items(self.board, self._log):
             removed.extend(self._drop(view))
             if alive:
+                if view not in self._seq:
+                    self._seq[view] = self._next_seq
+                    self._next_seq += 1
                 self._add(view)
                 added.extend(self._owned[view].items)
         self.generation += 1
+        self._flash.clear()
         return removed, added
 
     @property
@@ -203,6 +214,36 @@ class BoardGeometry:
             self.keepouts[i] = None
         return list(own.items)
 
+    def flash(self, it) -> int:
+        """The copper layers where item ``it`` has copper (bit mask). A through-hole pad
+        or via whose unused layers are removed (``remove_unused_layers``) keeps its
+        copper only where same-net copper (a track, arc, via, pad or zone fill) meets
+        it, and on the outer layers when ``keep_end_layers`` is set (KiCad's
+        ``FlashLayer``); elsewhere it is only its hole."""
+        if it.kind not in ("pad", "via") or not getattr(it.data, "remove_unused_layers", False):
+            return it.flash
+        done = self._flash.get(it.id)
+        if done is not None:
+            return done
+        keep = self.layers.outer if it.data.keep_end_layers else 0
+        result = it.flash & keep
+        if it.net:
+            copper = shapely.buffer(it.core, it.r + 1.0) if it.r else it.core
+            near = self.index.candidates_in(copper)
+            for j in near.tolist():
+                o = self.items[j]
+                if j == it.id or o is None or o.net != it.net or not o.mask & it.flash & ~result:
+                    continue
+                if shapely.distance(it.core, o.core) <= it.r + o.r:
+                    result |= o.mask & it.flash
+            for z in self.alive_ids(("zone",)).tolist():
+                zone = self.items[z]
+                if zone.net == it.net and zone.mask & it.flash & ~result \
+                        and shapely.distance(zone.core, it.core) <= it.r + zone.r:
+                    result |= zone.mask & it.flash
+        self._flash[it.id] = result
+        return result
+
     def owned_by(self, view: View) -> list[int]:
         own = self._owned.get(view)
         return list(own.items) if own else []
@@ -219,6 +260,18 @@ class BoardGeometry:
     def by_uuid(self, uid: str) -> list[mk.Item]:
         return [it for it in self.items if it is not None and it.uuid == uid]
 
+    def resolver(self) -> dict:
+        """uuid -> the record KiCad shows for it in a report: KiCad looks report items
+        up by uuid, so where a file repeats a uuid (old boards: ``tstamp 0``) the last
+        item with it answers for all."""
+        out: dict = {}
+        for own in self._owned.values():
+            for rec in ([self.footprints[i] for i in own.footprints] + [self.items[i] for i in own.items]
+                        + [self.keepouts[i] for i in own.keepouts] + [self.edges[i] for i in own.edges]):
+                if rec is not None and rec.uuid:
+                    out[rec.uuid] = rec
+        return out
+
     def outline(self):
         """The board outline: polygons (holes for cut-outs) closed by Edge.Cuts lines,
         or None when the edges close nothing."""
@@ -234,6 +287,14 @@ class BoardGeometry:
         for p in polys[1:]:
             area = area.symmetric_difference(p)
         return area
+
+
+def _rule_area_desc(layers) -> str:
+    """KiCad's description of a rule area ("Rule Area on F.Cu, B.Cu and 2 more")."""
+    names = list(layers)
+    if len(names) > 2:
+        return f"Rule Area on {names[0]}, {names[1]} and {len(names) - 2} more"
+    return "Rule Area on " + ", ".join(names)
 
 
 _MODELS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()

@@ -122,10 +122,18 @@ def _chamfered(w: float, h: float, c: float, corners: frozenset) -> np.ndarray:
     return np.array(pts)
 
 
+def pad_shape_name(pad: PadData) -> str:
+    """The shape KiCad gives a pad: a roundrect with chamfered corners is KiCad's
+    chamfered_rect (its file writes it as roundrect plus ``chamfer``)."""
+    if pad.shape == "roundrect" and pad.chamfer and pad.chamfer_ratio > 0:
+        return "chamfered_rect"
+    return pad.shape
+
+
 def _local_pad(pad: PadData, size=None, shape=None):
     """The pad's copper in its own frame, centred on its shape centre: (core, r)."""
     w, h = (size or pad.size)
-    shape = shape or pad.shape
+    shape = shape or pad_shape_name(pad)
     if shape == "circle":
         return Point(0.0, 0.0), w / 2
     if shape == "oval":
