@@ -288,9 +288,8 @@ def _track_loop(model, P: _Pairs, order, partners, out) -> None:
             bit = layers.bit[layer]
             for _, o in near:
                 other = items[o]
-                if not other.mask & bit or other.net == track.net and other.kind != "shape" \
-                        or other.kind == "shape" and not other.net and not track.net:
-                    continue
+                if not other.mask & bit or other.net == track.net:
+                    continue  # KiCad skips items of the track's net code (0 included)
                 key = (min(t, o), max(t, o))
                 st = state.setdefault(key, [0, False])
                 if st[1] or st[0] & bit:

@@ -2,7 +2,7 @@
 (pcbnew/drc/drc_test_provider_edge_clearance.cpp), ``copper_edge_clearance`` part.
 
 Every copper item (pads except castellated and edge-connector ``connect`` pads, vias,
-tracks, arcs, copper drawings, each zone fill per layer) is tested against the board
+tracks, arcs, copper drawings; not zone fills, which KiCad 9 leaves out) is tested against the board
 edges: Edge.Cuts and Margin drawings as zero-width lines (their stroke is ignored) and
 the oval holes of NPTH pads (slots are milled like edges). A gap below the edge
 clearance is a violation (exactly the clearance is allowed; no epsilon); each item is
@@ -35,10 +35,11 @@ def edge_clearance(model, cons: Constraints, scope=None) -> list[Violation]:
     if not targets:
         return []
     tree = shapely.STRtree([t[0] for t in targets])
+    kinds = ("pad", "via", "track", "arc", "shape")  # KiCad 9 leaves zone fills out
     if scope is None:
-        ids = model.alive_ids()
+        ids = model.alive_ids(kinds)
     else:
-        ids = np.array([i for i in scope if model.cols.alive[i]], dtype=np.int64)
+        ids = np.array([i for i in scope if model.cols.alive[i] and model.items[i].kind in kinds], dtype=np.int64)
     if not len(ids):
         return []
     ec = cons.edge_clearance(ids)

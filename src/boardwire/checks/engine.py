@@ -72,7 +72,7 @@ def run(model, cons: Constraints, board=None, connectivity=True) -> Result:
     vs += annular_width(model, cons)
     vs += hole_size(model, cons)
     vs += courtyards_overlap(model, cons)
-    vs = [v for v in vs if v.severity != "ignore"]
+    vs = _kept(vs, cons.rules)
     unconnected = unconnected_items(board, cons.rules) if connectivity and board is not None else []
     return Result(vs, unconnected)
 
@@ -94,4 +94,10 @@ def check_scope(model, cons: Constraints, ids, footprints=None) -> list[Violatio
         vs += hole_size(model, cons, ids)
     if footprints:
         vs += courtyards_overlap(model, cons, set(footprints))
-    return [v for v in vs if v.severity != "ignore"]
+    return _kept(vs, cons.rules)
+
+
+def _kept(vs: list[Violation], rules) -> list[Violation]:
+    """Without ignored severities and the project's excluded violations."""
+    return [v for v in vs if v.severity != "ignore"
+            and not rules.excluded(v.type, [getattr(i, "uuid", None) for i in v.items])]

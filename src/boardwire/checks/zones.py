@@ -108,10 +108,12 @@ def _item_vs_zone(model, cons, it, zone, layer) -> list[Violation]:
 
 
 def _segments(geom) -> np.ndarray:
-    """The boundary segments of a fill (N x 2 x 2), each turned to run left to right."""
+    """The boundary segments of a fill (N x 2 x 2), each turned to run left to right,
+    in KiCad's sort order: by start point, then end point, where KiCad's VECTOR2
+    compares points by their length (distance from the origin), not by x."""
     segs = []
     for ring in shapely.get_parts(shapely.boundary(geom)):
-        xy = shapely.get_coordinates(ring)
+        xy = np.rint(shapely.get_coordinates(ring))
         if len(xy) > 1:
             segs.append(np.stack([xy[:-1], xy[1:]], axis=1))
     if not segs:
@@ -119,14 +121,18 @@ def _segments(geom) -> np.ndarray:
     s = np.concatenate(segs)
     flip = s[:, 0, 0] > s[:, 1, 0]
     s[flip] = s[flip][:, ::-1]
-    return s
+    na = s[:, 0, 0] ** 2 + s[:, 0, 1] ** 2
+    nb = s[:, 1, 0] ** 2 + s[:, 1, 1] ** 2
+    return s[np.lexsort((nb, na))]
 
 
 def _zone_gap(za, zb, clearance: float) -> float | None:
-    """KiCad's zone-to-zone measure: the segments of A's fill against those of B's that
-    start (leftmost point) no further right than A's segment ends, the first pair
-    closer than ``clearance`` (None: none). Its sweep does not look past a segment's
-    right end, so pairs offset along x by less than the clearance can go unseen."""
+    """KiCad 9's zone-to-zone measure (``testZonesToZones``): A's fill segments in
+    order, each against B's segments in order until the first one that starts right of
+    its end (a sweep meant for segments sorted by x, run on segments sorted by length
+    from the origin, so it can stop early); the first pair closer than ``clearance``
+    answers with its rounded distance (0: the fills meet, KiCad's zones_intersect).
+    None: no pair closer."""
     sa, sb = _segments(za.core), _segments(zb.core)
     if not len(sa) or not len(sb):
         return None
@@ -135,19 +141,25 @@ def _zone_gap(za, zb, clearance: float) -> float | None:
     i, j = tree.query(la, predicate="dwithin", distance=clearance + za.r + zb.r)
     if not len(i):
         return None
-    keep = sb[j, 0, 0] <= sa[i, 1, 0]
+    # B's segments examined for A's segment i: those before the first that starts
+    # right of i's end
+    first_right = np.searchsorted(np.maximum.accumulate(sb[:, 0, 0]), sa[:, 1, 0], side="right")
+    keep = j < first_right[i]
     i, j = i[keep], j[keep]
     if not len(i):
         return None
-    d = np.floor(shapely.distance(la[i], lb[j]) - za.r - zb.r + 0.5)
+    d = np.maximum(np.floor(shapely.distance(la[i], lb[j]) - za.r - zb.r + 0.5), 0.0)
     hit = d < clearance
-    return float(d[hit].min()) if hit.any() else None
+    if not hit.any():
+        return None
+    i, j, d = i[hit], j[hit], d[hit]
+    return float(d[np.lexsort((j, i))[0]])
 
 
 def zone_zone_clearance(model, cons: Constraints, scope=None) -> list[Violation]:
-    """Fills of two zones of different nets on one layer closer than their clearance,
-    as KiCad measures it (`_zone_gap`); zones in KiCad's order (board zones, then
-    footprint zones)."""
+    """Fills of two zones of different nets closer than their clearance, as KiCad 9
+    measures it (`_zone_gap`), zones in KiCad's order (board zones, then footprint
+    zones); fills that meet are KiCad's zones_intersect (not built in)."""
     items = model.items
     zones = sorted(_zone_ids(model), key=lambda i: (items[i].fp is not None, i))
     out = []
@@ -161,13 +173,13 @@ def zone_zone_clearance(model, cons: Constraints, scope=None) -> list[Violation]
             if scope_set is not None and a not in scope_set and b not in scope_set:
                 continue
             if za.net == zb.net:
-                continue  # same net: KiCad's zones_intersect test (not built in)
+                continue
             c, _ = cons.clearance(np.array([a]), np.array([b]))
             c = float(c[0])
             if c <= 0 or not shapely.dwithin(za.core, zb.core, c + za.r + zb.r):
                 continue
             d = _zone_gap(za, zb, c)
-            if d is not None:
+            if d is not None and d > 0:
                 layer = model.layers.of(za.mask)[0]
                 name = cons.clearance_name(a, b, c)
                 out.append(Violation("clearance", cons.rules.severity("clearance"),

@@ -422,6 +422,11 @@ def read_footprint(fp: Footprint) -> FootprintData:
     clearance = _vals(kids.get(b"clearance"))
     groups = [[n.strip() for n in _text(v).split(",") if n.strip()]
               for v in _vals(kids.get(b"net_tie_pad_groups"))]
+    tags = _vals(kids.get(b"tags"))
+    version = getattr(fp.doc, "version", None) or 0
+    if not groups and tags and _text(tags[0]).lower().startswith("net tie") and version < 20221018:
+        # before KiCad 7 a footprint tagged "net tie" tied all its pads together
+        groups = [sorted({p.number for p in pads if p.number})]
     layer = _vals(kids.get(b"layer"))
     side = "back" if layer and _text(layer[0]).startswith("B.") else "front"
     return FootprintData(fp.reference, _uuid(kids), place.at, place.angle, side, pads, drawings,

@@ -225,9 +225,15 @@ def track_item(t: TrackData, layers: Layers, net: str, core=None) -> Item | None
     else:
         core = shapes.segment(t.start, t.end)
         length = math.dist(t.start, t.end)
-    desc = f"Track [{_net_text(net)}] on {t.layer}, length {fmt_mm(length)}"
+    is_arc = t.kind == "arc" and t.mid is not None
+    word = "Track (arc)" if is_arc else "Track"
+    desc = f"{word} [{_net_text(net)}] on {t.layer}, length {fmt_mm(length)}"
+    pos = t.start
+    if is_arc:  # KiCad reports an arc at its centre
+        c = shapes.arc_centre(t.start, t.mid, t.end)
+        pos = (c[0], c[1]) if c else t.start
     return Item("arc" if t.kind == "arc" else "track", t.uuid, net, mask, core, t.width / 2, desc,
-                t.start, mask, data=t)
+                pos, mask, data=t)
 
 
 def _arc_length(a, m, b) -> float:
@@ -280,8 +286,7 @@ def shape_item(d: DrawingData, layers: Layers, net: str) -> Item | None:
     word = {"segment": "Segment", "arc": "Arc", "circle": "Circle", "rect": "Rectangle",
             "poly": "Polygon", "bezier": "Bezier"}.get(d.shape, "Shape")
     desc = f"{word} [{_net_text(net)}] on {', '.join(d.layers)}" if net else f"{word} on {', '.join(d.layers)}"
-    return Item("shape", d.uuid, net, mask, core, r, desc, d.points[0] if d.points else (0, 0), mask,
-                data=d)
+    return Item("shape", d.uuid, net, mask, core, r, desc, drawing_pos(d), mask, data=d)
 
 
 def edge_items(d: DrawingData) -> list[Edge]:
@@ -293,7 +298,19 @@ def edge_items(d: DrawingData) -> list[Edge]:
     word = {"segment": "Segment", "arc": "Arc", "circle": "Circle", "rect": "Rectangle",
             "poly": "Polygon", "bezier": "Bezier"}.get(d.shape, "Shape")
     layer = d.layers[0] if d.layers else "Edge.Cuts"
-    return [Edge(d.uuid, line, 0.0, f"{word} on {layer}", d.points[0] if d.points else (0, 0), layer)]
+    return [Edge(d.uuid, line, 0.0, f"{word} on {layer}", drawing_pos(d), layer)]
+
+
+def drawing_pos(d: DrawingData):
+    """Where KiCad reports a drawing: an arc or circle at its centre, others at their
+    first point."""
+    if d.shape == "arc" and len(d.points) >= 3:
+        c = shapes.arc_centre(*d.points[:3])
+        if c:
+            return (c[0], c[1])
+    if d.shape == "circle" and d.points:
+        return d.points[0]
+    return d.points[0] if d.points else (0, 0)
 
 
 def courtyards(fp: FootprintData) -> tuple[dict, bool]:

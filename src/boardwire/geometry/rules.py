@@ -31,7 +31,7 @@ MM = 1_000_000
 
 # KiCad 9's defaults for a board without these settings (mm).
 DEFAULTS = {
-    "min_clearance": 0.0, "min_track_width": 0.2, "min_via_diameter": 0.5,
+    "min_clearance": 0.0, "min_track_width": 0.0, "min_via_diameter": 0.5,
     "min_through_hole_diameter": 0.3, "min_microvia_diameter": 0.2, "min_microvia_drill": 0.1,
     "min_hole_to_hole": 0.25, "min_hole_clearance": 0.25, "min_copper_edge_clearance": 0.5,
     "min_via_annular_width": 0.1,
@@ -123,6 +123,11 @@ class Rules:
     unsupported: list[str] = field(default_factory=list)
     assignments: dict[str, str] = field(default_factory=dict)
     patterns: list = field(default_factory=list)
+    exclusions: set = field(default_factory=set)  # (type, frozenset of uuids)
+
+    def excluded(self, rule: str, uuids) -> bool:
+        """True when the project excludes this violation (``drc_exclusions``)."""
+        return bool(self.exclusions) and (rule, frozenset(u for u in uuids if u)) in self.exclusions
 
     def __post_init__(self) -> None:
         self.netclass = lru_cache(maxsize=None)(self._netclass)
@@ -198,4 +203,21 @@ def build_rules(project: dict | None, legacy: dict | None = None,
                 for p in ns.get("netclass_patterns") or [] if p.get("netclass") in classes]
     severities = dict(ds.get("rule_severities") or {})
     return Rules(values, classes, severities, list(custom or []), list(unsupported or []),
-                 assignments, patterns)
+                 assignments, patterns, _exclusions(ds.get("drc_exclusions") or []))
+
+
+_NO_UUID = "00000000-0000-0000-0000-000000000000"
+
+
+def _exclusions(rows) -> set:
+    """KiCad's serialised exclusions ``type|x|y|uuid|uuid`` (KiCad 9 may pair each with a
+    comment) as (type, uuids); the position is not compared."""
+    out = set()
+    for row in rows:
+        text = row[0] if isinstance(row, list) and row else row
+        if not isinstance(text, str):
+            continue
+        parts = text.split("|")
+        if len(parts) >= 4:
+            out.add((parts[0], frozenset(u for u in parts[3:] if u and u != _NO_UUID)))
+    return out
