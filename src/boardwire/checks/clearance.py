@@ -20,6 +20,8 @@ pairs that could fail go through KiCad's per-pair decisions.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 import shapely
 
@@ -35,8 +37,12 @@ TRACKS = {KIND["track"], KIND["arc"], KIND["via"]}
 def kicad_layer_order(model, mask: int) -> list[str]:
     """Layers of ``mask`` in KiCad 9's LSET order (layer ids F.Cu 0, B.Cu 2, In1.Cu 4,
     ...): F.Cu, B.Cu, then the inner layers front to back."""
-    all_names = model.layers.names
-    names = model.layers.of(mask)
+    return _layer_order(tuple(model.layers.names), mask)
+
+
+@lru_cache(maxsize=4096)
+def _layer_order(all_names: tuple, mask: int) -> list[str]:
+    names = [n for i, n in enumerate(all_names) if mask >> i & 1]
     outer = [n for n in (all_names[0], all_names[-1]) if n in names] if all_names else []
     return list(dict.fromkeys(outer + names))
 
@@ -251,6 +257,12 @@ def copper_clearance(model, cons: Constraints, scope=None) -> list[Violation]:
     an item in it."""
     cols = model.cols
     lo, hi = candidate_pairs(model, cons, scope)
+    # items of one net are never tested against each other, except that two pads
+    # without a net are, and a copper drawing is still tested against holes
+    shape, pad = KIND["shape"], KIND["pad"]
+    keep = (cols.net[lo] != cols.net[hi]) | (cols.kind[lo] == shape) | (cols.kind[hi] == shape) \
+        | ((cols.net[lo] == 0) & (cols.kind[lo] == pad) & (cols.kind[hi] == pad))
+    lo, hi = lo[keep], hi[keep]
     if not len(lo):
         return []
     g = gaps(cols, lo, hi)

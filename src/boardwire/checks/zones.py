@@ -20,7 +20,7 @@ import shapely
 
 from ..geometry.constraints import Constraints
 from ..geometry.index import KIND
-from .clearance import EPSILON, _hole_detail, _nearest, kicad_layer_order
+from .clearance import EPSILON, _hole_detail, _nearest
 from .report import Violation, clearance_detail
 
 
@@ -30,7 +30,8 @@ def _zone_ids(model) -> list[int]:
 
 def item_zone_clearance(model, cons: Constraints, scope=None) -> list[Violation]:
     """Items against zone fills; ``scope``: item ids (items or zones) to test (None:
-    all)."""
+    all). Each fill is prepared once; the items near it are measured against it in one
+    vectorised call and only those that may fail are looked at one by one."""
     cols = model.cols
     items = model.items
     zones = _zone_ids(model)
@@ -39,35 +40,36 @@ def item_zone_clearance(model, cons: Constraints, scope=None) -> list[Violation]
     scope_set = None if scope is None else set(scope)
     maxc = cons.max_clearance() + EPSILON
     out: list[Violation] = []
-    rules = cons.rules
     for z in zones:
         zone = items[z]
-        if not hasattr(zone, "_prepared"):
-            shapely.prepare(zone.core)
-            zone._prepared = True
-        x0, y0, x1, y1 = shapely.bounds(zone.core)
-        reach = maxc + zone.r
         if scope_set is None or z in scope_set:
-            box = shapely.box(x0 - reach, y0 - reach, x1 + reach, y1 + reach)
-            cand = model.index.candidates_in(box)
+            x0, y0, x1, y1 = shapely.bounds(zone.core)
+            reach = maxc + zone.r
+            cand = model.index.candidates_in(shapely.box(x0 - reach, y0 - reach, x1 + reach, y1 + reach))
         else:
-            cand = np.array([i for i in scope_set if cols.alive[i] and cols.kind[i] != KIND["zone"]], dtype=np.int64)
+            cand = np.array([i for i in scope_set if cols.alive[i] and cols.kind[i] != KIND["zone"]],
+                            dtype=np.int64)
         if not len(cand):
             continue
         cand = cand[(cols.mask[cand] & zone.mask) != 0]
-        if zone.net:
-            cand = cand[np.array([items[i].net != zone.net for i in cand], dtype=bool)] if len(cand) else cand
+        if zone.net and len(cand):
+            code = model.net_code(zone.net)
+            cand = cand[cols.net[cand] != code]
         if not len(cand):
             continue
-        # cheap filter: the item's copper (which holds its hole) near the fill
-        near = shapely.dwithin(zone.core, cols.core[cand], cols.r[cand] + zone.r + maxc)
+        shapely.prepare(zone.core)
+        zi = np.full(len(cand), z)
+        c, _ = cons.clearance(cand, zi)
+        hc = cons.hole_clearance(cand, zi)
+        # the item's copper holds its hole: measuring the copper finds every candidate
+        need = np.maximum(c, hc)
+        near = shapely.dwithin(zone.core, cols.core[cand], cols.r[cand] + zone.r + np.maximum(need, 0) + 1.0)
         layer = model.layers.of(zone.mask)[0]
         for i in cand[near].tolist():
             it = items[i]
             if it.kind == "pad" and not it.own & zone.mask:
                 continue
-            v = _item_vs_zone(model, cons, it, zone, layer)
-            out.extend(v)
+            out.extend(_item_vs_zone(model, cons, it, zone, layer))
     return out
 
 

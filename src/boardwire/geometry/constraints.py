@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from .index import KIND
-from .rules import Rules
+from .rules import Rules, diff_pair_base
 
 CONNECTED = {KIND[k] for k in ("pad", "via", "track", "arc", "zone", "shape")}
 
@@ -32,6 +32,10 @@ class Constraints:
         self._nc = np.zeros(0)
         self._override = np.zeros(0)
         self._local = np.zeros(0)
+        self._dp = np.zeros(0, dtype=np.int64)  # diff pair base id, -1: none
+        self._dp_sign = np.zeros(0, dtype=np.int8)
+        self._dp_gap = np.zeros(0)  # the class gap when below its clearance, else 0
+        self._dp_ids: dict[str, int] = {}
 
     def _ensure(self) -> None:
         """Per-item values for the items added since last time (item ids are never
@@ -40,7 +44,9 @@ class Constraints:
         n, done = m.cols.n, len(self._nc)
         if done >= n:
             return
-        nc, ov, local = np.zeros(n - done), np.zeros(n - done), np.zeros(n - done)
+        k_ = n - done
+        nc, ov, local = np.zeros(k_), np.zeros(k_), np.zeros(k_)
+        dp, sign, gap = np.full(k_, -1, dtype=np.int64), np.zeros(k_, dtype=np.int8), np.zeros(k_)
         rules = self.rules
         for k, it in enumerate(m.items[done:n]):
             if it is None:
@@ -51,9 +57,19 @@ class Constraints:
                 ov[k] = it.local_clearance
             if it.kind == "zone":
                 local[k] = it.zone_clearance
+            base = diff_pair_base(it.net) if it.net else None
+            if base is not None:
+                dp[k] = self._dp_ids.setdefault(base[0], len(self._dp_ids))
+                sign[k] = {"+": 1, "P": 2, "-": -1, "N": -2}[base[1]]
+                cls = rules.netclass(it.net)
+                if cls.diff_pair_gap and cls.clearance and cls.diff_pair_gap < cls.clearance:
+                    gap[k] = cls.diff_pair_gap
         self._nc = np.concatenate([self._nc, nc])
         self._override = np.concatenate([self._override, ov])
         self._local = np.concatenate([self._local, local])
+        self._dp = np.concatenate([self._dp, dp])
+        self._dp_sign = np.concatenate([self._dp_sign, sign])
+        self._dp_gap = np.concatenate([self._dp_gap, gap])
 
     def item_values(self, ids: np.ndarray):
         self._ensure()
@@ -70,13 +86,12 @@ class Constraints:
         nca, ncb = self._nc[a], self._nc[b]
         ova, ovb = self._override[a], self._override[b]
         value = np.maximum(nca, ncb)
-        # a coupled differential pair: the class gap, when below the clearance
-        if any(nc.diff_pair_gap for nc in rules.classes.values()):
-            items = self.model.items
-            for k in range(len(a)):
-                g = rules.dp_gap_override(items[a[k]].net, items[b[k]].net)
-                if g is not None:
-                    value[k] = g
+        # the two nets of a coupled differential pair: their class's gap, when below
+        # its clearance (KiCad's "netclass (diff pair)" rule)
+        coupled = (self._dp[a] >= 0) & (self._dp[a] == self._dp[b]) \
+            & (self._dp_sign[a] == -self._dp_sign[b]) & (self._dp_gap[a] > 0)
+        if coupled.any():
+            value = np.where(coupled, self._dp_gap[a], value)
         value = np.maximum(value, np.maximum(self._local[a], self._local[b]))
         over = np.maximum(ova, ovb)
         value = np.where(over > 0, over, value)

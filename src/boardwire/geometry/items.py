@@ -178,7 +178,10 @@ def pad_item(pad: PadData, fp: FootprintData, layers: Layers, net: str) -> Item 
     if not mask:
         return None
     core, r = shapes.pad_copper(pad) if pad.size[0] > 0 and pad.size[1] > 0 else (None, 0.0)
-    flash = layers.mask(pad.layers)
+    own = layers.mask(pad.layers)
+    if pad.pad_type == "thru_hole" and hole is not None:
+        own = layers.all  # KiCad 9 gives a plated through-hole pad every copper layer
+    flash = own
     if pad.pad_type == "np_thru_hole" and pad.drill and pad.shape in ("circle", "oval"):
         if pad.size[0] <= pad.drill[0] and pad.size[1] <= pad.drill[1]:
             flash = 0  # an NPTH pad no bigger than its hole has no copper
@@ -195,7 +198,7 @@ def pad_item(pad: PadData, fp: FootprintData, layers: Layers, net: str) -> Item 
         desc = f"Pad {pad.number} [{_net_text(net)}] of {ref} on {first[0] if first else pad.layers[0] if pad.layers else ''}"
     item = Item("pad", pad.uuid, net, mask, core, r, desc, pad.at, flash,
                 hole[0] if hole else None, hole[1] if hole else 0.0,
-                pad.pad_type != "np_thru_hole", number=pad.number, own=layers.mask(pad.layers),
+                pad.pad_type != "np_thru_hole", number=pad.number, own=own,
                 local_clearance=pad.local_clearance if pad.local_clearance is not None else fp.local_clearance,
                 data=pad)
     return item
