@@ -20,21 +20,33 @@ from .clearance import _nearest
 from .report import Violation, clearance_detail
 
 
+def _edge_index(model):
+    """The board's edges (Edge.Cuts and Margin lines, oval NPTH holes) and their tree,
+    and the castellated pads, kept per model generation."""
+    cache = model.__dict__.setdefault("_edges", {})
+    hit = cache.get(model.generation)
+    if hit is None:
+        items = model.items
+        slots = [it for it in items if it is not None and it.kind == "pad" and not it.plated
+                 and it.hole is not None and it.hole.geom_type == "LineString"]
+        castellated = [it for it in items if it is not None and it.kind == "pad"
+                       and getattr(it.data, "castellated", False) and it.hole is not None]
+        targets = [(e.core, 0.0, e, e.layer) for e in model.edges if e is not None]
+        targets += [(s.hole, s.hole_r, s, "Edge.Cuts") for s in slots]
+        tree = shapely.STRtree([t[0] for t in targets]) if targets else None
+        cache.clear()
+        hit = cache[model.generation] = (targets, tree, castellated)
+    return hit
+
+
 def edge_clearance(model, cons: Constraints, scope=None) -> list[Violation]:
     rules = cons.rules
     if rules.severity("copper_edge_clearance") == "ignore":
         return []
     items = model.items
-    edges = [e for e in model.edges if e is not None]
-    slots = [it for it in items if it is not None and it.kind == "pad" and not it.plated
-             and it.hole is not None and it.hole.geom_type == "LineString"]
-    castellated = [it for it in items if it is not None and it.kind == "pad"
-                   and getattr(it.data, "castellated", False) and it.hole is not None]
-    targets = [(e.core, 0.0, e, e.layer) for e in edges]
-    targets += [(s.hole, s.hole_r, s, "Edge.Cuts") for s in slots]
+    targets, tree, castellated = _edge_index(model)
     if not targets:
         return []
-    tree = shapely.STRtree([t[0] for t in targets])
     kinds = ("pad", "via", "track", "arc", "shape")  # KiCad 9 leaves zone fills out
     if scope is None:
         ids = model.alive_ids(kinds)

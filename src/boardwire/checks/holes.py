@@ -19,53 +19,76 @@ from .clearance import EPSILON
 from .report import Violation, mm_text
 
 
-def _drilled(model):
-    out = []
-    for it in model.items:
-        if it is None:
-            continue
-        if it.kind == "via" and it.hole is not None:
-            out.append(it)
-        elif it.kind == "pad" and it.data.drill and it.data.drill[0] == it.data.drill[1]:
-            out.append(it)
-    return out
+def _drilled(it) -> bool:
+    if it is None:
+        return False
+    if it.kind == "via":
+        return it.hole is not None
+    return it.kind == "pad" and bool(it.data.drill) and it.data.drill[0] == it.data.drill[1]
 
 
 def hole_to_hole(model, cons: Constraints, scope=None) -> list[Violation]:
     rules = cons.rules
-    holes = _drilled(model)
-    if len(holes) < 2:
-        return []
     need_board = rules.value("min_hole_to_hole")
     if need_board <= 0 and not rules.custom:
         return []
-    pts = np.array([it.pos for it in holes], dtype=float)
-    rad = np.array([it.hole_r for it in holes])
-    tree = shapely.STRtree(shapely.points(pts))
-    reach = need_board + rad + rad.max() + EPSILON
-    src, tgt = tree.query(shapely.points(pts), predicate="dwithin", distance=reach)
-    keep = src != tgt
-    src, tgt = src[keep], tgt[keep]
-    scope_set = None if scope is None else set(scope)
+    items = model.items
+    holes, pts, rad, tree = _hole_index(model)
+    if scope is None:
+        ids = holes
+    else:
+        ids = np.array([i for i in scope if model.cols.alive[i] and _drilled(items[i])], dtype=np.int64)
+    if not len(ids) or not len(holes):
+        return []
+    where = {int(h): k for k, h in enumerate(holes.tolist())}
+    k_ids = np.array([where[int(i)] for i in ids], dtype=np.int64)
+    need_max = need_board if not rules.custom else max(need_board, cons.max_clearance())
+    src, tgt = tree.query(shapely.points(pts[k_ids]), predicate="dwithin",
+                          distance=need_max + rad[k_ids] + rad.max() + EPSILON)
+    a, b = k_ids[src], tgt
+    keep = a != b
+    a, b = a[keep], b[keep]
+    d = np.hypot(pts[a, 0] - pts[b, 0], pts[a, 1] - pts[b, 1])
+    close = (d < EPSILON) | (np.maximum(0.0, d - rad[a] - rad[b]) < need_max - EPSILON)
+    a, b = holes[a[close]], holes[b[close]]
+    scope_set = None if scope is None else set(int(i) for i in ids)
     out: list[Violation] = []
     for first_pass in (True, False):
         seen: set = set()
-        for s, t in zip(src.tolist(), tgt.tolist()):
-            a, b = holes[s], holes[t]
-            if first_pass and (a.kind != "via" or a.data.via_type == "micro"):
-                continue
-            if not first_pass and a.kind != "pad":
-                continue
-            pair = (min(a.id, b.id), max(a.id, b.id))
-            if pair in seen:
-                continue
-            seen.add(pair)
-            if scope_set is not None and a.id not in scope_set and b.id not in scope_set:
-                continue
-            v = _test(model, cons, a, b, need_board)
-            if v is not None:
-                out.append(v)
+        for x0, y0 in zip(a.tolist(), b.tolist()):
+            for x, y in ((x0, y0), (y0, x0)) if scope is not None else ((x0, y0),):
+                p, q = items[x], items[y]
+                if first_pass and (p.kind != "via" or p.data.via_type == "micro"):
+                    continue
+                if not first_pass and p.kind != "pad":
+                    continue
+                pair = (min(x, y), max(x, y))
+                if pair in seen:
+                    continue
+                seen.add(pair)
+                if scope_set is not None and x not in scope_set and y not in scope_set:
+                    continue
+                v = _test(model, cons, p, q, need_board)
+                if v is not None:
+                    out.append(v)
     return out
+
+
+def _hole_index(model):
+    """Drilled holes (item ids), their centres and radii, and a tree of their
+    centres, kept per model generation."""
+    cache = model.__dict__.setdefault("_holes", {})
+    hit = cache.get(model.generation)
+    if hit is None:
+        items = model.items
+        holes = np.array([i for i in model.alive_ids(("pad", "via")).tolist() if _drilled(items[i])],
+                         dtype=np.int64)
+        pts = np.array([items[i].pos for i in holes.tolist()], dtype=float).reshape(-1, 2)
+        rad = np.array([items[i].hole_r for i in holes.tolist()], dtype=float)
+        tree = shapely.STRtree(shapely.points(pts)) if len(holes) else None
+        cache.clear()
+        hit = cache[model.generation] = (holes, pts, rad, tree)
+    return hit
 
 
 def _test(model, cons, a, b, need_board):

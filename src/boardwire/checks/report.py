@@ -64,7 +64,7 @@ class Violation:
             uid = getattr(i, "uuid", None)
             shown = (resolve or {}).get(uid, i) if uid else i
             rows.append({"uuid": uid or "00000000-0000-0000-0000-000000000000", "description": shown.desc,
-                         "pos": {"x": round(shown.pos[0] / 1e6, 6), "y": round(shown.pos[1] / 1e6, 6)}})
+                         "pos": {"x": _mm(shown.pos[0]), "y": _mm(shown.pos[1])}})
         return {"type": self.type, "severity": self.severity, "description": self.description,
                 "items": rows}
 
@@ -72,15 +72,20 @@ class Violation:
         """A compact form for edit results: rule, items, distances in mm."""
         out = {"rule": self.type, "severity": self.severity, "description": self.description,
                "items": [{"id": getattr(i, "uuid", None), "description": i.desc,
-                          "at": [round(i.pos[0] / 1e6, 6), round(i.pos[1] / 1e6, 6)]} for i in self.items],
-               "at": [round(self.pos[0] / 1e6, 6), round(self.pos[1] / 1e6, 6)]}
+                          "at": [_mm(i.pos[0]), _mm(i.pos[1])]} for i in self.items],
+               "at": [_mm(self.pos[0]), _mm(self.pos[1])]}
         if self.actual is not None:
-            out["actual_mm"] = round(max(self.actual, 0.0) / 1e6, 6)
+            out["actual_mm"] = _mm(max(self.actual, 0.0))
         if self.required is not None:
-            out["required_mm"] = round(self.required / 1e6, 6)
+            out["required_mm"] = _mm(self.required)
         if self.layer:
             out["layer"] = self.layer
         return out
+
+
+def _mm(nm) -> float:
+    """nm (any number type) to mm as a plain float, to the nanometre."""
+    return round(float(nm) / 1e6, 6)
 
 
 def item_key(item) -> tuple:

@@ -99,10 +99,6 @@ def annular_width(model, cons: Constraints, scope=None) -> list[Violation]:
     ids = _ids(model, scope, ("via", "pad"))
     board = rules.value("min_via_annular_width")
     out = []
-    numbers: dict = {}
-    for it in model.items:
-        if it is not None and it.kind == "pad" and it.fp is not None:
-            numbers[(it.fp, it.number)] = numbers.get((it.fp, it.number), 0) + 1
     for i in ids.tolist():
         it = model.items[i]
         if it.kind == "via":
@@ -112,7 +108,7 @@ def annular_width(model, cons: Constraints, scope=None) -> list[Violation]:
         else:
             if it.hole is None or not it.plated or it.data.pad_type != "thru_hole":
                 continue
-            if numbers.get((it.fp, it.number), 0) > 1:
+            if _same_number(model, it):
                 continue  # KiCad measures a stack of same-numbered pads together
             ring = _pad_ring(model, it)
         need = float(cons.minimum("annular_width", np.array([i]), board)[0])
@@ -120,6 +116,15 @@ def annular_width(model, cons: Constraints, scope=None) -> list[Violation]:
             out.append(_v(rules, "annular_width", f"(board setup constraints min annular width {mm_text(need)}; "
                                                   f"actual {mm_text(ring)})", it, ring, need))
     return out
+
+
+def _same_number(model, pad) -> bool:
+    """True when another pad of the pad's footprint has its number."""
+    fp = model.footprints[pad.fp] if pad.fp is not None else None
+    if fp is None:
+        return False
+    return any(j != pad.id and model.items[j] is not None and model.items[j].number == pad.number
+               for j in fp.pads)
 
 
 def hole_size(model, cons: Constraints, scope=None) -> list[Violation]:

@@ -641,6 +641,11 @@ def item_view(board, node: SList) -> View:
     return Footprint(board, node) if node.head in ("footprint", "module") else BoardItem(board, node)
 
 
+def pending_items(board, log) -> list[View]:
+    """The top-level items a `ChangeLog` of ``board`` holds, without emptying it."""
+    return [item_view(board, node) for node in log.peek()]
+
+
 def touched_items(board, log) -> list[tuple[View, bool]]:
     """The top-level items a `ChangeLog` of ``board`` recorded since it was last read,
     each with whether it is still on the board (False: deleted)."""

@@ -246,6 +246,10 @@ class ChangeLog:
         self.nodes = {}
         return out
 
+    def peek(self) -> list[SList]:
+        """The touched top-level lists, without emptying the log."""
+        return list(self.nodes.values())
+
     @property
     def pending(self) -> bool:
         return bool(self.nodes)

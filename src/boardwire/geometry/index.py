@@ -112,6 +112,19 @@ class CopperIndex:
         return a[keep], b[keep]
 
 
+    def query_many(self, areas) -> tuple[np.ndarray, np.ndarray]:
+        """(k, id): present non-zone items whose bounding box meets ``areas[k]``'s."""
+        self._ensure()
+        c = self.cols
+        src, tgt = self._tree.query(areas)
+        ids = self._ids[tgt]
+        if self._fresh:
+            fresh = np.array(self._fresh, dtype=np.int64)
+            s2, t2 = shapely.STRtree(c.core[fresh]).query(areas)
+            src, ids = np.concatenate([src, s2]), np.concatenate([ids, fresh[t2]])
+        keep = c.alive[ids]
+        return src[keep], ids[keep]
+
     def candidates_in(self, area) -> np.ndarray:
         """Ids of present non-zone items whose bounding box meets ``area``'s."""
         self._ensure()

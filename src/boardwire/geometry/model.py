@@ -23,8 +23,8 @@ import weakref
 import numpy as np
 import shapely
 
-from ..documents.board_shapes import (read_drawing, read_footprint, read_track, read_via,
-                                      read_zone, touched_items)
+from ..documents.board_shapes import (pending_items, read_drawing, read_footprint, read_track,
+                                      read_via, read_zone, touched_items)
 from ..documents.views import View
 from . import items as mk
 from .index import KIND, Columns, CopperIndex
@@ -195,6 +195,14 @@ class BoardGeometry:
     def pending(self) -> bool:
         """True when edits happened since the last `sync`."""
         return self._log.pending
+
+    def pending_owners(self) -> list[View]:
+        """The top-level items edits touched since the last `sync` (not yet re-read)."""
+        return pending_items(self.board, self._log)
+
+    def footprints_of(self, view: View) -> list[int]:
+        own = self._owned.get(view)
+        return list(own.footprints) if own else []
 
     def _drop(self, view: View) -> list[int]:
         own = self._owned.pop(view, None)
