@@ -290,10 +290,11 @@ class BoardGeometry:
         polys = list(shapely.get_parts(shapely.polygonize(shapely.get_parts(merged))))
         if not polys:
             return None
-        # even-odd: a polygon inside another is a cut-out
-        area = polys[0]
+        # even-odd over the closed loops: a loop inside another is a cut-out, a loop
+        # inside a cut-out an island
+        area = shapely.Polygon(polys[0].exterior)
         for p in polys[1:]:
-            area = area.symmetric_difference(p)
+            area = area.symmetric_difference(shapely.Polygon(p.exterior))
         return area
 
 

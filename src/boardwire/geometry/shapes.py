@@ -105,21 +105,28 @@ def _box(w: float, h: float) -> np.ndarray:
     return np.array([(-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)])
 
 
-def _chamfered(w: float, h: float, c: float, corners: frozenset) -> np.ndarray:
-    """A w x h rectangle with the listed corners cut by ``c`` (pad frame, y down: top
-    is -y); each cut corner becomes the point entering it and the point leaving it."""
+def _chamfered(w: float, h: float, c: float, corners: frozenset, r: float = 0.0) -> np.ndarray:
+    """A w x h rectangle (pad frame, y down: top is -y) whose listed corners are cut by
+    ``c`` along both edges and whose other corners are rounded with radius ``r``
+    (KiCad's chamfered_rect: the cuts stay sharp)."""
     x, y = w / 2, h / 2
-    spec = (("top_left", (-x, -y), (-x, -y + c), (-x + c, -y)),
-            ("top_right", (x, -y), (x - c, -y), (x, -y + c)),
-            ("bottom_right", (x, y), (x, y - c), (x - c, y)),
-            ("bottom_left", (-x, y), (-x + c, y), (-x, y - c)))
-    pts = []
-    for name, corner, enter, leave in spec:
+    r = min(r, x, y)
+    spec = (("top_left", (-x, -y), (-x, -y + c), (-x + c, -y), (-x + r, -y + r), math.pi),
+            ("top_right", (x, -y), (x - c, -y), (x, -y + c), (x - r, -y + r), 1.5 * math.pi),
+            ("bottom_right", (x, y), (x, y - c), (x - c, y), (x - r, y - r), 0.0),
+            ("bottom_left", (-x, y), (-x + c, y), (-x, y - c), (-x + r, y - r), 0.5 * math.pi))
+    pts: list = []
+    for name, corner, enter, leave, centre, t0 in spec:
         if name in corners and c > 0:
             pts.extend((enter, leave))
+        elif r > 0:
+            step = 2 * math.acos(max(-1.0, 1 - ARC_ERROR / r)) if r > ARC_ERROR else math.pi / 2
+            n = max(2, math.ceil((math.pi / 2) / max(step, 1e-6)))
+            t = t0 + (math.pi / 2) * np.linspace(0.0, 1.0, n + 1)
+            pts.extend(zip(centre[0] + r * np.cos(t), centre[1] + r * np.sin(t)))
         else:
             pts.append(corner)
-    return np.array(pts)
+    return np.array(pts, dtype=float)
 
 
 def pad_shape_name(pad: PadData) -> str:
@@ -147,13 +154,8 @@ def _local_pad(pad: PadData, size=None, shape=None):
         return _rounded_box(w, h, r)
     if shape == "chamfered_rect":
         c = pad.chamfer_ratio * min(w, h)
-        poly = Polygon(_chamfered(w, h, c, pad.chamfer))
         r = pad.roundrect_rratio * min(w, h)
-        if r > 0:
-            inner = poly.buffer(-r, join_style="mitre")
-            if not inner.is_empty:
-                return inner, r
-        return poly, 0.0
+        return Polygon(_chamfered(w, h, c, pad.chamfer, r)), 0.0
     if shape == "trapezoid":
         dx, dy = pad.rect_delta[0] / 2, pad.rect_delta[1] / 2
         hx, hy = w / 2, h / 2
