@@ -258,7 +258,7 @@ def track_lengths(board: Board) -> dict[str, float]:
     """Routed length per net name in mm (segments and arcs)."""
     import math
 
-    from ..netlist.copper import _arc_points
+    from ..geometry.shapes import arc_points
 
     names = {n.number: n.name for n in board.nets}
     out: dict[str, float] = {}
@@ -266,7 +266,7 @@ def track_lengths(board: Board) -> dict[str, float]:
         name = t.net_name or names.get(t.net or 0, "")
         if not name:
             continue
-        pts = _arc_points(t.start, t.mid, t.end) if t.kind == "arc" else [t.start, t.end]
+        pts = arc_points(t.start, t.mid, t.end) if t.kind == "arc" else [t.start, t.end]
         length = sum(math.dist(p, q) for p, q in zip(pts, pts[1:]))
         out[name] = out.get(name, 0.0) + length / 1e6
     return out

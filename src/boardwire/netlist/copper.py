@@ -21,14 +21,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import shapely
-from shapely import affinity
-from shapely.geometry import LineString, Point, Polygon, box
 
-from ..documents.board import Board, Pad
-from ..sexpr import atoms
-from ..sexpr.node import SList
+from ..documents.board import Board
+from ..geometry import geometry_of
 
-ARC_SEGMENTS = 16
 EDGE_SLACK = 5  # nm
 
 
@@ -77,178 +73,49 @@ class Connectivity:
         return out
 
 
-def copper_order(board: Board) -> list[str]:
-    """Copper layers front to back (F.Cu, In1.Cu ... B.Cu) as the board names them."""
-    layers = [layer for layer in board.layers if layer.is_copper]
-    # KiCad 9 numbers copper 0 (F), 2 (B), 4.. (inner); older files 0 (F) .. 31 (B).
-    def key(layer):
-        if layer.name == "F.Cu" or layer.ordinal == 0:
-            return -1
-        if layer.name == "B.Cu" or layer.ordinal in (2, 31) and layer.name.startswith("B"):
-            return 10_000
-        return layer.ordinal
-    return [layer.name for layer in sorted(layers, key=key)]
-
-
-def _expand(names: list[str], copper: list[str]) -> tuple[str, ...]:
-    out: list[str] = []
-    for n in names:
-        if n == "*.Cu":
-            out.extend(copper)
-        elif n == "F&B.Cu":
-            out.extend([copper[0], copper[-1]])
-        elif n in copper:
-            out.append(n)
-    return tuple(dict.fromkeys(out))
-
-
-def pad_shape(pad: Pad) -> object:
-    """The copper outline of a pad on the board (shapely, nm)."""
-    cx, cy = pad.world_position
-    w, h = pad.size or (0, 0)
-    angle = pad.orientation % 360
-    if angle in (90, 270):  # quarter turns exactly: no floating-point rotation
-        w, h, angle = h, w, 0
-    elif angle == 180:
-        angle = 0
-    shape = pad.shape
-    if shape == "circle":
-        g = Point(cx, cy).buffer(w / 2, 16)
-    elif shape == "oval":
-        r = min(w, h) / 2
-        dx, dy = (w / 2 - r, 0) if w >= h else (0, h / 2 - r)
-        g = LineString([(cx - dx, cy - dy), (cx + dx, cy + dy)]).buffer(r, 8) if (dx or dy) \
-            else Point(cx, cy).buffer(r, 16)
-    elif shape == "roundrect":
-        ratio = pad.values("roundrect_rratio")
-        r = min(w, h) * (float(ratio[0]) if ratio else 0.25)
-        g = box(cx - w / 2 + r, cy - h / 2 + r, cx + w / 2 - r, cy + h / 2 - r).buffer(r, 4) \
-            if r > 0 else box(cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
-    else:  # rect, trapezoid, chamfered_rect, custom anchor
-        g = box(cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
-    if shape == "custom":
-        extra = _custom_primitives(pad, cx, cy)
-        if extra is not None:
-            g = g.union(extra)
-    if angle:
-        g = affinity.rotate(g, -angle, origin=(cx, cy))
-    # A few nanometres of slack so an anchor exactly on the edge (KiCad counts it as
-    # inside) is not lost to floating-point rounding.
-    return g.buffer(EDGE_SLACK, 2)
-
-
-def _custom_primitives(pad: Pad, cx: int, cy: int):
-    prims = pad.child("primitives")
-    if prims is None:
-        return None
-    shapes = []
-    for p in prims.lists():
-        width = p.find("width")
-        wv = atoms.to_nm(width.atoms()[0]) if width is not None and width.atoms() else 0
-        pts = p.find("pts")
-        if p.head == "gr_poly" and pts is not None:
-            xy = [(cx + atoms.to_nm(v.atoms()[0]), cy + atoms.to_nm(v.atoms()[1]))
-                  for v in pts.lists("xy")]
-            if len(xy) >= 3:
-                shapes.append(Polygon(xy).buffer(wv / 2 if wv else 0))
-        elif p.head in ("gr_line", "gr_rect", "gr_circle"):
-            s, e = p.find("start"), p.find("end")
-            c = p.find("center")
-            if p.head == "gr_circle" and c is not None and e is not None:
-                c0 = (cx + atoms.to_nm(c.atoms()[0]), cy + atoms.to_nm(c.atoms()[1]))
-                e0 = (cx + atoms.to_nm(e.atoms()[0]), cy + atoms.to_nm(e.atoms()[1]))
-                shapes.append(Point(c0).buffer(math.dist(c0, e0) + wv / 2, 16))
-            elif s is not None and e is not None:
-                a = (cx + atoms.to_nm(s.atoms()[0]), cy + atoms.to_nm(s.atoms()[1]))
-                b = (cx + atoms.to_nm(e.atoms()[0]), cy + atoms.to_nm(e.atoms()[1]))
-                shapes.append(box(*a, *b) if p.head == "gr_rect" else
-                              LineString([a, b]).buffer(max(wv, 1) / 2))
-    return shapely.union_all(shapes) if shapes else None
-
-
-def _arc_points(start, mid, end) -> list[tuple[float, float]]:
-    (ax, ay), (bx, by), (cx, cy) = start, mid, end
-    d = 2 * (ax * (by - cy) + bx * (cy - ay) + cx * (ay - by))
-    if not d:
-        return [start, end]
-    ux = ((ax * ax + ay * ay) * (by - cy) + (bx * bx + by * by) * (cy - ay) + (cx * cx + cy * cy) * (ay - by)) / d
-    uy = ((ax * ax + ay * ay) * (cx - bx) + (bx * bx + by * by) * (ax - cx) + (cx * cx + cy * cy) * (bx - ax)) / d
-    r = math.hypot(ax - ux, ay - uy)
-    a0, a1, am = (math.atan2(p[1] - uy, p[0] - ux) for p in (start, end, mid))
-    sweep = (a1 - a0) % (2 * math.pi)
-    if (am - a0) % (2 * math.pi) > sweep:  # the arc goes the other way round
-        sweep -= 2 * math.pi
-    return [(ux + r * math.cos(a0 + sweep * i / ARC_SEGMENTS), uy + r * math.sin(a0 + sweep * i / ARC_SEGMENTS))
-            for i in range(ARC_SEGMENTS + 1)]
-
-
 def copper_items(board: Board) -> list[CopperItem]:
-    copper = copper_order(board)
-    names = {n.number: n.name for n in board.nets}
+    """The board's connectable copper from its geometry (`geometry.geometry_of`, the one
+    home of pad, track, via and zone shapes): pads where they have copper, tracks,
+    arcs, vias, and zone fills per layer (KiCad 5 fills thickened as KiCad reads them)."""
+    model = geometry_of(board)
+    names = model.layers.of
     out: list[CopperItem] = []
-
-    def net_of(item) -> str:
-        name = item.net_name
-        if name is None:
-            name = names.get(item.net or 0, "")
-        return name or ""
-
-    for fp in board.footprints:
-        ref = fp.reference
-        for pad in fp.pads:
-            layers = _expand(pad.layers, copper)
-            if not layers or pad.pad_type == "np_thru_hole" and not pad.size:
-                continue
-            out.append(CopperItem("pad", net_of(pad), layers, pad_shape(pad),
-                                  (pad.world_position,), f"{ref}-{pad.number}", pad.uuid))
-    tracks, lines, widths = [], [], []
-    for t in board.items(("segment", "arc")):
-        if t.layer not in copper:
+    tracks = []
+    for it in model.items:
+        if it is None or it.kind == "shape":
             continue
-        start, end = t.start, t.end
-        lines.append(_arc_points(start, t.mid, end) if t.kind == "arc" else [start, end])
-        widths.append(max(t.width, 1) / 2)
-        tracks.append(CopperItem(t.kind, net_of(t), (t.layer,), None, (start, end), uuid=t.uuid,
-                                 reach=t.width // 2))
-    if tracks:  # one vectorised buffer for all tracks
-        shapes = shapely.buffer(shapely.linestrings(lines) if all(len(p) == 2 for p in lines)
-                                else np.array([LineString(p) for p in lines], dtype=object),
-                                np.array(widths), quad_segs=4)
-        for item, shape in zip(tracks, shapes):
-            item.shape = shape
-        out.extend(tracks)
-    for v in board.vias:
-        ends = [n for n in v.layers if n in copper]
-        if len(ends) >= 2 and v.via_type != "through":
-            i, j = sorted((copper.index(ends[0]), copper.index(ends[-1])))
-            layers = tuple(copper[i:j + 1])
-        else:
-            layers = tuple(copper)
-        out.append(CopperItem("via", net_of(v), layers, Point(v.position).buffer(v.size / 2, 16),
-                              (v.position,), uuid=v.uuid, reach=v.size // 2))
-    for z in board.zones:
-        if z.is_keepout:
+        if it.kind == "pad":
+            flash = model.flash(it)
+            if not flash:
+                continue  # a bare NPTH hole
+            fp = model.footprints[it.fp]
+            shape = shapely.buffer(it.core, it.r + EDGE_SLACK, quad_segs=8)
+            out.append(CopperItem("pad", it.net, tuple(names(flash)), shape, (tuple(it.data.at),),
+                                  f"{fp.reference}-{it.number}", it.uuid))
+        elif it.kind in ("track", "arc"):
+            t = it.data
+            tracks.append(it)
+            out.append(CopperItem("segment" if it.kind == "track" else "arc", it.net, tuple(names(it.mask)),
+                                  None, (t.start, t.end), uuid=it.uuid, reach=t.width // 2))
+        elif it.kind == "via":
+            v = it.data
+            out.append(CopperItem("via", it.net, tuple(names(it.mask)),
+                                  shapely.buffer(it.core, max(it.r, 1.0), quad_segs=8), (tuple(v.at),),
+                                  uuid=it.uuid, reach=v.size // 2))
+    shapes = iter(shapely.buffer(np.array([t.core for t in tracks], dtype=object),
+                                 np.array([max(t.r, 0.5) for t in tracks]), quad_segs=4)) if tracks else iter(())
+    for item in out:
+        if item.kind in ("segment", "arc"):
+            item.shape = next(shapes)
+    for it in model.items:
+        if it is None or it.kind != "zone":
             continue
-        fills: dict[str, object] = {}
-        zone_layer = z.layer
-        for fp_ in z.node.lists("filled_polygon"):
-            layer = fp_.find("layer")  # absent up to KiCad 5: the zone's one layer
-            pts = fp_.find("pts")
-            if pts is None or (layer is None and zone_layer is None):
-                continue
-            # float() of every coordinate at once: nanometre rounding is not needed here
-            flat = [v for xy in pts.kids[1:] if type(xy) is SList for v in xy.kids[1:3]]
-            xy = (np.array(flat, dtype=float) * 1e6).reshape(-1, 2)
-            if len(xy) >= 3:
-                name = atoms.text(layer.atoms()[0]) if layer is not None else zone_layer
-                # KiCad's fills are "fractured" (holes joined by zero-width slits), which
-                # GEOS calls invalid; its predicates still answer correctly off the slits,
-                # and repairing 100k-vertex polygons costs seconds. Keep them as they are.
-                fills.setdefault(name, []).append(Polygon(xy))
-        if fills:
-            merged = {name: (polys[0] if len(polys) == 1 else shapely.MultiPolygon(polys))
-                      for name, polys in fills.items()}
-            out.append(CopperItem("zone", net_of(z), tuple(merged), merged, (), uuid=z.uuid))
+        layer = names(it.mask)[0]
+        # each island of a fill is its own item, as in KiCad's connectivity
+        for part in shapely.get_parts(it.core):
+            fill = shapely.buffer(part, it.r, quad_segs=4) if it.r else part
+            anchor = tuple(shapely.get_coordinates(part)[0])
+            out.append(CopperItem("zone", it.net, (layer,), {layer: fill}, (anchor,), uuid=it.uuid))
     return out
 
 
@@ -382,7 +249,7 @@ def _ratsnest(items: list[CopperItem], cluster: list[int]) -> list[Link]:
             cand = np.where(inside, np.inf, best)
             j = int(cand.argmin())
             a, b = items[pads[source[j]]], items[pads[j]]
-            links.append(Link(net, a.ref or f"via {a.uuid}", b.ref or f"via {b.uuid}",
+            links.append(Link(net, a.ref or f"{a.kind} {a.uuid}", b.ref or f"{b.kind} {b.uuid}",
                               a.anchors[0], b.anchors[0]))
             new = (groups == groups[j]) & ~inside
             inside |= new
