@@ -1,7 +1,8 @@
 """Courtyards overlap: KiCad 9's ``courtyard_clearance`` provider
 (pcbnew/drc/drc_test_provider_courtyard_clearance.cpp), ``courtyards_overlap`` part.
 
-Each footprint's courtyard is the polygon its F.CrtYd (or B.CrtYd) drawings close.
+Each footprint's courtyard is the polygon its F.CrtYd (or B.CrtYd) drawings close
+(KiCad's polygon lies the board's max_error inside the lines).
 Two footprints whose front courtyards (or back courtyards) overlap, or come closer
 than a courtyard clearance set by a custom rule, are reported once per side, items in
 the order of their uuids. Courtyards that only touch along an edge do not overlap.
@@ -25,8 +26,13 @@ def courtyards_overlap(model, cons: Constraints, scope_fps=None) -> list[Violati
     fps.sort(key=lambda f: f.uuid or "")
     out: list[Violation] = []
     clearance = 0.0
+    # KiCad's courtyard polygons lie inside the courtyard lines by the board's max_error
+    # (its polygons are approximated "error inside"): measured on pcbnew's courtyards
+    shrink = float(rules.value("max_error"))
     for side in ("front", "back"):
-        polys = [(f, f.courtyard[side]) for f in fps if side in f.courtyard]
+        polys = [(f, shapely.buffer(f.courtyard[side], -shrink, join_style="mitre"))
+                 for f in fps if side in f.courtyard]
+        polys = [(f, p) for f, p in polys if not p.is_empty]
         if len(polys) < 2:
             continue
         tree = shapely.STRtree([p for _, p in polys])

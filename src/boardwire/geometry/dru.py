@@ -185,10 +185,7 @@ def _function(who: str, name: str, args: list[str]):
         return lambda x, y: (lambda it: bool(it and fnmatch.fnmatchcase(
             it.ctx.rules.netclass(it.item.net).name.lower(), args[0].lower())))(get(x, y))
     if n == "indiffpair" and args:
-        from .rules import diff_pair_base
-
-        return lambda x, y: (lambda it: bool(it and diff_pair_base(it.item.net)
-                                             and fnmatch.fnmatchcase(it.item.net, args[0] + "*")))(get(x, y))
+        return lambda x, y: (lambda it: bool(it and it.ctx.in_diff_pair(it.item.net, args[0])))(get(x, y))
     if n in ("intersectsarea", "insidearea", "enclosedbyarea") and args:
         def inside(x, y, name=args[0], n=n):
             it = get(x, y)
@@ -261,6 +258,23 @@ class _Ctx:
     def __init__(self, cons):
         self.model, self.rules = cons.model, cons.rules
         self._areas: dict = {}
+
+    def in_diff_pair(self, net: str, pattern: str) -> bool:
+        """KiCad's ``inDiffPair``: the net's name ends like a pair member (``_P``, ``+``
+        ...), its partner net exists, and the pair's base name matches ``pattern``."""
+        from .rules import diff_pair_base
+
+        if not net:
+            return False
+        base = diff_pair_base(net)
+        if base is None:
+            return False
+        stem, pol = base
+        other = {"+": "-", "-": "+", "P": "N", "N": "P"}[pol]
+        head, _, tail = stem.partition("\x00")
+        if head + other + tail not in self.model.net_names():
+            return False
+        return fnmatch.fnmatchcase(head, pattern) or fnmatch.fnmatchcase(net, pattern)
 
     def area(self, name: str):
         if name not in self._areas:

@@ -85,6 +85,10 @@ class BoardGeometry:
             code = self.net_codes[name] = len(self.net_codes)
         return code
 
+    def net_names(self) -> set[str]:
+        """Every net name the board knows: its net table and its items' nets."""
+        return set(self._numbers.values()) | set(self.net_codes)
+
     def _net(self, number, name) -> str:
         if name is not None:
             return name
