@@ -99,3 +99,26 @@ def test_builtin_engine_result_has_kicads_shape(session):
     assert out["engine"] == "builtin" and out["summary"].startswith("built-in DRC:")
     assert set(out["counts"]) >= {"violations", "unconnected", "errors", "warnings"}
     json.dumps(out)
+
+
+def test_new_violations_are_what_a_whole_board_check_finds_new(session):
+    """Across moves of vias, tracks and footprints (with a hole-to-hole minimum set so
+    every rule is live), what each edit reports is what the whole board gains."""
+    call(session, "pcb.setDesignRules", min_hole_to_hole=4.0, min_copper_edge_clearance=1.0)
+    model = geometry_of(session.get(PATH, "board").doc)
+    movable = [it for it in model.items if it is not None and it.kind in ("via", "track")][:6]
+    fps = [f.uuid for f in model.footprints if f is not None and f.pads][:4]
+    targets = [it.uuid for it in movable] + fps
+    assert targets
+    found = 0
+    for k, uid in enumerate(targets):
+        before = [(v["type"], tuple(sorted(i["id"] for i in v["items"])))
+                  for v in call(session, "check.drc", engine="builtin")["violations"]]
+        out = call(session, "pcb.move", id=uid, by=[0.7 if k % 2 else -0.9, 0.8])
+        after = [(v["type"], tuple(sorted(i["id"] for i in v["items"])))
+                 for v in call(session, "check.drc", engine="builtin")["violations"]]
+        gained = sorted(g for g in set(after) - set(before) if g[0] != "unconnected_items")
+        reported = sorted({(v["rule"], tuple(sorted(i["id"] for i in v["items"]))) for v in out["new_violations"]})
+        assert gained == reported, uid
+        found += len(gained)
+    assert found  # the moves did break something

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..documents.board_shapes import legacy_net_classes, legacy_rules
 from ..geometry import build_rules, geometry_of
-from ..geometry.constraints import Constraints
+from ..geometry.constraints import constraints_for
 from ..geometry.dru import compile_rules
 from .engine import Result, run
 
@@ -57,4 +57,4 @@ def builtin_drc(board, rules=None, connectivity: bool = True) -> Result:
     follows its edits)."""
     rules = rules or board_rules(board)
     model = geometry_of(board)
-    return run(model, Constraints(model, rules), board, connectivity)
+    return run(model, constraints_for(model, rules), board, connectivity)

@@ -33,25 +33,39 @@ def hole_to_hole(model, cons: Constraints, scope=None) -> list[Violation]:
     if need_board <= 0 and not rules.custom:
         return []
     items = model.items
-    holes, pts, rad, tree = _hole_index(model)
+    need_max = need_board if not rules.custom else max(need_board, cons.max_clearance())
     if scope is None:
-        ids = holes
+        holes, pts, rad, tree = _hole_index(model)
+        if not len(holes):
+            return []
+        src, tgt = tree.query(shapely.points(pts), predicate="dwithin",
+                              distance=need_max + rad + rad.max() + EPSILON)
+        a, b = holes[src], holes[tgt]
     else:
         ids = np.array([i for i in scope if model.cols.alive[i] and _drilled(items[i])], dtype=np.int64)
-    if not len(ids) or not len(holes):
-        return []
-    where = {int(h): k for k, h in enumerate(holes.tolist())}
-    k_ids = np.array([where[int(i)] for i in ids], dtype=np.int64)
-    need_max = need_board if not rules.custom else max(need_board, cons.max_clearance())
-    src, tgt = tree.query(shapely.points(pts[k_ids]), predicate="dwithin",
-                          distance=need_max + rad[k_ids] + rad.max() + EPSILON)
-    a, b = k_ids[src], tgt
+        if not len(ids):
+            return []
+        pts = shapely.points(np.array([items[i].pos for i in ids.tolist()], dtype=float))
+        # a hole's centre lies within its item's copper, so within rmax of the box of
+        # the item's core, which is what the index holds
+        reach = need_max + max(items[i].hole_r for i in ids.tolist()) + model.index.max_hole() \
+            + model.index.rmax() + EPSILON
+        k, b = model.index.query_many(shapely.buffer(pts, reach, quad_segs=2))
+        a = ids[k]
+        drilled = np.array([_drilled(items[j]) for j in b.tolist()], dtype=bool)
+        a, b = a[drilled] if len(b) else a[:0], b[drilled] if len(b) else b
     keep = a != b
     a, b = a[keep], b[keep]
-    d = np.hypot(pts[a, 0] - pts[b, 0], pts[a, 1] - pts[b, 1])
-    close = (d < EPSILON) | (np.maximum(0.0, d - rad[a] - rad[b]) < need_max - EPSILON)
-    a, b = holes[a[close]], holes[b[close]]
-    scope_set = None if scope is None else set(int(i) for i in ids)
+    if not len(a):
+        return []
+    pa = np.array([items[i].pos for i in a.tolist()], dtype=float)
+    pb = np.array([items[i].pos for i in b.tolist()], dtype=float)
+    ra = np.array([items[i].hole_r for i in a.tolist()])
+    rb = np.array([items[i].hole_r for i in b.tolist()])
+    d = np.hypot(pa[:, 0] - pb[:, 0], pa[:, 1] - pb[:, 1])
+    close = (d < EPSILON) | (np.maximum(0.0, d - ra - rb) < need_max - EPSILON)
+    a, b = a[close], b[close]
+    scope_set = None if scope is None else set(int(i) for i in scope)
     out: list[Violation] = []
     for first_pass in (True, False):
         seen: set = set()
@@ -76,19 +90,14 @@ def hole_to_hole(model, cons: Constraints, scope=None) -> list[Violation]:
 
 def _hole_index(model):
     """Drilled holes (item ids), their centres and radii, and a tree of their
-    centres, kept per model generation."""
-    cache = model.__dict__.setdefault("_holes", {})
-    hit = cache.get(model.generation)
-    if hit is None:
-        items = model.items
-        holes = np.array([i for i in model.alive_ids(("pad", "via")).tolist() if _drilled(items[i])],
-                         dtype=np.int64)
-        pts = np.array([items[i].pos for i in holes.tolist()], dtype=float).reshape(-1, 2)
-        rad = np.array([items[i].hole_r for i in holes.tolist()], dtype=float)
-        tree = shapely.STRtree(shapely.points(pts)) if len(holes) else None
-        cache.clear()
-        hit = cache[model.generation] = (holes, pts, rad, tree)
-    return hit
+    centres (for a whole-board check)."""
+    items = model.items
+    holes = np.array([i for i in model.alive_ids(("pad", "via")).tolist() if _drilled(items[i])],
+                     dtype=np.int64)
+    pts = np.array([items[i].pos for i in holes.tolist()], dtype=float).reshape(-1, 2)
+    rad = np.array([items[i].hole_r for i in holes.tolist()], dtype=float)
+    tree = shapely.STRtree(shapely.points(pts)) if len(holes) else None
+    return holes, pts, rad, tree
 
 
 def _test(model, cons, a, b, need_board):

@@ -15,6 +15,8 @@ pcbnew/drc/drc_test_provider_copper_clearance.cpp).
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 import shapely
 
@@ -57,7 +59,7 @@ def item_zone_clearance(model, cons: Constraints, scope=None) -> list[Violation]
             cand = cand[cols.net[cand] != code]
         if not len(cand):
             continue
-        shapely.prepare(zone.core)
+        _fill(zone)
         zi = np.full(len(cand), z)
         c, _ = cons.clearance(cand, zi)
         hc = cons.hole_clearance(cand, zi)
@@ -71,6 +73,37 @@ def item_zone_clearance(model, cons: Constraints, scope=None) -> list[Violation]
                 continue
             out.extend(_item_vs_zone(model, cons, it, zone, layer))
     return out
+
+
+class _Fill:
+    """A zone fill kept ready for many distance questions: prepared for the inside
+    test, and its boundary as segments in a tree for the nearest edge."""
+
+    def __init__(self, zone):
+        shapely.prepare(zone.core)
+        xy = [shapely.get_coordinates(r) for r in shapely.get_parts(shapely.boundary(zone.core))]
+        segs = np.concatenate([np.stack([c[:-1], c[1:]], axis=1) for c in xy if len(c) > 1])
+        self.zone = zone
+        self.edges = shapely.linestrings(segs)
+        self.tree = shapely.STRtree(self.edges)
+
+    def nearest(self, geom) -> tuple[float, object]:
+        """(distance from ``geom`` to the fill's copper, the fill's nearest edge)."""
+        k = self.tree.query_nearest(geom, all_matches=False)
+        edge = self.edges[k[0]] if len(k) else None
+        if shapely.intersects(self.zone.core, geom):
+            return 0.0, edge
+        return float(shapely.distance(geom, edge)) if edge is not None else float("inf"), edge
+
+
+_FILLS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _fill(zone) -> _Fill:
+    f = _FILLS.get(zone)
+    if f is None:
+        f = _FILLS[zone] = _Fill(zone)
+    return f
 
 
 def _shape(model, it, layer):
@@ -87,25 +120,27 @@ def _item_vs_zone(model, cons, it, zone, layer) -> list[Violation]:
     test_clear = True
     if it.kind == "pad" and not model.flash(it) & bit and not (it.hole is not None and it.plated):
         test_clear = False
+    fill = _fill(zone)
     if test_clear:
         c, _ = cons.clearance(np.array([it.id]), np.array([zone.id]))
         c = float(c[0])
         if c > 0 and rules.severity("clearance") != "ignore":
             core, r = _shape(model, it, layer)
-            d = float(shapely.distance(core, zone.core))
+            d, edge = fill.nearest(core)
             g = d - r - zone.r
             if g < max(0.0, c - EPSILON) or d == 0:
                 name = cons.clearance_name(it.id, zone.id, c)
                 out.append(Violation("clearance", rules.severity("clearance"), clearance_detail(name, c, g),
-                                     [it, zone], _nearest(core, zone.core), g, c, layer))
+                                     [it, zone], _nearest(core, edge if edge is not None else zone.core), g, c, layer))
     if it.hole is not None and (it.kind != "via" or it.mask & bit):
         hc = float(cons.hole_clearance(np.array([it.id]), np.array([zone.id]))[0])
         if hc > 0 and rules.severity("hole_clearance") != "ignore":
-            d = float(shapely.distance(it.hole, zone.core))
+            d, edge = fill.nearest(it.hole)
             g = d - it.hole_r - zone.r
             if g < max(0.0, hc - EPSILON) or d == 0:
                 out.append(Violation("hole_clearance", rules.severity("hole_clearance"), _hole_detail(hc, g),
-                                     [it, zone], _nearest(it.hole, zone.core), g, hc, layer))
+                                     [it, zone], _nearest(it.hole, edge if edge is not None else zone.core),
+                                     g, hc, layer))
     return out
 
 

@@ -4,6 +4,8 @@ check.drc's ``engine`` and for the feedback on every edit (`drc_feedback`)."""
 
 from __future__ import annotations
 
+import weakref
+
 from ..checks import BUILT_IN, board_rules, builtin_drc
 from ..checks.compare import compare_reports
 
@@ -18,14 +20,34 @@ def _sibling(ctx, od, suffix: str):
     return session.documents.get(key)
 
 
+def _version(ctx, od, suffix: str):
+    """What identifies the current content of the file beside ``od``: the session's
+    revision when it is open, else the file's modification time."""
+    doc = _sibling(ctx, od, suffix)
+    if doc is not None:
+        return ("open", id(doc.doc), doc.revision, doc.doc.edits)
+    path = od.full.with_suffix(suffix)
+    return ("disk", path.stat().st_mtime_ns) if path.is_file() else None
+
+
+_KEPT: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
 def session_rules(ctx, od):
     """The rules of board ``od``: its project file and custom rules as open in the
-    session (unsaved edits included), else as on disk."""
+    session (unsaved edits included), else as on disk; the same object while neither
+    changes (so what is computed from the rules is kept too)."""
+    key = (_version(ctx, od, ".kicad_pro"), _version(ctx, od, ".kicad_dru"))
+    kept = _KEPT.get(od.doc)
+    if kept is not None and kept[0] == key:
+        return kept[1]
     pro = _sibling(ctx, od, ".kicad_pro")
     dru = _sibling(ctx, od, ".kicad_dru")
     project = pro.doc.data if pro is not None else None
     dru_rules = dru.doc.parsed_rules() if dru is not None else None
-    return board_rules(od.doc, project, dru_rules)
+    rules = board_rules(od.doc, project, dru_rules)
+    _KEPT[od.doc] = (key, rules)
+    return rules
 
 
 def builtin_report(ctx, od) -> dict:

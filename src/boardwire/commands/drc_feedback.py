@@ -18,7 +18,7 @@ import json
 from ..checks import check_scope, run
 from ..errors import BoardwireError
 from ..geometry import geometry_of
-from ..geometry.constraints import Constraints
+from ..geometry.constraints import constraints_for
 from ..registry import REGISTRY
 from .drc_builtin import session_rules
 
@@ -30,6 +30,28 @@ def _fingerprint(rules) -> str:
                        {k: vars(v) for k, v in rules.classes.items()}, rules.assignments,
                        [p[1] for p in rules.patterns], [r.name for r in rules.custom]],
                       sort_keys=True, default=str)
+
+
+def new_violations(model, rules, new_rules) -> list:
+    """The violations found after the edits pending in ``model``'s change log and not
+    before them (under ``rules`` before, ``new_rules`` after); syncs the model."""
+    if new_rules is not rules and _fingerprint(new_rules) != _fingerprint(rules):
+        before = run(model, constraints_for(model, rules), connectivity=False).violations
+        model.sync()
+        now = run(model, constraints_for(model, new_rules), connectivity=False).violations
+    else:
+        views = model.pending_owners()
+        old_ids = [i for v in views for i in model.owned_by(v)]
+        old_fps = [i for v in views for i in model.footprints_of(v)]
+        before = check_scope(model, constraints_for(model, rules), old_ids, old_fps) \
+            if old_ids or old_fps else []
+        model.sync()
+        new_ids = [i for v in views for i in model.owned_by(v)]
+        new_fps = [i for v in views for i in model.footprints_of(v)]
+        now = check_scope(model, constraints_for(model, new_rules), new_ids, new_fps) \
+            if new_ids or new_fps else []
+    seen = {v.key() for v in before}
+    return [v for v in now if v.key() not in seen]
 
 
 def _before(cmd, args, ctx):
@@ -45,30 +67,12 @@ def _before(cmd, args, ctx):
         board = od.doc
         model = geometry_of(board)
         rules = session_rules(ctx, od)
-    fingerprint = _fingerprint(rules)
 
     def after(out: dict) -> None:
         with session.lock:
             if od.doc is not board:
                 return
-            new_rules = session_rules(ctx, od)
-            if _fingerprint(new_rules) != fingerprint:
-                before = run(model, Constraints(model, rules), connectivity=False).violations
-                model.sync()
-                now = run(model, Constraints(model, new_rules), connectivity=False).violations
-            else:
-                views = model.pending_owners()
-                old_ids = [i for v in views for i in model.owned_by(v)]
-                old_fps = [i for v in views for i in model.footprints_of(v)]
-                before = check_scope(model, Constraints(model, rules), old_ids, old_fps) \
-                    if old_ids or old_fps else []
-                model.sync()
-                new_ids = [i for v in views for i in model.owned_by(v)]
-                new_fps = [i for v in views for i in model.footprints_of(v)]
-                now = check_scope(model, Constraints(model, new_rules), new_ids, new_fps) \
-                    if new_ids or new_fps else []
-        seen = {v.key() for v in before}
-        new = [v for v in now if v.key() not in seen]
+            new = new_violations(model, rules, session_rules(ctx, od))
         out["new_violations"] = [v.to_feedback() for v in new[:MAX_LISTED]]
         if new:
             first = new[0].to_feedback()

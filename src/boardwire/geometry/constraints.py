@@ -14,6 +14,8 @@ minimum", "board setup constraints", a custom rule's name).
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from .index import KIND
@@ -170,3 +172,15 @@ class Constraints:
         for rule in r.custom:
             vals.extend(v for v in rule.max_values() if v is not None)
         return float(max(vals))
+
+
+_KEPT: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def constraints_for(model, rules: Rules) -> Constraints:
+    """The `Constraints` of ``model`` under ``rules``, kept while both stay the same
+    (its per-item values then grow with the items edits add)."""
+    kept = _KEPT.get(model)
+    if kept is None or kept.rules is not rules:
+        kept = _KEPT[model] = Constraints(model, rules)
+    return kept

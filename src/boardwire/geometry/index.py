@@ -31,13 +31,14 @@ class Columns:
         self.net = np.zeros(cap, dtype=np.int64)
         self.kind = np.zeros(cap, dtype=np.int8)
         self.alive = np.zeros(cap, dtype=bool)
+        self.hole_r = np.zeros(cap)
 
     def _grow(self, need: int) -> None:
         cap = len(self.r)
         if need <= cap:
             return
         new = max(need, cap * 2)
-        for name in ("core", "r", "mask", "net", "kind", "alive"):
+        for name in ("core", "r", "mask", "net", "kind", "alive", "hole_r"):
             old = getattr(self, name)
             arr = np.empty(new, dtype=old.dtype) if old.dtype == object else np.zeros(new, dtype=old.dtype)
             arr[:cap] = old
@@ -48,6 +49,7 @@ class Columns:
         self._grow(i + 1)
         self.core[i], self.r[i], self.mask[i] = item.core, item.r, item.mask
         self.net[i], self.kind[i], self.alive[i] = net_code, KIND[item.kind], True
+        self.hole_r[i] = item.hole_r if item.hole is not None else 0.0
         self.n = max(self.n, i + 1)
 
     def remove(self, i: int) -> None:
@@ -89,6 +91,11 @@ class CopperIndex:
         c = self.cols
         live = c.alive[:c.n] & (c.kind[:c.n] != KIND["zone"])
         return float(c.r[:c.n][live].max()) if live.any() else 0.0
+
+    def max_hole(self) -> float:
+        """The largest hole radius of the present items."""
+        c = self.cols
+        return float(c.hole_r[:c.n][c.alive[:c.n]].max(initial=0.0))
 
     def candidates(self, ids: np.ndarray, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(a, b): every present non-zone item b != a whose bounding box comes within
