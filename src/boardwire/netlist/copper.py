@@ -30,14 +30,16 @@ EDGE_SLACK = 5  # nm
 
 @dataclass
 class CopperItem:
-    kind: str  # pad, track, arc, via, zone
+    kind: str  # pad, segment, arc, via, zone
     net: str
     layers: tuple[str, ...]
-    shape: object  # shapely geometry (for zones: per-layer dict)
+    core: object  # shapely geometry; the copper is what lies within ``r`` of it
+    r: float
     anchors: tuple[tuple[int, int], ...]
     ref: str = ""  # pads: "R1-2"
     uuid: str | None = None
     reach: int = 0  # tracks and vias: half their width, the slack KiCad's hit test gives
+    mask: int = 0  # copper layer bits (`geometry.items.Layers`)
 
 
 @dataclass
@@ -76,11 +78,18 @@ class Connectivity:
 def copper_items(board: Board) -> list[CopperItem]:
     """The board's connectable copper from its geometry (`geometry.geometry_of`, the one
     home of pad, track, via and zone shapes): pads where they have copper, tracks,
-    arcs, vias, and zone fills per layer (KiCad 5 fills thickened as KiCad reads them)."""
+    arcs, vias, and each island of a zone fill (KiCad 5 fills thickened as KiCad reads
+    them)."""
     model = geometry_of(board)
-    names = model.layers.of
+    seen: dict[int, tuple[str, ...]] = {}
+
+    def names(mask: int) -> tuple[str, ...]:
+        got = seen.get(mask)
+        if got is None:
+            got = seen[mask] = tuple(model.layers.of(mask))
+        return got
+
     out: list[CopperItem] = []
-    tracks = []
     for it in model.items:
         if it is None or it.kind == "shape":
             continue
@@ -89,70 +98,44 @@ def copper_items(board: Board) -> list[CopperItem]:
             if not flash:
                 continue  # a bare NPTH hole
             fp = model.footprints[it.fp]
-            shape = shapely.buffer(it.core, it.r + EDGE_SLACK, quad_segs=8)
-            out.append(CopperItem("pad", it.net, tuple(names(flash)), shape, (tuple(it.data.at),),
-                                  f"{fp.reference}-{it.number}", it.uuid))
+            out.append(CopperItem("pad", it.net, names(flash), it.core, it.r, (tuple(it.data.at),),
+                                  f"{fp.reference}-{it.number}", it.uuid, mask=flash))
         elif it.kind in ("track", "arc"):
             t = it.data
-            tracks.append(it)
-            out.append(CopperItem("segment" if it.kind == "track" else "arc", it.net, tuple(names(it.mask)),
-                                  None, (t.start, t.end), uuid=it.uuid, reach=t.width // 2))
+            out.append(CopperItem("segment" if it.kind == "track" else "arc", it.net, names(it.mask),
+                                  it.core, it.r, (t.start, t.end), uuid=it.uuid, reach=t.width // 2,
+                                  mask=it.mask))
         elif it.kind == "via":
             v = it.data
-            out.append(CopperItem("via", it.net, tuple(names(it.mask)),
-                                  shapely.buffer(it.core, max(it.r, 1.0), quad_segs=8), (tuple(v.at),),
-                                  uuid=it.uuid, reach=v.size // 2))
-    shapes = iter(shapely.buffer(np.array([t.core for t in tracks], dtype=object),
-                                 np.array([max(t.r, 0.5) for t in tracks]), quad_segs=4)) if tracks else iter(())
-    for item in out:
-        if item.kind in ("segment", "arc"):
-            item.shape = next(shapes)
-    for it in model.items:
-        if it is None or it.kind != "zone":
-            continue
-        layer = names(it.mask)[0]
-        # each island of a fill is its own item, as in KiCad's connectivity
-        for part in shapely.get_parts(it.core):
-            fill = shapely.buffer(part, it.r, quad_segs=4) if it.r else part
-            anchor = tuple(shapely.get_coordinates(part)[0])
-            out.append(CopperItem("zone", it.net, (layer,), {layer: fill}, (anchor,), uuid=it.uuid))
+            out.append(CopperItem("via", it.net, names(it.mask), it.core, it.r, (tuple(v.at),),
+                                  uuid=it.uuid, reach=v.size // 2, mask=it.mask))
+        elif it.kind == "zone":
+            # each island of a fill is its own item, as in KiCad's connectivity
+            for part in shapely.get_parts(it.core):
+                anchor = tuple(shapely.get_coordinates(part)[0])
+                out.append(CopperItem("zone", it.net, names(it.mask), part, it.r, (anchor,),
+                                      uuid=it.uuid, mask=it.mask))
     return out
 
 
-def _shape_on(item: CopperItem, layer: str):
-    return item.shape[layer] if item.kind == "zone" else item.shape
-
-
-def _probes(items: list[CopperItem], which: list[int]):
-    """Anchor probes of ``which`` items: points, or discs of half the track width."""
-    pts, owner, reach = [], [], []
-    for i in which:
-        for a in items[i].anchors:
-            pts.append(a)
-            owner.append(i)
-            reach.append(items[i].reach)
-    if not pts:
-        return np.array([], dtype=object), owner
-    probes = shapely.points(np.array(pts, dtype=float))
-    wide = np.array(reach) > 0  # a point buffered by 0 would be empty
-    probes[wide] = shapely.buffer(probes[wide], np.array(reach, dtype=float)[wide], quad_segs=4)
-    return probes, owner
-
-
-class _Union:
-    def __init__(self, n: int):
-        self.parent = list(range(n))
-
-    def find(self, i: int) -> int:
-        while self.parent[i] != i:
-            self.parent[i] = self.parent[self.parent[i]]
-            i = self.parent[i]
-        return i
-
-    def join(self, a: int, b: int) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[rb] = ra
+def _components(n: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Connected components of ``n`` nodes joined by edges a[k]-b[k]: each node's
+    label is the smallest node of its component (hook roots to smaller roots, then
+    jump pointers until every node points at its root)."""
+    labels = np.arange(n)
+    while len(a):
+        la, lb = labels[a], labels[b]
+        apart = la != lb
+        if not apart.any():
+            break
+        a, b, la, lb = a[apart], b[apart], la[apart], lb[apart]
+        np.minimum.at(labels, np.maximum(la, lb), np.minimum(la, lb))
+        while True:
+            jumped = labels[labels]
+            if (jumped == labels).all():
+                break
+            labels = jumped
+    return labels
 
 
 def connectivity(board: Board) -> Connectivity:
@@ -166,56 +149,89 @@ def connectivity(board: Board) -> Connectivity:
     return result
 
 
+def _grown(geoms, d):
+    """The bounding boxes of ``geoms`` grown by ``d`` (what an STRtree answers fastest)."""
+    b = shapely.bounds(geoms)
+    return shapely.box(b[..., 0] - d, b[..., 1] - d, b[..., 2] + d, b[..., 3] + d)
+
+
 def _compute(board: Board) -> Connectivity:
+    """Every touching same-net pair, layer by layer, as distance tests between cores
+    (vectorised over the pairs an STRtree proposes)."""
     items = copper_items(board)
-    uf = _Union(len(items))
-    by_layer: dict[str, list[tuple[int, object]]] = {}
-    for i, it in enumerate(items):
-        for layer in it.layers:
-            shape = it.shape[layer] if it.kind == "zone" else it.shape
-            by_layer.setdefault(layer, []).append((i, shape))
-    for layer, entries in by_layer.items():
-        plain = [(i, g) for i, g in entries if items[i].kind != "zone"]
-        zones = [(i, g) for i, g in entries if items[i].kind == "zone" and items[i].net]
-        # Anchors against the other items' copper. Zones stay out of this tree: testing
-        # thousands of points against a 100k-vertex fill one by one is what is slow.
-        idx = np.array([i for i, _ in plain], dtype=int)
-        tree = shapely.STRtree([g for _, g in plain])
-        probes, owner = _probes(items, [i for i, _ in plain])
-        if len(probes):
-            for p, t in zip(*tree.query(probes, predicate="intersects")):
-                a, b = owner[p], int(idx[t])
-                if a != b and items[a].net == items[b].net and items[a].net:
-                    uf.join(a, b)
-        # Pads and vias connect to whatever copper of their net they overlap, anchor or
-        # not (a track crossing a pad is connected to it in KiCad).
-        solid = [k for k, (i, _) in enumerate(plain) if items[i].kind in ("pad", "via") and items[i].net]
-        if solid:
-            for s_, t in zip(*tree.query(np.array([plain[k][1] for k in solid], dtype=object),
-                                         predicate="intersects")):
-                a, b = int(idx[solid[s_]]), int(idx[t])
-                if a != b and items[a].net == items[b].net:
-                    uf.join(a, b)
-        # Each fill, prepared once, against the same-net items in its box: pads, vias
-        # and zones by shape (thermal spokes meet a pad's edge), tracks by their anchors.
-        for zi, (i, g) in enumerate(zones):
+    n = len(items)
+    edges_a: list[np.ndarray] = []
+    edges_b: list[np.ndarray] = []
+    if not n:
+        return Connectivity(items, [], [])
+    codes: dict[str, int] = {"": 0}
+    net = np.array([codes.setdefault(it.net, len(codes)) for it in items], dtype=np.int64)
+    mask = np.array([it.mask for it in items], dtype=np.int64)
+    core = np.array([it.core for it in items], dtype=object)
+    rad = np.array([it.r for it in items], dtype=float)
+    zone = np.array([it.kind == "zone" for it in items])
+    solid = np.array([it.kind in ("pad", "via") for it in items]) & (net > 0)
+    track = np.array([it.kind in ("segment", "arc") for it in items])
+    a_own = np.array([i for i, it in enumerate(items) for _ in it.anchors], dtype=np.int64)
+    a_pts = shapely.points(np.array([p for it in items for p in it.anchors], dtype=float))
+    a_reach = np.array([it.reach for it in items], dtype=float)[a_own]
+
+    # boxes around each anchor and each item's core, grown by the farthest reach, for
+    # the trees of every layer (an STRtree answers boxes fastest)
+    rmax = float(rad[~zone].max(initial=0.0)) + EDGE_SLACK
+    a_box = _grown(a_pts, a_reach + rmax)
+    box = _grown(core, rad + rmax)
+
+    def join(a, b, gap_ok):
+        keep = (a != b) & (net[a] == net[b]) & (net[a] > 0)
+        a, b = a[keep], b[keep]
+        if len(a):
+            ok = gap_ok(keep)
+            edges_a.append(a[ok])
+            edges_b.append(b[ok])
+
+    for bit in sorted({1 << k for m in set(mask.tolist()) for k in range(m.bit_length()) if m >> k & 1}):
+        on = (mask & bit) != 0
+        plain = np.flatnonzero(on & ~zone)
+        if not len(plain):
+            continue
+        tree = shapely.STRtree(core[plain])
+        # an anchor on another item's copper (a track's end within its half width)
+        sel = np.flatnonzero(on[a_own] & ~zone[a_own])
+        s, t = tree.query(a_box[sel])
+        a, b, p = a_own[sel][s], plain[t], sel[s]
+        join(a, b, lambda k: shapely.distance(a_pts[p[k]], core[b[k]]) <= a_reach[p[k]] + rad[b[k]] + EDGE_SLACK)
+        # pads and vias meet whatever copper of their net they overlap, anchor or not
+        # (a track crossing a pad is connected to it in KiCad)
+        sol = plain[solid[plain]]
+        s, t = tree.query(box[sol])
+        a, b = sol[s], plain[t]
+        join(a, b, lambda k: shapely.distance(core[a[k]], core[b[k]]) <= rad[a[k]] + rad[b[k]] + EDGE_SLACK)
+        # each fill island against the same-net items near it: pads, vias and zones by
+        # their copper (thermal spokes meet a pad's edge), tracks by their anchors
+        zs = np.flatnonzero(on & zone & (net > 0))
+        for z in zs.tolist():
+            g = core[z]
             shapely.prepare(g)
-            near = [int(idx[t]) for t in tree.query(g)]
-            near = [j for j in near if items[j].net == items[i].net]
-            shapes = [j for j in near if items[j].kind not in ("segment", "arc")]
-            if shapes:
-                hit = shapely.intersects(g, np.array([_shape_on(items[j], layer) for j in shapes], dtype=object))
-                for j in np.array(shapes)[hit]:
-                    uf.join(i, int(j))
-            tracks = [j for j in near if items[j].kind in ("segment", "arc")]
-            if tracks:
-                pts, who = _probes(items, tracks)
-                for k in np.flatnonzero(shapely.intersects(g, pts)):
-                    uf.join(i, who[k])
-            for j, h in zones[zi + 1:]:
-                if items[j].net == items[i].net and shapely.intersects(g, h):
-                    uf.join(i, j)
-    cluster = [uf.find(i) for i in range(len(items))]
+            near = plain[tree.query(box[z])]
+            near = near[net[near] == net[z]]
+            if not len(near):
+                continue
+            body = near[~track[near]]
+            hit = shapely.dwithin(g, core[body], rad[z] + rad[body] + EDGE_SLACK)
+            edges_a.append(np.full(hit.sum(), z))
+            edges_b.append(body[hit])
+            ends = np.flatnonzero(np.isin(a_own, near[track[near]]))
+            hit = shapely.dwithin(g, a_pts[ends], rad[z] + a_reach[ends] + EDGE_SLACK)
+            edges_a.append(np.full(hit.sum(), z))
+            edges_b.append(a_own[ends][hit])
+        if len(zs) > 1:
+            ztree = shapely.STRtree(core[zs])
+            s, t = ztree.query(box[zs])
+            a, b = zs[s], zs[t]
+            join(a, b, lambda k: shapely.dwithin(core[a[k]], core[b[k]], rad[a[k]] + rad[b[k]] + EDGE_SLACK))
+    cluster = _components(n, np.concatenate(edges_a + [np.zeros(0, np.int64)]).astype(np.int64),
+                          np.concatenate(edges_b + [np.zeros(0, np.int64)]).astype(np.int64)).tolist()
     return Connectivity(items, cluster, _ratsnest(items, cluster))
 
 
