@@ -6,10 +6,11 @@ layer both are on. Anchors are a pad's and a via's centre and a track's two ends
 a track's or via's anchor reaches as far as its half width (its round end); pads and
 vias also connect to any same-net copper they overlap (a track crossing a pad); a
 zone connects the tracks with an anchor inside its filled copper, and the pads, vias and
-zones its fill touches (thermal spokes meet a pad's edge, not its centre). Clusters with neither a pad nor a via are orphans and do not count. The ratsnest of a net
-joins its clusters by the shortest pad-to-pad links (a minimum spanning tree); the
-number of links is the board's unrouted count, which KiCad's DRC reports as
-"unconnected items".
+zones its fill touches (thermal spokes meet a pad's edge, not its centre). The ratsnest
+of a net joins its clusters by the shortest links between their anchors (a minimum
+spanning tree); clusters of zone fill alone are left out (KiCad leaves out a lone zone
+island). The number of links is the board's unrouted count, which KiCad's DRC reports
+as "unconnected items".
 
 Coordinates are nanometres; shapes are shapely geometries.
 """
@@ -236,22 +237,30 @@ def _compute(board: Board) -> Connectivity:
 
 
 def _ratsnest(items: list[CopperItem], cluster: list[int]) -> list[Link]:
-    """Per net, the minimum spanning tree joining its clusters that hold pads or vias
-    (KiCad draws ratsnest lines to stray vias too): Prim's algorithm over those
-    anchors, where reaching one brings in its whole cluster."""
-    pads_by_net: dict[str, list[int]] = {}
+    """Per net, the minimum spanning tree joining its clusters (KiCad's
+    ``CONNECTIVITY_DATA::RecalculateRatsnest`` takes every cluster but a lone zone
+    island, so stray vias and tracks touching nothing get lines too; here clusters of
+    zone fill alone are left out): Prim's algorithm
+    over the anchors of the pads and vias, and of the tracks in clusters with neither,
+    where reaching one anchor brings in its whole cluster."""
+    nodes_by_net: dict[str, list[tuple[int, tuple]]] = {}
+    held = {cluster[i] for i, it in enumerate(items) if it.kind in ("pad", "via")}
     for i, it in enumerate(items):
-        if it.kind in ("pad", "via") and it.net:
-            pads_by_net.setdefault(it.net, []).append(i)
+        if not it.net:
+            continue
+        if it.kind in ("pad", "via"):
+            nodes_by_net.setdefault(it.net, []).append((i, it.anchors[0]))
+        elif it.kind in ("segment", "arc") and cluster[i] not in held:
+            nodes_by_net.setdefault(it.net, []).extend((i, p) for p in it.anchors)
     links: list[Link] = []
-    for net, pads in pads_by_net.items():
-        groups = np.array([cluster[i] for i in pads])
+    for net, nodes in nodes_by_net.items():
+        groups = np.array([cluster[i] for i, _ in nodes])
         if len(set(groups.tolist())) < 2:
             continue
-        pos = np.array([items[i].anchors[0] for i in pads], dtype=float)
+        pos = np.array([p for _, p in nodes], dtype=float)
         inside = groups == groups[0]
-        best = np.full(len(pads), np.inf)
-        source = np.zeros(len(pads), dtype=int)
+        best = np.full(len(nodes), np.inf)
+        source = np.zeros(len(nodes), dtype=int)
 
         def reach(new: np.ndarray) -> None:
             for k in np.flatnonzero(new):
@@ -264,9 +273,9 @@ def _ratsnest(items: list[CopperItem], cluster: list[int]) -> list[Link]:
         while not inside.all():
             cand = np.where(inside, np.inf, best)
             j = int(cand.argmin())
-            a, b = items[pads[source[j]]], items[pads[j]]
-            links.append(Link(net, a.ref or f"{a.kind} {a.uuid}", b.ref or f"{b.kind} {b.uuid}",
-                              a.anchors[0], b.anchors[0]))
+            (ia, pa), (ib, pb) = nodes[source[j]], nodes[j]
+            a, b = items[ia], items[ib]
+            links.append(Link(net, a.ref or f"{a.kind} {a.uuid}", b.ref or f"{b.kind} {b.uuid}", pa, pb))
             new = (groups == groups[j]) & ~inside
             inside |= new
             reach(new)
