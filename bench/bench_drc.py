@@ -54,7 +54,7 @@ def kicad_time(board: Path, repeat: int) -> float | None:
 def builtin_times(board: Path, repeat: int) -> dict:
     from boardwire.checks import board_rules, run
     from boardwire.documents import open_document
-    from boardwire.geometry import BoardGeometry
+    from boardwire.geometry import geometry_of
     from boardwire.geometry.constraints import Constraints
 
     t = time.perf_counter()
@@ -66,7 +66,7 @@ def builtin_times(board: Path, repeat: int) -> dict:
     read = time.perf_counter() - t
     rules = board_rules(doc)
     t = time.perf_counter()
-    model = BoardGeometry(doc)
+    model = geometry_of(doc)  # the board's model, shared with the ratsnest
     build = time.perf_counter() - t
     checks, full, counts = [], [], {}
     for _ in range(repeat):
