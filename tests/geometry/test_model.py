@@ -80,3 +80,23 @@ def test_sync_rereads_only_what_an_edit_touched(session):
     removed, added = model.sync()
     assert removed == [] and len(added) == 1 and model.items[added[0]].kind == "track"
     assert len([it for it in model.items if it is not None]) == n + 1
+
+
+def test_the_model_goes_with_its_board():
+    """The model, its constraints and the zone fills prepared for checks are kept on
+    the board, not in module-level caches that would keep every board ever opened."""
+    import gc
+    import weakref
+
+    from boardwire.checks import board_rules, run
+    from boardwire.documents import open_document
+    from boardwire.geometry.constraints import constraints_for
+
+    doc = open_document(need(DEMOS / "pic_programmer" / "pic_programmer.kicad_pcb"))
+    model = geometry_of(doc)
+    run(model, constraints_for(model, board_rules(doc)), doc)
+    assert geometry_of(doc) is model
+    gone = weakref.ref(doc)
+    del doc, model
+    gc.collect()
+    assert gone() is None

@@ -15,8 +15,6 @@ pcbnew/drc/drc_test_provider_copper_clearance.cpp).
 
 from __future__ import annotations
 
-import weakref
-
 import numpy as np
 import shapely
 
@@ -59,7 +57,7 @@ def item_zone_clearance(model, cons: Constraints, scope=None) -> list[Violation]
             cand = cand[cols.net[cand] != code]
         if not len(cand):
             continue
-        _fill(zone)
+        _fill(model, zone)
         zi = np.full(len(cand), z)
         c, _ = cons.clearance(cand, zi)
         hc = cons.hole_clearance(cand, zi)
@@ -96,13 +94,12 @@ class _Fill:
         return float(shapely.distance(geom, edge)) if edge is not None else float("inf"), edge
 
 
-_FILLS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
-def _fill(zone) -> _Fill:
-    f = _FILLS.get(zone)
-    if f is None:
-        f = _FILLS[zone] = _Fill(zone)
+def _fill(model, zone) -> _Fill:
+    """The `_Fill` of ``zone``, kept on the model while the zone item lives."""
+    fills = model.__dict__.setdefault("_fills", {})
+    f = fills.get(zone.id)
+    if f is None or f.zone is not zone:
+        f = fills[zone.id] = _Fill(zone)
     return f
 
 
@@ -120,7 +117,7 @@ def _item_vs_zone(model, cons, it, zone, layer) -> list[Violation]:
     test_clear = True
     if it.kind == "pad" and not model.flash(it) & bit and not (it.hole is not None and it.plated):
         test_clear = False
-    fill = _fill(zone)
+    fill = _fill(model, zone)
     if test_clear:
         c, _ = cons.clearance(np.array([it.id]), np.array([zone.id]))
         c = float(c[0])

@@ -4,8 +4,6 @@ check.drc's ``engine`` and for the feedback on every edit (`drc_feedback`)."""
 
 from __future__ import annotations
 
-import weakref
-
 from ..checks import BUILT_IN, board_rules, builtin_drc
 from ..checks.compare import compare_reports
 
@@ -30,15 +28,12 @@ def _version(ctx, od, suffix: str):
     return ("disk", path.stat().st_mtime_ns) if path.is_file() else None
 
 
-_KEPT: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
 def session_rules(ctx, od):
     """The rules of board ``od``: its project file and custom rules as open in the
     session (unsaved edits included), else as on disk; the same object while neither
     changes (so what is computed from the rules is kept too)."""
     key = (_version(ctx, od, ".kicad_pro"), _version(ctx, od, ".kicad_dru"))
-    kept = _KEPT.get(od.doc)
+    kept = getattr(od.doc, "_session_rules", None)
     if kept is not None and kept[0] == key:
         return kept[1]
     pro = _sibling(ctx, od, ".kicad_pro")
@@ -46,7 +41,7 @@ def session_rules(ctx, od):
     project = pro.doc.data if pro is not None else None
     dru_rules = dru.doc.parsed_rules() if dru is not None else None
     rules = board_rules(od.doc, project, dru_rules)
-    _KEPT[od.doc] = (key, rules)
+    od.doc._session_rules = (key, rules)
     return rules
 
 

@@ -14,8 +14,6 @@ minimum", "board setup constraints", a custom rule's name).
 
 from __future__ import annotations
 
-import weakref
-
 import numpy as np
 
 from .index import KIND
@@ -174,13 +172,10 @@ class Constraints:
         return float(max(vals))
 
 
-_KEPT: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
 def constraints_for(model, rules: Rules) -> Constraints:
-    """The `Constraints` of ``model`` under ``rules``, kept while both stay the same
-    (its per-item values then grow with the items edits add)."""
-    kept = _KEPT.get(model)
+    """The `Constraints` of ``model`` under ``rules``, kept on the model while both
+    stay the same (its per-item values then grow with the items edits add)."""
+    kept = getattr(model, "_constraints", None)
     if kept is None or kept.rules is not rules:
-        kept = _KEPT[model] = Constraints(model, rules)
+        kept = model._constraints = Constraints(model, rules)
     return kept

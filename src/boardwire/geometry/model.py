@@ -18,8 +18,6 @@ Copper text is not modelled (its strokes come from KiCad's font); board outlines
 
 from __future__ import annotations
 
-import weakref
-
 import numpy as np
 import shapely
 
@@ -310,14 +308,12 @@ def _rule_area_desc(layers) -> str:
     return "Rule Area on " + ", ".join(names)
 
 
-_MODELS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
 def geometry_of(board) -> BoardGeometry:
-    """The geometry kept for ``board`` (built on first use), synced with its edits."""
-    model = _MODELS.get(board)
+    """The geometry kept for ``board`` (built on first use), synced with its edits.
+    Kept on the board itself, so it goes when the board goes."""
+    model = cached_geometry(board)
     if model is None:
-        model = _MODELS[board] = BoardGeometry(board)
+        model = board._geometry = BoardGeometry(board)
     else:
         model.sync()
     return model
@@ -325,4 +321,4 @@ def geometry_of(board) -> BoardGeometry:
 
 def cached_geometry(board) -> BoardGeometry | None:
     """The geometry kept for ``board`` if one was built (not synced)."""
-    return _MODELS.get(board)
+    return getattr(board, "_geometry", None)
