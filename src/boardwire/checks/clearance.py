@@ -59,13 +59,11 @@ def candidate_pairs(model, cons: Constraints, scope) -> tuple[np.ndarray, np.nda
     if not len(ids):
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     reach = cols.r[ids] + cons.max_clearance() + EPSILON
-    a, b = model.index.candidates(ids, reach)
-    lo, hi = np.minimum(a, b), np.maximum(a, b)
     if scope is None:
-        keep = a < b
-        lo, hi = lo[keep], hi[keep]
+        lo, hi = model.index.candidates(ids, reach, once=True)
     else:
-        code = np.unique(lo * (cols.n + 1) + hi)
+        a, b = model.index.candidates(ids, reach)
+        code = np.unique(np.minimum(a, b) * (cols.n + 1) + np.maximum(a, b))
         lo, hi = code // (cols.n + 1), code % (cols.n + 1)
     keep = (cols.mask[lo] & cols.mask[hi]) != 0
     return lo[keep], hi[keep]

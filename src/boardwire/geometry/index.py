@@ -56,6 +56,15 @@ class Columns:
         self.alive[i] = False
         self.core[i] = None
 
+    def bounds(self) -> np.ndarray:
+        """(n, 4) bounding boxes (xmin, ymin, xmax, ymax) of the cores; rows are
+        computed once, when first asked for (ids are never reused)."""
+        done = len(self._bounds) if hasattr(self, "_bounds") else 0
+        if done < self.n:
+            new = shapely.bounds(self.core[done:self.n])
+            self._bounds = new if not done else np.concatenate([self._bounds, new])
+        return self._bounds
+
 
 class CopperIndex:
     """STRtree over the present non-zone items, kept in step by `added`/`removed`."""
@@ -97,10 +106,11 @@ class CopperIndex:
         c = self.cols
         return float(c.hole_r[:c.n][c.alive[:c.n]].max(initial=0.0))
 
-    def candidates(self, ids: np.ndarray, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def candidates(self, ids: np.ndarray, reach: np.ndarray, once: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """(a, b): every present non-zone item b != a whose bounding box comes within
-        ``reach[k] + rmax`` of item a = ``ids[k]``'s (a superset of the pairs whose gap
-        is at most ``reach[k] - r_a``)."""
+        ``reach[k] + r_b`` of item a = ``ids[k]``'s (a superset of the pairs whose gap
+        is at most ``reach[k] - r_a``). ``once``: ``ids`` are all the items and
+        ``reach[k] - r_a`` is the same for all, so each pair is given once, with a < b."""
         self._ensure()
         c = self.cols
         if not len(ids):
@@ -115,8 +125,17 @@ class CopperIndex:
             s2, t2 = shapely.STRtree(c.core[fresh]).query(grown)
             a = np.concatenate([a, ids[s2]])
             b = np.concatenate([b, fresh[t2]])
-        keep = (a != b) & c.alive[b]
-        return a[keep], b[keep]
+        keep = (a < b) if once else (a != b)
+        keep &= c.alive[b]
+        a, b, k = a[keep], b[keep], (np.concatenate([src, s2]) if self._fresh else src)[keep]
+        # the tree was asked with the largest radius; the gap between the boxes sorts
+        # out the pairs too far apart for b's own radius
+        box = c.bounds()
+        ba, bb = box[a], box[b]
+        dx = np.maximum(0.0, np.maximum(ba[:, 0] - bb[:, 2], bb[:, 0] - ba[:, 2]))
+        dy = np.maximum(0.0, np.maximum(ba[:, 1] - bb[:, 3], bb[:, 1] - ba[:, 3]))
+        near = np.hypot(dx, dy) <= np.asarray(reach, dtype=float)[k] + c.r[b]
+        return a[near], b[near]
 
 
     def query_many(self, areas) -> tuple[np.ndarray, np.ndarray]:

@@ -41,6 +41,7 @@ class CopperItem:
     uuid: str | None = None
     reach: int = 0  # tracks and vias: half their width, the slack KiCad's hit test gives
     mask: int = 0  # copper layer bits (`geometry.items.Layers`)
+    id: int = -1  # the geometry item's id
 
 
 @dataclass
@@ -90,33 +91,45 @@ def copper_items(board: Board) -> list[CopperItem]:
             got = seen[mask] = tuple(model.layers.of(mask))
         return got
 
+    kept = model.__dict__.setdefault("_copper_items", {})
     out: list[CopperItem] = []
     for it in model.items:
         if it is None or it.kind == "shape":
             continue
-        if it.kind == "pad":
-            flash = model.flash(it)
-            if not flash:
-                continue  # a bare NPTH hole
-            fp = model.footprints[it.fp]
-            out.append(CopperItem("pad", it.net, names(flash), it.core, it.r, (tuple(it.data.at),),
-                                  f"{fp.reference}-{it.number}", it.uuid, mask=flash))
-        elif it.kind in ("track", "arc"):
-            t = it.data
-            out.append(CopperItem("segment" if it.kind == "track" else "arc", it.net, names(it.mask),
-                                  it.core, it.r, (t.start, t.end), uuid=it.uuid, reach=t.width // 2,
-                                  mask=it.mask))
-        elif it.kind == "via":
-            v = it.data
-            out.append(CopperItem("via", it.net, names(it.mask), it.core, it.r, (tuple(v.at),),
-                                  uuid=it.uuid, reach=v.size // 2, mask=it.mask))
-        elif it.kind == "zone":
-            # each island of a fill is its own item, as in KiCad's connectivity
-            for part in shapely.get_parts(it.core):
-                anchor = tuple(shapely.get_coordinates(part)[0])
-                out.append(CopperItem("zone", it.net, names(it.mask), part, it.r, (anchor,),
-                                      uuid=it.uuid, mask=it.mask))
+        flash = model.flash(it) if it.kind == "pad" else 0
+        hit = kept.get(it.id)
+        if hit is None or hit[0] is not it or hit[1] != flash:
+            hit = kept[it.id] = (it, flash, _copper_of(model, it, flash, names))
+        out.extend(hit[2])
+    if len(kept) > 2 * len(out) + 64:  # forget removed items
+        for i in [i for i in kept if model.items[i] is None]:
+            del kept[i]
     return out
+
+
+def _copper_of(model, it, flash: int, names) -> list[CopperItem]:
+    """The connectivity items of geometry item ``it`` (``flash``: a pad's copper layers)."""
+    if it.kind == "pad":
+        if not flash:
+            return []  # a bare NPTH hole
+        fp = model.footprints[it.fp]
+        return [CopperItem("pad", it.net, names(flash), it.core, it.r, (tuple(it.data.at),),
+                           f"{fp.reference}-{it.number}", it.uuid, mask=flash, id=it.id)]
+    if it.kind in ("track", "arc"):
+        t = it.data
+        return [CopperItem("segment" if it.kind == "track" else "arc", it.net, names(it.mask),
+                           it.core, it.r, (t.start, t.end), uuid=it.uuid, reach=t.width // 2,
+                           mask=it.mask, id=it.id)]
+    if it.kind == "via":
+        v = it.data
+        return [CopperItem("via", it.net, names(it.mask), it.core, it.r, (tuple(v.at),),
+                           uuid=it.uuid, reach=v.size // 2, mask=it.mask, id=it.id)]
+    if it.kind == "zone":
+        # each island of a fill is its own item, as in KiCad's connectivity
+        return [CopperItem("zone", it.net, names(it.mask), part, it.r, (tuple(shapely.get_coordinates(part)[0]),),
+                           uuid=it.uuid, mask=it.mask, id=it.id)
+                for part in shapely.get_parts(it.core)]
+    return []
 
 
 def _components(n: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -157,12 +170,12 @@ def _grown(geoms, d):
 
 
 def _compute(board: Board) -> Connectivity:
-    """Every touching same-net pair, layer by layer, as distance tests between cores
-    (vectorised over the pairs an STRtree proposes)."""
+    """Every touching same-net pair as distance tests between cores: the pairs of
+    tracks, pads and vias come from the geometry's spatial index in one query, each
+    zone island's neighbours from a box query."""
+    model = geometry_of(board)
     items = copper_items(board)
     n = len(items)
-    edges_a: list[np.ndarray] = []
-    edges_b: list[np.ndarray] = []
     if not n:
         return Connectivity(items, [], [])
     codes: dict[str, int] = {"": 0}
@@ -171,66 +184,67 @@ def _compute(board: Board) -> Connectivity:
     core = np.array([it.core for it in items], dtype=object)
     rad = np.array([it.r for it in items], dtype=float)
     zone = np.array([it.kind == "zone" for it in items])
-    solid = np.array([it.kind in ("pad", "via") for it in items]) & (net > 0)
     track = np.array([it.kind in ("segment", "arc") for it in items])
-    a_own = np.array([i for i, it in enumerate(items) for _ in it.anchors], dtype=np.int64)
-    a_pts = shapely.points(np.array([p for it in items for p in it.anchors], dtype=float))
-    a_reach = np.array([it.reach for it in items], dtype=float)[a_own]
+    ends = np.array([it.anchors if t else (it.anchors[0], it.anchors[0]) for it, t in zip(items, track)],
+                    dtype=float)  # (n, 2, 2): a track's two ends
+    # copper index of each geometry item (-1: none, or a zone)
+    of_id = np.full(model.cols.n, -1, dtype=np.int64)
+    plain = np.flatnonzero(~zone)
+    of_id[[items[i].id for i in plain.tolist()]] = plain
+    edges_a: list[np.ndarray] = []
+    edges_b: list[np.ndarray] = []
 
-    # boxes around each anchor and each item's core, grown by the farthest reach, for
-    # the trees of every layer (an STRtree answers boxes fastest)
-    rmax = float(rad[~zone].max(initial=0.0)) + EDGE_SLACK
-    a_box = _grown(a_pts, a_reach + rmax)
-    box = _grown(core, rad + rmax)
+    def join(a, b, ok):
+        edges_a.append(a[ok])
+        edges_b.append(b[ok])
 
-    def join(a, b, gap_ok):
-        keep = (a != b) & (net[a] == net[b]) & (net[a] > 0)
-        a, b = a[keep], b[keep]
-        if len(a):
-            ok = gap_ok(keep)
-            edges_a.append(a[ok])
-            edges_b.append(b[ok])
-
-    for bit in sorted({1 << k for m in set(mask.tolist()) for k in range(m.bit_length()) if m >> k & 1}):
-        on = (mask & bit) != 0
-        plain = np.flatnonzero(on & ~zone)
-        if not len(plain):
+    # tracks, pads and vias: a pad or via meets whatever copper of its net it overlaps
+    # (a track crossing a pad is connected to it in KiCad); two tracks meet where an end
+    # of one lies on the other's copper (within the end's half width)
+    ids = np.array([items[i].id for i in plain.tolist()], dtype=np.int64)
+    ga, gb = model.index.candidates(ids, model.cols.r[ids] + EDGE_SLACK, once=True)
+    a, b = of_id[ga], of_id[gb]
+    keep = (a >= 0) & (b >= 0)
+    a, b = a[keep], b[keep]
+    keep = (net[a] == net[b]) & (net[a] > 0) & ((mask[a] & mask[b]) != 0)
+    a, b = a[keep], b[keep]
+    d = shapely.distance(core[a], core[b])
+    both = track[a] & track[b]
+    join(a, b, ~both & (d <= rad[a] + rad[b] + EDGE_SLACK))
+    a, b = a[both], b[both]
+    if len(a):
+        reach = rad[a] + rad[b] + EDGE_SLACK
+        on_b = [shapely.distance(shapely.points(ends[a, k]), core[b]) <= reach for k in (0, 1)]
+        on_a = [shapely.distance(shapely.points(ends[b, k]), core[a]) <= reach for k in (0, 1)]
+        join(a, b, on_b[0] | on_b[1] | on_a[0] | on_a[1])
+    # each fill island against the same-net items near it on its layer: pads and vias
+    # by their copper (thermal spokes meet a pad's edge), tracks by their ends
+    zs = np.flatnonzero(zone & (net > 0))
+    rmax = model.index.rmax() + EDGE_SLACK
+    boxes = _grown(core[zs], rad[zs] + rmax) if len(zs) else []
+    for z, area in zip(zs.tolist(), boxes):
+        near = of_id[model.index.candidates_in(area)]
+        near = near[near >= 0]
+        near = near[(net[near] == net[z]) & ((mask[near] & mask[z]) != 0)]
+        if not len(near):
             continue
-        tree = shapely.STRtree(core[plain])
-        # an anchor on another item's copper (a track's end within its half width)
-        sel = np.flatnonzero(on[a_own] & ~zone[a_own])
-        s, t = tree.query(a_box[sel])
-        a, b, p = a_own[sel][s], plain[t], sel[s]
-        join(a, b, lambda k: shapely.distance(a_pts[p[k]], core[b[k]]) <= a_reach[p[k]] + rad[b[k]] + EDGE_SLACK)
-        # pads and vias meet whatever copper of their net they overlap, anchor or not
-        # (a track crossing a pad is connected to it in KiCad)
-        sol = plain[solid[plain]]
-        s, t = tree.query(box[sol])
-        a, b = sol[s], plain[t]
-        join(a, b, lambda k: shapely.distance(core[a[k]], core[b[k]]) <= rad[a[k]] + rad[b[k]] + EDGE_SLACK)
-        # each fill island against the same-net items near it: pads, vias and zones by
-        # their copper (thermal spokes meet a pad's edge), tracks by their anchors
-        zs = np.flatnonzero(on & zone & (net > 0))
-        for z in zs.tolist():
-            g = core[z]
-            shapely.prepare(g)
-            near = plain[tree.query(box[z])]
-            near = near[net[near] == net[z]]
-            if not len(near):
-                continue
-            body = near[~track[near]]
-            hit = shapely.dwithin(g, core[body], rad[z] + rad[body] + EDGE_SLACK)
-            edges_a.append(np.full(hit.sum(), z))
-            edges_b.append(body[hit])
-            ends = np.flatnonzero(np.isin(a_own, near[track[near]]))
-            hit = shapely.dwithin(g, a_pts[ends], rad[z] + a_reach[ends] + EDGE_SLACK)
-            edges_a.append(np.full(hit.sum(), z))
-            edges_b.append(a_own[ends][hit])
-        if len(zs) > 1:
-            ztree = shapely.STRtree(core[zs])
-            s, t = ztree.query(box[zs])
-            a, b = zs[s], zs[t]
-            join(a, b, lambda k: shapely.dwithin(core[a[k]], core[b[k]], rad[a[k]] + rad[b[k]] + EDGE_SLACK))
+        g = core[z]
+        shapely.prepare(g)
+        body = near[~track[near]]
+        join(np.full(len(body), z), body, shapely.dwithin(g, core[body], rad[z] + rad[body] + EDGE_SLACK))
+        t = near[track[near]]
+        if len(t):
+            reach = rad[z] + rad[t] + EDGE_SLACK
+            hit = shapely.dwithin(g, shapely.points(ends[t, 0]), reach) \
+                | shapely.dwithin(g, shapely.points(ends[t, 1]), reach)
+            join(np.full(len(t), z), t, hit)
+    # zone islands of a net touching on a layer
+    if len(zs) > 1:
+        s, t = shapely.STRtree(core[zs]).query(_grown(core[zs], rad[zs] + EDGE_SLACK + rad[zs].max()))
+        a, b = zs[s], zs[t]
+        keep = (a < b) & (net[a] == net[b]) & ((mask[a] & mask[b]) != 0)
+        a, b = a[keep], b[keep]
+        join(a, b, shapely.dwithin(core[a], core[b], rad[a] + rad[b] + EDGE_SLACK))
     cluster = _components(n, np.concatenate(edges_a + [np.zeros(0, np.int64)]).astype(np.int64),
                           np.concatenate(edges_b + [np.zeros(0, np.int64)]).astype(np.int64)).tolist()
     return Connectivity(items, cluster, _ratsnest(items, cluster))
