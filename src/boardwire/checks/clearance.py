@@ -283,86 +283,79 @@ def copper_clearance(model, cons: Constraints, scope=None) -> list[Violation]:
     return out
 
 
-def _track_loop(model, P: _Pairs, order, partners, out) -> None:
-    """Tracks, arcs and vias in board order, each on each of its layers against the
-    copper near it; a track's first failure on a layer ends its search there (KiCad
-    reports one violation per track and layer unless asked for all)."""
+class _Tested:
+    """KiCad's record of the pairs a loop tested: each pair once per layer, and (in
+    the track and pad loops) none again after it failed on one layer."""
+
+    def __init__(self) -> None:
+        self.state: dict[tuple[int, int], list] = {}
+
+    def first(self, a: int, b: int, bit: int) -> bool:
+        """Whether the pair is to be tested on layer ``bit`` (and mark it tested)."""
+        st = self.state.setdefault((min(a, b), max(a, b)), [0, False])
+        if st[1] or st[0] & bit:
+            return False
+        st[0] |= bit
+        return True
+
+    def failed(self, a: int, b: int) -> None:
+        self.state[(min(a, b), max(a, b))][1] = True
+
+
+def _loop(model, order, partners, out, kinds, layers_of, wanted, test, once: bool, first_only: bool) -> None:
+    """One of KiCad's loops: items of ``kinds`` in board order, each on each layer of
+    ``layers_of(item)`` (KiCad's layer order) against the ``wanted`` items near it,
+    nearest first; ``once``: a pair that failed is not tested again on other layers;
+    ``first_only``: an item's first failure on a layer ends its search there."""
     items, layers = model.items, model.layers
-    state: dict[tuple[int, int], list] = {}
+    tested = _Tested()
     for t in order:
-        track = items[t]
-        if track.kind not in ("track", "arc", "via"):
+        it = items[t]
+        if it.kind not in kinds:
             continue
         near = sorted(partners[t])
-        for layer in kicad_layer_order(model, track.mask):
+        for layer in kicad_layer_order(model, layers_of(it)):
             bit = layers.bit[layer]
             for _, o in near:
                 other = items[o]
-                if not other.mask & bit or other.net == track.net:
-                    continue  # KiCad skips items of the track's net code (0 included)
-                key = (min(t, o), max(t, o))
-                st = state.setdefault(key, [0, False])
-                if st[1] or st[0] & bit:
+                if not other.mask & bit or not wanted(it, other) or not tested.first(t, o, bit):
                     continue
-                st[0] |= bit
-                v = P.single_layer(track, other, layer)
-                if v is not None:
-                    out.append(v)
-                    st[1] = True
+                v = test(it, other, layer)
+                if v is None:
+                    continue
+                out.append(v)
+                if once:
+                    tested.failed(t, o)
+                if first_only:
                     break
 
 
+def _track_loop(model, P: _Pairs, order, partners, out) -> None:
+    """Tracks, arcs and vias against the copper near them (items of the track's net
+    code, 0 included, skipped); one violation per track and layer (KiCad's default of
+    not reporting all track errors)."""
+    _loop(model, order, partners, out, ("track", "arc", "via"), lambda it: it.mask,
+          lambda it, other: other.net != it.net, P.single_layer, once=True, first_only=True)
+
+
 def _pad_loop(model, P: _Pairs, order, partners, out) -> None:
-    """Pads in board order, each on the layers it lists, against pads and vias (their
-    holes) near it."""
-    items, layers = model.items, model.layers
-    state: dict[tuple[int, int], list] = {}
-    for p in order:
-        pad = items[p]
-        if pad.kind != "pad":
-            continue
-        for layer in kicad_layer_order(model, pad.own):
-            bit = layers.bit[layer]
-            for _, o in partners[p]:
-                other = items[o]
-                if other.kind not in ("pad", "via") or not other.mask & bit:
-                    continue
-                key = (min(p, o), max(p, o))
-                st = state.setdefault(key, [0, False])
-                if st[1] or st[0] & bit:
-                    continue
-                st[0] |= bit
-                v = P.pad_against(pad, other, layer)
-                if v is not None:
-                    out.append(v)
-                    st[1] = True
+    """Pads, each on the layers it lists, against pads and vias (their holes) near it."""
+    _loop(model, order, partners, out, ("pad",), lambda it: it.own,
+          lambda it, other: other.kind in ("pad", "via"), P.pad_against, once=True, first_only=False)
 
 
 def _graphic_loop(model, P: _Pairs, order, partners, out) -> None:
     """Copper drawings against the pads and drawings near them (tracks and vias are the
     track loop's); drawings of one footprint are not tested against each other, and a
-    net-tie footprint's drawings not at all (KiCad 9 reports none of them)."""
-    items, layers = model.items, model.layers
-    done: dict[tuple[int, int], int] = {}
-    for s_ in order:
-        shape = items[s_]
-        if shape.kind != "shape" or _is_net_tie(model, shape.fp):
-            continue  # a net-tie footprint's copper drawings join nets by design
-        for layer in kicad_layer_order(model, shape.mask):
-            bit = layers.bit[layer]
-            for _, o in partners[s_]:
-                other = items[o]
-                if other.kind in ("track", "arc", "via") or not other.mask & bit:
-                    continue
-                if shape.fp is not None and shape.fp == other.fp and other.kind == "shape":
-                    continue
-                key = (min(s_, o), max(s_, o))
-                if done.get(key, 0) & bit:
-                    continue
-                done[key] = done.get(key, 0) | bit
-                v = P.single_layer(shape, other, layer)
-                if v is not None:
-                    out.append(v)
+    net-tie footprint's drawings not at all (KiCad 9 reports none of them: its copper
+    drawings join nets by design)."""
+    def wanted(shape, other) -> bool:
+        if _is_net_tie(model, shape.fp) or other.kind in ("track", "arc", "via"):
+            return False
+        return not (shape.fp is not None and shape.fp == other.fp and other.kind == "shape")
+
+    _loop(model, order, partners, out, ("shape",), lambda it: it.mask, wanted, P.single_layer,
+          once=False, first_only=False)
 
 
 def _is_net_tie(model, fp: int | None) -> bool:

@@ -38,6 +38,16 @@ def _v(rules, rule, detail, item, actual, required):
     return Violation(rule, rules.severity(rule), detail, [item], item.pos, actual, required)
 
 
+def _below(out, cons, rule, constraint, it, actual, board_min, what) -> None:
+    """Appends a ``rule`` violation when ``actual`` (nm) is below the minimum of
+    ``constraint`` for item ``it`` (``board_min`` unless a custom rule sets it);
+    ``what``: KiCad's word for the measure ("diameter", "annular width", "hole")."""
+    need = float(cons.minimum(constraint, np.array([it.id]), board_min)[0])
+    if actual < need:
+        out.append(_v(cons.rules, rule, f"(board setup constraints min {what} {mm_text(need)}; "
+                                         f"actual {mm_text(actual)})", it, actual, need))
+
+
 def track_width(model, cons: Constraints, scope=None) -> list[Violation]:
     rules = cons.rules
     if rules.severity("track_width") == "ignore":
@@ -69,10 +79,7 @@ def via_diameter(model, cons: Constraints, scope=None) -> list[Violation]:
             need = nc.microvia_diameter or rules.value("min_microvia_diameter")
         else:
             need = rules.value("min_via_diameter")
-        need = float(cons.minimum("via_diameter", np.array([i]), need)[0])
-        if size < need:
-            out.append(_v(rules, "via_diameter", f"(board setup constraints min diameter {mm_text(need)}; "
-                                                 f"actual {mm_text(size)})", it, size, need))
+        _below(out, cons, "via_diameter", "via_diameter", it, size, need, "diameter")
     return out
 
 
@@ -111,10 +118,7 @@ def annular_width(model, cons: Constraints, scope=None) -> list[Violation]:
             if _same_number(model, it):
                 continue  # KiCad measures a stack of same-numbered pads together
             ring = _pad_ring(model, it)
-        need = float(cons.minimum("annular_width", np.array([i]), board)[0])
-        if ring < need:
-            out.append(_v(rules, "annular_width", f"(board setup constraints min annular width {mm_text(need)}; "
-                                                  f"actual {mm_text(ring)})", it, ring, need))
+        _below(out, cons, "annular_width", "annular_width", it, ring, board, "annular width")
     return out
 
 
@@ -146,8 +150,6 @@ def hole_size(model, cons: Constraints, scope=None) -> list[Violation]:
                 rule, need = "drill_out_of_range", rules.value("min_through_hole_diameter")
         if rules.severity(rule) == "ignore":
             continue
-        need = float(cons.minimum("hole_size", np.array([i]), need)[0])
-        if actual and actual < need:
-            out.append(_v(rules, rule, f"(board setup constraints min hole {mm_text(need)}; "
-                                       f"actual {mm_text(actual)})", it, actual, need))
+        if actual:
+            _below(out, cons, rule, "hole_size", it, actual, need, "hole")
     return out
