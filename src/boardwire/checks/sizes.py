@@ -19,6 +19,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import shapely
 
@@ -42,7 +44,8 @@ def _below(out, cons, rule, constraint, it, actual, board_min, what) -> None:
     """Appends a ``rule`` violation when ``actual`` (nm) is below the minimum of
     ``constraint`` for item ``it`` (``board_min`` unless a custom rule sets it);
     ``what``: KiCad's word for the measure ("diameter", "annular width", "hole")."""
-    need = float(cons.minimum(constraint, np.array([it.id]), board_min)[0])
+    need = float(cons.minimum(constraint, np.array([it.id]), board_min)[0]) if cons.rules.custom \
+        else float(board_min)
     if actual < need:
         out.append(_v(cons.rules, rule, f"(board setup constraints min {what} {mm_text(need)}; "
                                          f"actual {mm_text(actual)})", it, actual, need))
@@ -105,6 +108,7 @@ def annular_width(model, cons: Constraints, scope=None) -> list[Violation]:
         return []
     ids = _ids(model, scope, ("via", "pad"))
     board = rules.value("min_via_annular_width")
+    numbers: dict = {}
     out = []
     for i in ids.tolist():
         it = model.items[i]
@@ -115,20 +119,23 @@ def annular_width(model, cons: Constraints, scope=None) -> list[Violation]:
         else:
             if it.hole is None or not it.plated or it.data.pad_type != "thru_hole":
                 continue
-            if _same_number(model, it):
+            if _same_number(model, it, numbers):
                 continue  # KiCad measures a stack of same-numbered pads together
             ring = _pad_ring(model, it)
         _below(out, cons, "annular_width", "annular_width", it, ring, board, "annular width")
     return out
 
 
-def _same_number(model, pad) -> bool:
-    """True when another pad of the pad's footprint has its number."""
+def _same_number(model, pad, numbers: dict) -> bool:
+    """True when another pad of the pad's footprint has its number (``numbers``: the
+    pad numbers counted per footprint, filled as footprints come up)."""
     fp = model.footprints[pad.fp] if pad.fp is not None else None
     if fp is None:
         return False
-    return any(j != pad.id and model.items[j] is not None and model.items[j].number == pad.number
-               for j in fp.pads)
+    count = numbers.get(pad.fp)
+    if count is None:
+        count = numbers[pad.fp] = Counter(model.items[j].number for j in fp.pads if model.items[j] is not None)
+    return count[pad.number] > 1
 
 
 def hole_size(model, cons: Constraints, scope=None) -> list[Violation]:

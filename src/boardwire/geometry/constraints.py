@@ -36,6 +36,7 @@ class Constraints:
         self._dp_sign = np.zeros(0, dtype=np.int8)
         self._dp_gap = np.zeros(0)  # the class gap when below its clearance, else 0
         self._dp_ids: dict[str, int] = {}
+        self._nets: dict[str, tuple] = {}
 
     def _ensure(self) -> None:
         """Per-item values for the items added since last time (item ids are never
@@ -51,25 +52,36 @@ class Constraints:
         for k, it in enumerate(m.items[done:n]):
             if it is None:
                 continue
-            if it.kind != "shape" or it.net:
+            if it.net:
+                nc[k], dp[k], sign[k], gap[k] = self._of_net(it.net)
+            elif it.kind != "shape":
                 nc[k] = rules.netclass_clearance(it.net)
             if it.local_clearance:
                 ov[k] = it.local_clearance
             if it.kind == "zone":
                 local[k] = it.zone_clearance
-            base = diff_pair_base(it.net) if it.net else None
-            if base is not None:
-                dp[k] = self._dp_ids.setdefault(base[0], len(self._dp_ids))
-                sign[k] = {"+": 1, "P": 2, "-": -1, "N": -2}[base[1]]
-                cls = rules.netclass(it.net)
-                if cls.diff_pair_gap and cls.clearance and cls.diff_pair_gap < cls.clearance:
-                    gap[k] = cls.diff_pair_gap
         self._nc = np.concatenate([self._nc, nc])
         self._override = np.concatenate([self._override, ov])
         self._local = np.concatenate([self._local, local])
         self._dp = np.concatenate([self._dp, dp])
         self._dp_sign = np.concatenate([self._dp_sign, sign])
         self._dp_gap = np.concatenate([self._dp_gap, gap])
+
+    def _of_net(self, net: str) -> tuple:
+        """(net class clearance, diff pair id or -1, pair sign, coupled gap) of a net."""
+        got = self._nets.get(net)
+        if got is None:
+            rules = self.rules
+            dp, sign, gap = -1, 0, 0.0
+            base = diff_pair_base(net)
+            if base is not None:
+                dp = self._dp_ids.setdefault(base[0], len(self._dp_ids))
+                sign = {"+": 1, "P": 2, "-": -1, "N": -2}[base[1]]
+                cls = rules.netclass(net)
+                if cls.diff_pair_gap and cls.clearance and cls.diff_pair_gap < cls.clearance:
+                    gap = cls.diff_pair_gap
+            got = self._nets[net] = (rules.netclass_clearance(net), dp, sign, gap)
+        return got
 
     def item_values(self, ids: np.ndarray):
         self._ensure()
