@@ -4,28 +4,23 @@ What KiCad's board file stores about copper, holes, outlines and courtyards, rea
 small records in board coordinates (integer nanometres, degrees; KiCad's axes, y down):
 
 * `read_track` / `read_via`: tracks, arcs and vias (``segment``, ``arc``, ``via``).
-* `read_footprint`: a footprint's pads (every shape KiCad 4 to 9 writes: circle, rect,
-  oval, roundrect, chamfered_rect, trapezoid, custom primitives), its drawings (copper,
-  Edge.Cuts, courtyards) in board coordinates, and its local clearance and net-tie pad
-  groups.
+* footprints and their pads: `footprint_shapes.read_footprint`.
 * `read_drawing`: a board drawing (``gr_line``, ``gr_arc`` ... and ``fp_*`` inside a
   footprint): segment, arc, circle, rect, polygon, bezier, with stroke width and fill.
 * `read_zone`: a zone's layers, net, priority, clearance, minimum width, keep-out
   flags, outline and filled polygons per layer.
-* `legacy_rules`: the design rules a KiCad 5 board keeps in its ``setup`` section.
+* `pending_items` / `touched_items`: the top-level items a change log recorded.
 
 Sources: KiCad's "Board File Format" and "Footprint Library File Format" pages and the
 format history in `versions`. Arcs written before KiCad 6 (``(start centre) (end
 point) (angle degrees)``) are turned into start, mid and end points as KiCad 6 does on
-load. A ``custom`` padstack (KiCad 9 per-layer pad shapes) is read as its default
-(front) shape.
+load.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Iterator
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -294,150 +289,6 @@ class FootprintPlace:
 
 
 @dataclass(slots=True)
-class PadData:
-    """A pad in board coordinates.
-
-    ``at`` is the pad's anchor (the hole's centre), ``angle`` its absolute angle;
-    ``offset`` moves the copper shape from the anchor in the pad's own frame. ``size``
-    is (x, y) in the pad's frame; ``drill`` (x, y) or None (x == y: round). Custom pads
-    carry their ``primitives`` in the pad's own frame (relative to the shape's centre,
-    unrotated). ``local_clearance`` is the pad's own clearance override (nm) or None.
-    """
-
-    number: str
-    pad_type: str  # smd, thru_hole, np_thru_hole, connect
-    shape: str  # circle, rect, oval, roundrect, chamfered_rect, trapezoid, custom
-    at: Point
-    angle: float
-    size: Point
-    drill: Point | None
-    offset: Point
-    layers: tuple[str, ...]
-    net: int | None
-    net_name: str | None
-    uuid: str | None
-    roundrect_rratio: float = 0.0
-    chamfer_ratio: float = 0.0
-    chamfer: frozenset = frozenset()
-    rect_delta: Point = (0, 0)
-    anchor: str = "circle"
-    primitives: list[DrawingData] = field(default_factory=list)
-    local_clearance: int | None = None
-    castellated: bool = False
-    remove_unused_layers: bool = False
-    keep_end_layers: bool = False
-
-
-_PAD_DEFAULT_RRATIO = 0.25
-
-
-def _read_pad(node: SList, place: FootprintPlace) -> PadData:
-    kids = _kids(node)
-    vals = node.atoms()
-    number = _text(vals[0]) if vals else ""
-    pad_type = _text(vals[1]) if len(vals) > 1 else ""
-    shape = _text(vals[2]) if len(vals) > 2 else ""
-    at = _vals(kids.get(b"at"))
-    local = (_nm(at[0]), _nm(at[1])) if len(at) >= 2 else (0, 0)
-    angle = float(at[2]) if len(at) > 2 else 0.0
-    size = _pt(kids.get(b"size")) or (0, 0)
-    drill, offset = None, (0, 0)
-    d = kids.get(b"drill")
-    if d is not None:
-        dv = d.atoms()
-        oval = bool(dv) and dv[0] == b"oval"
-        nums = [v for v in dv if v != b"oval"]
-        if nums:
-            dx = _nm(nums[0])
-            dy = _nm(nums[1]) if oval and len(nums) > 1 else dx
-            drill = (dx, dy) if dx or dy else None
-        offset = _pt(_kids(d).get(b"offset")) or (0, 0)
-    rr = _vals(kids.get(b"roundrect_rratio"))
-    cr = _vals(kids.get(b"chamfer_ratio"))
-    corners = frozenset(_text(v) for v in _vals(kids.get(b"chamfer")))
-    delta = _pt(kids.get(b"rect_delta")) or (0, 0)
-    anchor, prims = "circle", []
-    if shape == "custom":
-        opts = kids.get(b"options")
-        if opts is not None:
-            a = _vals(_kids(opts).get(b"anchor"))
-            anchor = _text(a[0]) if a else "circle"
-        p = kids.get(b"primitives")
-        if p is not None:
-            for prim in p.lists():
-                dd = read_drawing(View(None, prim))
-                if dd is not None:
-                    if dd.shape == "circle" and dd.width == 0:
-                        dd.filled = True  # KiCad 5 and 6: a primitive circle without width is a disc
-                    prims.append(dd)
-    clearance = _vals(kids.get(b"clearance"))
-    net, name = _net_of(kids)
-    prop = _vals(kids.get(b"property"))
-    return PadData(number, pad_type, shape, place.place(local), angle, size, drill, offset,
-                   _layers(kids), net, name, _uuid(kids),
-                   float(rr[0]) if rr else (_PAD_DEFAULT_RRATIO if shape == "roundrect" else 0.0),
-                   float(cr[0]) if cr else 0.0, corners, delta, anchor, prims,
-                   _nm(clearance[0]) if clearance and _nm(clearance[0]) > 0 else None,
-                   b"pad_prop_castellated" in prop,
-                   _flag(node, kids, b"remove_unused_layers"), _flag(node, kids, b"keep_end_layers"))
-
-
-@dataclass(slots=True)
-class FootprintData:
-    """A footprint's copper-relevant content in board coordinates."""
-
-    reference: str
-    uuid: str | None
-    at: Point
-    angle: float
-    side: str  # front or back
-    pads: list[PadData]
-    drawings: list[DrawingData]
-    local_clearance: int | None
-    net_tie_pad_groups: list[list[str]]
-    attributes: tuple[str, ...]
-    zones: list[View]
-
-
-def read_footprint(fp: Footprint) -> FootprintData:
-    """A footprint's pads and drawings (every layer) in board coordinates."""
-    node = fp.node
-    kids = _kids(node)
-    at = _vals(kids.get(b"at"))
-    place = FootprintPlace((_nm(at[0]), _nm(at[1])) if len(at) >= 2 else (0, 0),
-                           float(at[2]) if len(at) > 2 else 0.0)
-    pads, drawings, zones = [], [], []
-    for k in node.kids:
-        if type(k) is not SList:
-            continue
-        h = k.head_bytes()
-        if h == b"pad":
-            pads.append(_read_pad(k, place))
-        elif h.startswith(b"fp_") and h not in (b"fp_text", b"fp_text_box"):
-            d = read_drawing(View(fp.doc, k), place)
-            if d is not None:
-                drawings.append(d)
-        elif h == b"zone":
-            zones.append(View(fp.doc, k))
-    clearance = _vals(kids.get(b"clearance"))
-    groups = [[n.strip() for n in _text(v).split(",") if n.strip()]
-              for v in _vals(kids.get(b"net_tie_pad_groups"))]
-    tags = _vals(kids.get(b"tags"))
-    version = getattr(fp.doc, "version", None) or 0
-    if not groups and tags and _text(tags[0]).lower().startswith("net tie") and version < 20221018:
-        # before KiCad 7 a footprint tagged "net tie" tied all its pads together
-        groups = [sorted({p.number for p in pads if p.number})]
-    layer = _vals(kids.get(b"layer"))
-    side = "back" if layer and _text(layer[0]).startswith("B.") else "front"
-    return FootprintData(fp.reference, _uuid(kids), place.at, place.angle, side, pads, drawings,
-                         _nm(clearance[0]) if clearance and _nm(clearance[0]) > 0 else None,
-                         groups, tuple(_text(v) for v in _vals(kids.get(b"attr"))), zones)
-
-
-# -- zones ----------------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
 class ZoneData:
     """A zone: ``fills`` maps each copper layer to its filled polygons (lists of
     points; KiCad stores each island as one polygon, holes joined to the outline by
@@ -534,103 +385,6 @@ def _pts_float(pts: SList | None):
     return (np.array(flat).astype(float) * _NM).reshape(-1, 2)
 
 
-# -- texts ------------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class TextData:
-    """Text on a layer: its anchor, angle, font size and stroke thickness, the text,
-    and whether it is shown. Geometry treats it as its box (an approximation)."""
-
-    text: str
-    at: Point
-    angle: float
-    size: Point
-    thickness: int
-    layer: str
-    hidden: bool
-    uuid: str | None
-    knockout: bool = False
-
-
-def read_text(view: View, fp: FootprintPlace | None = None) -> TextData | None:
-    node = view.node
-    kids = _kids(node)
-    vals = node.atoms()
-    text = _text(vals[-1]) if vals else ""
-    if node.head in ("property", "fp_text") and len(vals) >= 2:
-        text = _text(vals[1])
-    at = _vals(kids.get(b"at"))
-    local = (_nm(at[0]), _nm(at[1])) if len(at) >= 2 else (0, 0)
-    pos = fp.place(local) if fp is not None and node.head != "gr_text" else local
-    eff = kids.get(b"effects")
-    size, thick = (1_000_000, 1_000_000), 150_000
-    hidden = _flag(node, kids, b"hide")
-    if eff is not None:
-        ek = _kids(eff)
-        font = ek.get(b"font")
-        if font is not None:
-            fk = _kids(font)
-            size = _pt(fk.get(b"size")) or size
-            t = _vals(fk.get(b"thickness"))
-            thick = _nm(t[0]) if t else thick
-        hidden = hidden or _flag(eff, ek, b"hide")
-    layer = _vals(kids.get(b"layer"))
-    knock = layer and b"knockout" in layer[1:]
-    return TextData(text, pos, float(at[2]) if len(at) > 2 else 0.0, size, thick,
-                    _text(layer[0]) if layer else "", hidden, _uuid(kids), bool(knock))
-
-
-def footprint_texts(fp: Footprint) -> Iterator[TextData]:
-    """The footprint's texts and fields (reference, value, user fields, fp_text) in board
-    coordinates."""
-    kids = _kids(fp.node)
-    at = _vals(kids.get(b"at"))
-    place = FootprintPlace((_nm(at[0]), _nm(at[1])) if len(at) >= 2 else (0, 0),
-                           float(at[2]) if len(at) > 2 else 0.0)
-    for k in fp.node.kids:
-        if type(k) is SList and k.head in ("property", "fp_text") and k.find("at") is not None:
-            t = read_text(View(fp.doc, k), place)
-            if t is not None:
-                yield t
-
-
-# -- design rules kept in a KiCad 5 board ----------------------------------------------------
-
-# setup keyword -> the KiCad 9 project rule it became (values in mm)
-_LEGACY_SETUP = {
-    "trace_min": "min_track_width", "via_min_size": "min_via_diameter",
-    "via_min_drill": "min_through_hole_diameter", "uvia_min_size": "min_microvia_diameter",
-    "uvia_min_drill": "min_microvia_drill", "hole_to_hole_min": "min_hole_to_hole",
-    "edge_clearance": "min_copper_edge_clearance", "min_via_annulus": "min_via_annular_width",
-    "via_min_annulus": "min_via_annular_width",
-}
-
-
-def legacy_rules(board) -> dict:
-    """Design rules from a board's ``setup`` section (KiCad 5 kept them there): the
-    KiCad 9 rule names of `_LEGACY_SETUP` in mm, plus ``trace_clearance`` (the Default
-    net class's clearance). Empty for KiCad 6+ boards, whose rules are in the project."""
-    setup = board.root.find("setup")
-    out: dict = {}
-    if setup is None:
-        return out
-    defaults = setup.find("defaults")  # KiCad 5.99: (defaults (edge_clearance ..) ...)
-    for k in list(setup.lists()) + (list(defaults.lists()) if defaults is not None else []):
-        v = k.atoms()
-        if not v:
-            continue
-        key = _LEGACY_SETUP.get(k.head)
-        try:
-            if key:
-                out[key] = float(v[0])
-            elif k.head == "trace_clearance":
-                out["trace_clearance"] = float(v[0])
-        except ValueError:
-            continue
-    return out
-
-
 # -- following edits ---------------------------------------------------------------------
 
 
@@ -650,12 +404,3 @@ def touched_items(board, log) -> list[tuple[View, bool]]:
     """The top-level items a `ChangeLog` of ``board`` recorded since it was last read,
     each with whether it is still on the board (False: deleted)."""
     return [(item_view(board, node), alive) for node, alive in log.take()]
-
-
-def legacy_net_classes(board) -> list[dict]:
-    """The net classes a KiCad 5 board keeps in its own file (``net_class`` lists):
-    name, rule values in mm (clearance, trace_width, via_dia ...), ``nets``. Empty for
-    KiCad 6+ boards, whose classes are in the project."""
-    if board.root.find("net_class") is None:
-        return []
-    return board.net_classes
