@@ -122,8 +122,8 @@ class _Board(Namespace):
         """
         ...
 
-    def drc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', refill_zones: bool = False, schematic_parity: bool = False, limit: int = 200) -> dict[str, Any]:
-        """KiCad's design rules check (kicad-cli) on the board as it is in memory (nothing is saved): violations with type, severity, description, items (id, position), unconnected items, counts.
+    def drc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', refill_zones: bool = False, schematic_parity: bool = False, limit: int = 200, engine: Literal['kicad', 'builtin', 'both'] = 'kicad') -> dict[str, Any]:
+        """KiCad's design rules check (kicad-cli) on the board as it is in memory (nothing is saved): violations with type, severity, description, items (id, position), unconnected items, counts. engine builtin runs boardwire's own rules instead (milliseconds), both runs the two and compares them.
 
         Registry command ``check.drc`` (check, read-only, long; units: mm).
 
@@ -133,6 +133,7 @@ class _Board(Namespace):
             refill_zones (bool): Refill zones (KiCad's filler, on a copy) before checking (default False)
             schematic_parity (bool): Also compare with the schematic next to the board (default False)
             limit (int): Most violations to list (counts cover all) (default 200)
+            engine (Literal['kicad', 'builtin', 'both']): kicad: kicad-cli, the judge (default); builtin: boardwire's own rules on the in-memory geometry (milliseconds; the rules of checks.BUILT_IN); both: KiCad's result plus the built-in one and which violations each found alone (default 'kicad')
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -212,7 +213,7 @@ class _Board(Namespace):
         ...
 
     def footprint(self, *, reference: str, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
-        """One footprint: fields, library id, placement, side, and its pads with board positions and nets.
+        """One footprint: fields, library id, placement, side, its pads with board positions and nets, and its texts (fields and free texts: id, board position, angle, layer, visible).
 
         Registry command ``query.footprint`` (query, read-only; units: mm, degrees).
 
@@ -425,14 +426,19 @@ class _Board(Namespace):
         """
         ...
 
-    def pads(self, *, reference: str, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
-        """The pads of one footprint: number, type, shape, board position, size, layers, net.
+    def pads(self, *, path: str | os.PathLike[str] | None = None, reference: str | None = None, net: str | None = None, layer: str | None = None, area: Sequence[float] | None = None, offset: int = 0, limit: int = 200) -> dict[str, Any]:
+        """The pads of one footprint, or of the board (paged; filter by net, reference, layer, area): number, footprint, type, shape, board position, absolute angle, size, layers, net, and bounding box [x1, y1, x2, y2] in board axes.
 
-        Registry command ``query.pads`` (query, read-only; units: mm).
+        Registry command ``query.pads`` (query, read-only; units: mm, degrees).
 
         Args:
-            reference (str): Footprint reference, e.g. U1 (required)
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            reference (str | None): Footprint reference, e.g. U1; omit for every pad of the board
+            net (str | None): Only pads of this net (wildcards * ? allowed)
+            layer (str | None): Only pads with copper on this layer, e.g. F.Cu
+            area (Sequence[float] | None): [x1, y1, x2, y2] mm: only pads whose box meets this rectangle
+            offset (int): (default 0)
+            limit (int): (default 200)
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -441,6 +447,11 @@ class _Board(Namespace):
             BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
                 stale-revision, service-unavailable...; see docs/commands.md); a failed edit
                 changes nothing.
+
+        Examples:
+            board.pads(reference='U1')
+            board.pads(net='GND', layer='F.Cu')
+            board.pads(area=[100, 50, 120, 60], limit=50)
         """
         ...
 
@@ -612,10 +623,10 @@ class _Board(Namespace):
         """
         ...
 
-    def set_field(self, *, reference: str, path: str | os.PathLike[str] | None = None, revision: int | None = None, field: str | None = None, value: str | None = None, dnp: bool | None = None, exclude_from_bom: bool | None = None, exclude_from_pos_files: bool | None = None, board_only: bool | None = None) -> dict[str, Any]:
-        """Set a footprint's reference, value or any property, and its DNP / BOM / position-file / board-only flags.
+    def set_field(self, *, reference: str, path: str | os.PathLike[str] | None = None, revision: int | None = None, field: str | None = None, value: str | None = None, dnp: bool | None = None, exclude_from_bom: bool | None = None, exclude_from_pos_files: bool | None = None, board_only: bool | None = None, at: Sequence[float] | None = None, angle: float | None = None, visible: bool | None = None) -> dict[str, Any]:
+        """Set a footprint's reference, value or any property, its DNP / BOM / position-file / board-only flags, and move, turn, show or hide a field's text (query.footprint lists the texts).
 
-        Registry command ``pcb.setField`` (edit).
+        Registry command ``pcb.setField`` (edit; units: mm, degrees).
         One undo step (inside `transaction` it joins the transaction's step).
 
         Args:
@@ -628,6 +639,9 @@ class _Board(Namespace):
             exclude_from_bom (bool | None):
             exclude_from_pos_files (bool | None):
             board_only (bool | None): Not in schematic
+            at (Sequence[float] | None): Move the field's text to this board position (mm) ([x, y] mm)
+            angle (float | None): Turn the field's text to this absolute angle (degrees)
+            visible (bool | None): Show or hide the field's text
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
@@ -640,6 +654,7 @@ class _Board(Namespace):
         Examples:
             board.set_field(reference='R1', field='Value', value='4k7')
             board.set_field(reference='R7', dnp=True)
+            board.set_field(reference='U1', field='Reference', at=[120, 41.5], angle=0, visible=True)
         """
         ...
 
@@ -852,8 +867,8 @@ class _Board(Namespace):
 class _Check(Namespace):
     """boardwire.api.check: generated from the registry."""
 
-    def drc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', refill_zones: bool = False, schematic_parity: bool = False, limit: int = 200) -> dict[str, Any]:
-        """KiCad's design rules check (kicad-cli) on the board as it is in memory (nothing is saved): violations with type, severity, description, items (id, position), unconnected items, counts.
+    def drc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', refill_zones: bool = False, schematic_parity: bool = False, limit: int = 200, engine: Literal['kicad', 'builtin', 'both'] = 'kicad') -> dict[str, Any]:
+        """KiCad's design rules check (kicad-cli) on the board as it is in memory (nothing is saved): violations with type, severity, description, items (id, position), unconnected items, counts. engine builtin runs boardwire's own rules instead (milliseconds), both runs the two and compares them.
 
         Registry command ``check.drc`` (check, read-only, long; units: mm).
 
@@ -863,6 +878,7 @@ class _Check(Namespace):
             refill_zones (bool): Refill zones (KiCad's filler, on a copy) before checking (default False)
             schematic_parity (bool): Also compare with the schematic next to the board (default False)
             limit (int): Most violations to list (counts cover all) (default 200)
+            engine (Literal['kicad', 'builtin', 'both']): kicad: kicad-cli, the judge (default); builtin: boardwire's own rules on the in-memory geometry (milliseconds; the rules of checks.BUILT_IN); both: KiCad's result plus the built-in one and which violations each found alone (default 'kicad')
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1578,7 +1594,7 @@ class _Query(Namespace):
         ...
 
     def footprint(self, *, reference: str, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
-        """One footprint: fields, library id, placement, side, and its pads with board positions and nets.
+        """One footprint: fields, library id, placement, side, its pads with board positions and nets, and its texts (fields and free texts: id, board position, angle, layer, visible).
 
         Registry command ``query.footprint`` (query, read-only; units: mm, degrees).
 
@@ -1713,14 +1729,19 @@ class _Query(Namespace):
         """
         ...
 
-    def pads(self, *, reference: str, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
-        """The pads of one footprint: number, type, shape, board position, size, layers, net.
+    def pads(self, *, path: str | os.PathLike[str] | None = None, reference: str | None = None, net: str | None = None, layer: str | None = None, area: Sequence[float] | None = None, offset: int = 0, limit: int = 200) -> dict[str, Any]:
+        """The pads of one footprint, or of the board (paged; filter by net, reference, layer, area): number, footprint, type, shape, board position, absolute angle, size, layers, net, and bounding box [x1, y1, x2, y2] in board axes.
 
-        Registry command ``query.pads`` (query, read-only; units: mm).
+        Registry command ``query.pads`` (query, read-only; units: mm, degrees).
 
         Args:
-            reference (str): Footprint reference, e.g. U1 (required)
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+            reference (str | None): Footprint reference, e.g. U1; omit for every pad of the board
+            net (str | None): Only pads of this net (wildcards * ? allowed)
+            layer (str | None): Only pads with copper on this layer, e.g. F.Cu
+            area (Sequence[float] | None): [x1, y1, x2, y2] mm: only pads whose box meets this rectangle
+            offset (int): (default 0)
+            limit (int): (default 200)
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1729,6 +1750,11 @@ class _Query(Namespace):
             BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
                 stale-revision, service-unavailable...; see docs/commands.md); a failed edit
                 changes nothing.
+
+        Examples:
+            query.pads(path='b.kicad_pcb', reference='U1')
+            query.pads(path='b.kicad_pcb', net='GND', layer='F.Cu')
+            query.pads(path='b.kicad_pcb', area=[100, 50, 120, 60], limit=50)
         """
         ...
 

@@ -19,6 +19,28 @@ Gap = Annotated[float, Field(ge=0, le=100, description="mm")]
 UNITS = "mm, degrees"
 
 
+def _place_field(fp: Footprint, a) -> list[str]:
+    """Move, turn, show or hide the text of field ``a.field`` of ``fp``."""
+    from ..documents.footprint_text import find_text, place_text
+
+    if a.field is None:
+        raise InvalidArgs("at, angle and visible need the field whose text they move",
+                          errors=[{"loc": "field", "msg": "required", "type": "missing"}])
+    text = find_text(fp, a.field)
+    if text is None:
+        raise NotFound(f"{a.reference} has no field {a.field!r} with a text on the board",
+                       hint="query.footprint lists the footprint's texts.")
+    place_text(fp, text, pt(a.at) if a.at is not None else None, a.angle, a.visible)
+    done = []
+    if a.at is not None:
+        done.append(f"{a.field} text at {a.at}")
+    if a.angle is not None:
+        done.append(f"{a.field} text at {a.angle:g}°")
+    if a.visible is not None:
+        done.append(f"{a.field} {'shown' if a.visible else 'hidden'}")
+    return done
+
+
 def _layer(board: Board, layer: str, copper: bool) -> str:
     """Check a layer name against the board's layer table (copper layers only for
     tracks, vias and zones)."""
@@ -192,20 +214,27 @@ class FieldArgs(EditArgs):
     exclude_from_bom: bool | None = None
     exclude_from_pos_files: bool | None = None
     board_only: bool | None = Field(None, description="Not in schematic")
+    at: Point | None = Field(None, description="Move the field's text to this board position (mm)")
+    angle: Angle | None = Field(None, description="Turn the field's text to this absolute angle (degrees)")
+    visible: bool | None = Field(None, description="Show or hide the field's text")
 
 
-@command("pcb.setField", kind="edit", args=FieldArgs, result=Result,
+@command("pcb.setField", kind="edit", args=FieldArgs, result=Result, units=UNITS,
          examples=({"path": "b.kicad_pcb", "reference": "R1", "field": "Value", "value": "4k7"},
-                   {"path": "b.kicad_pcb", "reference": "R7", "dnp": True}))
+                   {"path": "b.kicad_pcb", "reference": "R7", "dnp": True},
+                   {"path": "b.kicad_pcb", "reference": "U1", "field": "Reference", "at": [120, 41.5], "angle": 0, "visible": True}))
 def set_field(ctx: Context, a: FieldArgs) -> dict:
-    """Set a footprint's reference, value or any property, and its DNP / BOM / position-file / board-only flags."""
+    """Set a footprint's reference, value or any property, its DNP / BOM / position-file / board-only flags, and move, turn, show or hide a field's text (query.footprint lists the texts)."""
     board = board_of(ctx, a.path)
     fp = footprint_of(board, a.reference)
     done = []
     if a.field == "Footprint":
         raise InvalidArgs("the footprint of a footprint is its library id: use pcb.swapFootprint",
                           errors=[{"loc": "field", "msg": "use pcb.swapFootprint", "type": "value"}])
-    if a.field is not None:
+    placing = a.at is not None or a.angle is not None or a.visible is not None
+    if placing:
+        done.extend(_place_field(fp, a))
+    if a.field is not None and (a.value is not None or not placing):
         if a.value is None:
             raise InvalidArgs("field needs a value", errors=[{"loc": "value", "msg": "required", "type": "missing"}])
         if a.field == "Reference" and a.value != a.reference and board.footprint(a.value):

@@ -193,6 +193,14 @@ def footprint_of(board: Board, reference: str) -> Footprint:
     return fp
 
 
+def footprint_text_rows(fp) -> list[dict]:
+    """A footprint's fields and free texts for a result (mm, degrees)."""
+    from ..documents.footprint_text import footprint_texts
+
+    return [{"name": t.name, "text": t.text, "id": t.uuid, "at": mm_pt(t.at), "angle": t.angle,
+             "layer": t.layer, "visible": t.visible} for t in footprint_texts(fp)]
+
+
 def pad_dict(pad, nets: dict[int, str]) -> dict:
     out = {"number": pad.number, "type": pad.pad_type, "shape": pad.shape,
            "at": mm_pt(pad.world_position), "size": mm_pt(pad.size), "layers": pad.layers,
@@ -203,23 +211,14 @@ def pad_dict(pad, nets: dict[int, str]) -> dict:
 @command("query.footprint", kind="query", args=RefArgs, result=Result, idempotent=True,
          units="mm, degrees", examples=({"path": "b.kicad_pcb", "reference": "U1"},))
 def footprint(ctx: Context, a: RefArgs) -> dict:
-    """One footprint: fields, library id, placement, side, and its pads with board positions and nets."""
+    """One footprint: fields, library id, placement, side, its pads with board positions and nets, and its texts (fields and free texts: id, board position, angle, layer, visible)."""
     board = board_of(ctx, a.path)
     fp = footprint_of(board, a.reference)
     nets = {n.number: n.name for n in board.nets}
     d = item_dict(fp, nets)
-    d.update(fields=fp.fields, pads=[pad_dict(p, nets) for p in fp.pads], attributes=fp.attributes)
+    d.update(fields=fp.fields, pads=[pad_dict(p, nets) for p in fp.pads], attributes=fp.attributes,
+             texts=footprint_text_rows(fp))
     return {"summary": f"{fp.reference} {fp.value} ({fp.lib_id}) at {d['at']} {fp.side}", **d}
-
-
-@command("query.pads", kind="query", args=RefArgs, result=Result, idempotent=True, units="mm")
-def pads(ctx: Context, a: RefArgs) -> dict:
-    """The pads of one footprint: number, type, shape, board position, size, layers, net."""
-    board = board_of(ctx, a.path)
-    fp = footprint_of(board, a.reference)
-    nets = {n.number: n.name for n in board.nets}
-    rows = [pad_dict(p, nets) for p in fp.pads]
-    return {"summary": f"{a.reference}: {len(rows)} pads", "pads": rows}
 
 
 @command("query.describe", kind="query", args=DocArgs, result=Result, idempotent=True,
@@ -256,7 +255,7 @@ def track_lengths(board: Board) -> dict[str, float]:
     """Routed length per net name in mm (segments and arcs)."""
     import math
 
-    from ..netlist.copper import _arc_points
+    from ..geometry.shapes import arc_points
 
     names = {n.number: n.name for n in board.nets}
     out: dict[str, float] = {}
@@ -264,7 +263,7 @@ def track_lengths(board: Board) -> dict[str, float]:
         name = t.net_name or names.get(t.net or 0, "")
         if not name:
             continue
-        pts = _arc_points(t.start, t.mid, t.end) if t.kind == "arc" else [t.start, t.end]
+        pts = arc_points(t.start, t.mid, t.end) if t.kind == "arc" else [t.start, t.end]
         length = sum(math.dist(p, q) for p, q in zip(pts, pts[1:]))
         out[name] = out.get(name, 0.0) + length / 1e6
     return out

@@ -22,14 +22,27 @@ class DrcArgs(DocArgs):
     refill_zones: bool = Field(False, description="Refill zones (KiCad's filler, on a copy) before checking")
     schematic_parity: bool = Field(False, description="Also compare with the schematic next to the board")
     limit: int = Field(200, ge=0, le=10000, description="Most violations to list (counts cover all)")
+    engine: Literal["kicad", "builtin", "both"] = Field(
+        "kicad", description="kicad: kicad-cli, the judge (default); builtin: boardwire's own rules on "
+                             "the in-memory geometry (milliseconds; the rules of checks.BUILT_IN); "
+                             "both: KiCad's result plus the built-in one and which violations each found alone")
 
 
 @command("check.drc", kind="check", args=DrcArgs, result=Result, long=True, idempotent=True,
          units="mm", examples=({"path": "board.kicad_pcb"},))
 def drc(ctx: Context, a: DrcArgs) -> dict:
-    """KiCad's design rules check (kicad-cli) on the board as it is in memory (nothing is saved): violations with type, severity, description, items (id, position), unconnected items, counts."""
-    cli = kicad_cli()
+    """KiCad's design rules check (kicad-cli) on the board as it is in memory (nothing is saved): violations with type, severity, description, items (id, position), unconnected items, counts. engine builtin runs boardwire's own rules instead (milliseconds), both runs the two and compares them."""
     od = ctx.session.get(a.path, "board", ctx.actor)
+    if a.engine != "kicad":
+        from .drc_builtin import agreement, builtin_report
+
+        builtin = builtin_report(ctx, od)
+        if a.engine == "builtin":
+            result = parse_report(builtin, a.limit)
+            result.update(engine="builtin", summary="built-in " + drc_summary(result["counts"]),
+                          revision=od.revision, unsupported_rules=builtin["unsupported_rules"])
+            return result
+    cli = kicad_cli()
     sch = schematic_beside(ctx.session, od, ctx.actor) if a.schematic_parity else None
     ctx.progress(0.05, "writing a snapshot for KiCad")
     with board_snapshot(ctx.session, od, sch, sheet_files(ctx, sch.path) if sch else tuple) as board:
@@ -40,6 +53,11 @@ def drc(ctx: Context, a: DrcArgs) -> dict:
     result = parse_report(report, a.limit)
     result["summary"] = drc_summary(result["counts"], a.schematic_parity)
     result["revision"] = od.revision
+    if a.engine == "both":
+        result["builtin"] = parse_report(builtin, a.limit)
+        result["agreement"] = agreement(report, builtin, a.limit)
+        alone = sum(len(r["only_kicad"]) + len(r["only_builtin"]) for r in result["agreement"].values())
+        result["summary"] += "; built-in engine agrees" + (f" except {alone} violations" if alone else "")
     return result
 
 

@@ -59,8 +59,55 @@ class DesignRules(SexprDocument):
     def rule_names(self) -> list[str]:
         return [atoms.text(r.node.atoms()[0]) for r in self.rules if r.node.atoms()]
 
+    def parsed_rules(self) -> list[dict]:
+        """Each rule as plain data: ``name``, ``layer`` (outer, inner, a layer name or
+        None), ``condition`` (the expression text or ""), ``severity`` (or None) and
+        ``constraints``: ``{"type", "min", "opt", "max"}`` with lengths in nm (units
+        mm, mil, in, um as KiCad reads them; a bare number is mm), plus any other atoms
+        of the constraint in ``args``."""
+        out = []
+        for r in self.rules:
+            vals = r.node.atoms()
+            rule = {"name": atoms.text(vals[0]) if vals else "", "layer": None, "condition": "",
+                    "severity": None, "constraints": []}
+            for k in r.node.lists():
+                kv = k.atoms()
+                if k.head == "layer" and kv:
+                    rule["layer"] = atoms.text(kv[0])
+                elif k.head == "condition" and kv:
+                    rule["condition"] = atoms.text(kv[0])
+                elif k.head == "severity" and kv:
+                    rule["severity"] = atoms.text(kv[0])
+                elif k.head == "constraint" and kv:
+                    c = {"type": atoms.text(kv[0]), "args": [atoms.text(v) for v in kv[1:]]}
+                    for q in k.lists():
+                        qv = q.atoms()
+                        if q.head in ("min", "opt", "max") and qv:
+                            c[q.head] = _length_nm(atoms.text(qv[0]))
+                    rule["constraints"].append(c)
+            out.append(rule)
+        return out
+
     def summary(self) -> dict:
         return {"kind": self.kind, "version": self.version, "rules": self.rule_names()}
+
+
+_UNITS = {"mm": 1e6, "mil": 25_400.0, "mils": 25_400.0, "in": 25_400_000.0, "um": 1e3, "nm": 1.0}
+
+
+def _length_nm(text: str) -> float | None:
+    """A custom-rule length ("0.2mm", "8mil", "0.5") in nm; None when not a length."""
+    t = text.strip().lower()
+    for unit in sorted(_UNITS, key=len, reverse=True):
+        if t.endswith(unit):
+            try:
+                return float(t[: -len(unit)]) * _UNITS[unit]
+            except ValueError:
+                return None
+    try:
+        return float(t) * 1e6
+    except ValueError:
+        return None
 
 
 class Worksheet(SexprDocument):

@@ -52,6 +52,7 @@ class SexprDocument(Document):
             raise UnsupportedFormat(f"{path or 'the data'}: format version {v.decode(errors='replace')!r} is not a number")
         # Top-level lists changed since an index last looked (None: nobody is looking).
         self._touched: dict[int, SList] | None = None
+        self._logs: list[ChangeLog] = []
 
     @property
     def root(self) -> SList:
@@ -129,20 +130,31 @@ class SexprDocument(Document):
 
     # -- what changed (for indexes kept by subclasses) ---------------------------------
 
+    def watch(self) -> ChangeLog:
+        """A log of the top-level lists that edits (and undo, redo, rollback) touch
+        from now on, for models kept beside the document (geometry, indexes): they
+        re-read only what changed."""
+        log = ChangeLog(self)
+        self._logs.append(log)
+        return log
+
     def note(self, node: SList) -> None:
         """Record that ``node`` (in the tree, or just taken out of it) changed."""
-        if self._touched is None:
+        if self._touched is None and not self._logs:
             return
         top, root = node, self.root
         while top.parent is not None and top.parent is not root:
             top = top.parent
         if top is not root:
-            self._touched[id(top)] = top
+            if self._touched is not None:
+                self._touched[id(top)] = top
+            for log in self._logs:
+                log.nodes[id(top)] = top
 
     def note_journal(self, ops: list) -> None:
         """Record what an undo or redo journal touches (call before and after it runs)."""
         self.generation += 1
-        if self._touched is None:
+        if self._touched is None and not self._logs:
             return
         kids = self.root.kids
         for op in ops:
@@ -216,3 +228,33 @@ class SexprDocument(Document):
     def _retail(self, parent: SList, depth: int) -> None:
         if self.tabbed and parent.parent is not None:
             parent.tail = tail_for(parent, depth, True).replace(b"\n", self.tree.newline)
+
+
+class ChangeLog:
+    """Top-level lists of a document touched since the log was last read
+    (`SexprDocument.watch`)."""
+
+    def __init__(self, doc: SexprDocument):
+        self.doc = doc
+        self.nodes: dict[int, SList] = {}
+
+    def take(self) -> list[tuple[SList, bool]]:
+        """The touched top-level lists, each with whether it is still in the document;
+        the log starts empty again."""
+        root = self.doc.root
+        out = [(node, node.parent is root) for node in self.nodes.values()]
+        self.nodes = {}
+        return out
+
+    def peek(self) -> list[SList]:
+        """The touched top-level lists, without emptying the log."""
+        return list(self.nodes.values())
+
+    @property
+    def pending(self) -> bool:
+        return bool(self.nodes)
+
+    def close(self) -> None:
+        """Stop logging."""
+        if self in self.doc._logs:
+            self.doc._logs.remove(self)

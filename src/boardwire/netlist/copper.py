@@ -6,10 +6,11 @@ layer both are on. Anchors are a pad's and a via's centre and a track's two ends
 a track's or via's anchor reaches as far as its half width (its round end); pads and
 vias also connect to any same-net copper they overlap (a track crossing a pad); a
 zone connects the tracks with an anchor inside its filled copper, and the pads, vias and
-zones its fill touches (thermal spokes meet a pad's edge, not its centre). Clusters with neither a pad nor a via are orphans and do not count. The ratsnest of a net
-joins its clusters by the shortest pad-to-pad links (a minimum spanning tree); the
-number of links is the board's unrouted count, which KiCad's DRC reports as
-"unconnected items".
+zones its fill touches (thermal spokes meet a pad's edge, not its centre). The ratsnest
+of a net joins its clusters by the shortest links between their anchors (a minimum
+spanning tree); clusters of zone fill alone are left out (KiCad leaves out a lone zone
+island). The number of links is the board's unrouted count, which KiCad's DRC reports
+as "unconnected items".
 
 Coordinates are nanometres; shapes are shapely geometries.
 """
@@ -21,26 +22,26 @@ from dataclasses import dataclass
 
 import numpy as np
 import shapely
-from shapely import affinity
-from shapely.geometry import LineString, Point, Polygon, box
 
-from ..documents.board import Board, Pad
-from ..documents.board_copper import pad_primitives, zone_fills
+from ..documents.board import Board
+from ..geometry import geometry_of
 
-ARC_SEGMENTS = 16
 EDGE_SLACK = 5  # nm
 
 
 @dataclass
 class CopperItem:
-    kind: str  # pad, track, arc, via, zone
+    kind: str  # pad, segment, arc, via, zone
     net: str
     layers: tuple[str, ...]
-    shape: object  # shapely geometry (for zones: per-layer dict)
+    core: object  # shapely geometry; the copper is what lies within ``r`` of it
+    r: float
     anchors: tuple[tuple[int, int], ...]
     ref: str = ""  # pads: "R1-2"
     uuid: str | None = None
     reach: int = 0  # tracks and vias: half their width, the slack KiCad's hit test gives
+    mask: int = 0  # copper layer bits (`geometry.items.Layers`)
+    id: int = -1  # the geometry item's id
 
 
 @dataclass
@@ -68,193 +69,87 @@ class Connectivity:
     def unrouted(self) -> int:
         return len(self.links)
 
-
-def copper_order(board: Board) -> list[str]:
-    """Copper layers front to back (F.Cu, In1.Cu ... B.Cu) as the board names them."""
-    layers = [layer for layer in board.layers if layer.is_copper]
-    # KiCad 9 numbers copper 0 (F), 2 (B), 4.. (inner); older files 0 (F) .. 31 (B).
-    def key(layer):
-        if layer.name == "F.Cu" or layer.ordinal == 0:
-            return -1
-        if layer.name == "B.Cu" or layer.ordinal in (2, 31) and layer.name.startswith("B"):
-            return 10_000
-        return layer.ordinal
-    return [layer.name for layer in sorted(layers, key=key)]
-
-
-def _expand(names: list[str], copper: list[str]) -> tuple[str, ...]:
-    out: list[str] = []
-    for n in names:
-        if n == "*.Cu":
-            out.extend(copper)
-        elif n == "F&B.Cu":
-            out.extend([copper[0], copper[-1]])
-        elif n in copper:
-            out.append(n)
-    return tuple(dict.fromkeys(out))
-
-
-def pad_shape(pad: Pad) -> object:
-    """The copper outline of a pad on the board (shapely, nm)."""
-    cx, cy = pad.world_position
-    w, h = pad.size or (0, 0)
-    angle = pad.orientation % 360
-    if angle in (90, 270):  # quarter turns exactly: no floating-point rotation
-        w, h, angle = h, w, 0
-    elif angle == 180:
-        angle = 0
-    shape = pad.shape
-    if shape == "circle":
-        g = Point(cx, cy).buffer(w / 2, 16)
-    elif shape == "oval":
-        r = min(w, h) / 2
-        dx, dy = (w / 2 - r, 0) if w >= h else (0, h / 2 - r)
-        g = LineString([(cx - dx, cy - dy), (cx + dx, cy + dy)]).buffer(r, 8) if (dx or dy) \
-            else Point(cx, cy).buffer(r, 16)
-    elif shape == "roundrect":
-        ratio = pad.values("roundrect_rratio")
-        r = min(w, h) * (float(ratio[0]) if ratio else 0.25)
-        g = box(cx - w / 2 + r, cy - h / 2 + r, cx + w / 2 - r, cy + h / 2 - r).buffer(r, 4) \
-            if r > 0 else box(cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
-    else:  # rect, trapezoid, chamfered_rect, custom anchor
-        g = box(cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
-    if shape == "custom":
-        extra = _custom_primitives(pad, cx, cy)
-        if extra is not None:
-            g = g.union(extra)
-    if angle:
-        g = affinity.rotate(g, -angle, origin=(cx, cy))
-    # A few nanometres of slack so an anchor exactly on the edge (KiCad counts it as
-    # inside) is not lost to floating-point rounding.
-    return g.buffer(EDGE_SLACK, 2)
-
-
-def _custom_primitives(pad: Pad, cx: int, cy: int):
-    shapes = []
-    for p in pad_primitives(pad):
-        pts = [(cx + x, cy + y) for x, y in p.points]
-        if p.kind == "gr_poly":
-            if len(pts) >= 3:
-                shapes.append(Polygon(pts).buffer(p.width / 2 if p.width else 0))
-        elif p.kind == "gr_circle":
-            shapes.append(Point(pts[0]).buffer(math.dist(pts[0], pts[1]) + p.width / 2, 16))
-        else:
-            shapes.append(box(*pts[0], *pts[1]) if p.kind == "gr_rect" else
-                          LineString(pts).buffer(max(p.width, 1) / 2))
-    return shapely.union_all(shapes) if shapes else None
-
-
-def _arc_points(start, mid, end) -> list[tuple[float, float]]:
-    (ax, ay), (bx, by), (cx, cy) = start, mid, end
-    d = 2 * (ax * (by - cy) + bx * (cy - ay) + cx * (ay - by))
-    if not d:
-        return [start, end]
-    ux = ((ax * ax + ay * ay) * (by - cy) + (bx * bx + by * by) * (cy - ay) + (cx * cx + cy * cy) * (ay - by)) / d
-    uy = ((ax * ax + ay * ay) * (cx - bx) + (bx * bx + by * by) * (ax - cx) + (cx * cx + cy * cy) * (bx - ax)) / d
-    r = math.hypot(ax - ux, ay - uy)
-    a0, a1, am = (math.atan2(p[1] - uy, p[0] - ux) for p in (start, end, mid))
-    sweep = (a1 - a0) % (2 * math.pi)
-    if (am - a0) % (2 * math.pi) > sweep:  # the arc goes the other way round
-        sweep -= 2 * math.pi
-    return [(ux + r * math.cos(a0 + sweep * i / ARC_SEGMENTS), uy + r * math.sin(a0 + sweep * i / ARC_SEGMENTS))
-            for i in range(ARC_SEGMENTS + 1)]
+    def clusters_of(self, net: str) -> dict[int, list[CopperItem]]:
+        out: dict[int, list[CopperItem]] = {}
+        for item, c in zip(self.items, self.cluster):
+            if item.net == net:
+                out.setdefault(c, []).append(item)
+        return out
 
 
 def copper_items(board: Board) -> list[CopperItem]:
-    copper = copper_order(board)
-    names = {n.number: n.name for n in board.nets}
+    """The board's connectable copper from its geometry (`geometry.geometry_of`, the one
+    home of pad, track, via and zone shapes): pads where they have copper, tracks,
+    arcs, vias, and each island of a zone fill (KiCad 5 fills thickened as KiCad reads
+    them)."""
+    model = geometry_of(board)
+    seen: dict[int, tuple[str, ...]] = {}
+
+    def names(mask: int) -> tuple[str, ...]:
+        got = seen.get(mask)
+        if got is None:
+            got = seen[mask] = tuple(model.layers.of(mask))
+        return got
+
+    kept = model.__dict__.setdefault("_copper_items", {})
     out: list[CopperItem] = []
-
-    def net_of(item) -> str:
-        name = item.net_name
-        if name is None:
-            name = names.get(item.net or 0, "")
-        return name or ""
-
-    for fp in board.footprints:
-        ref = fp.reference
-        for pad in fp.pads:
-            layers = _expand(pad.layers, copper)
-            if not layers or pad.pad_type == "np_thru_hole" and not pad.size:
-                continue
-            out.append(CopperItem("pad", net_of(pad), layers, pad_shape(pad),
-                                  (pad.world_position,), f"{ref}-{pad.number}", pad.uuid))
-    tracks, lines, widths = [], [], []
-    for t in board.items(("segment", "arc")):
-        if t.layer not in copper:
+    for it in model.items:
+        if it is None or it.kind == "shape":
             continue
-        start, end = t.start, t.end
-        lines.append(_arc_points(start, t.mid, end) if t.kind == "arc" else [start, end])
-        widths.append(max(t.width, 1) / 2)
-        tracks.append(CopperItem(t.kind, net_of(t), (t.layer,), None, (start, end), uuid=t.uuid,
-                                 reach=t.width // 2))
-    if tracks:  # one vectorised buffer for all tracks
-        shapes = shapely.buffer(shapely.linestrings(lines) if all(len(p) == 2 for p in lines)
-                                else np.array([LineString(p) for p in lines], dtype=object),
-                                np.array(widths), quad_segs=4)
-        for item, shape in zip(tracks, shapes):
-            item.shape = shape
-        out.extend(tracks)
-    for v in board.vias:
-        ends = [n for n in v.layers if n in copper]
-        if len(ends) >= 2 and v.via_type != "through":
-            i, j = sorted((copper.index(ends[0]), copper.index(ends[-1])))
-            layers = tuple(copper[i:j + 1])
-        else:
-            layers = tuple(copper)
-        out.append(CopperItem("via", net_of(v), layers, Point(v.position).buffer(v.size / 2, 16),
-                              (v.position,), uuid=v.uuid, reach=v.size // 2))
-    for z in board.zones:
-        if z.is_keepout:
-            continue
-        fills: dict[str, object] = {}
-        for name, xy in zone_fills(z):
-            if len(xy) >= 3:
-                # KiCad's fills are "fractured" (holes joined by zero-width slits), which
-                # GEOS calls invalid; its predicates still answer correctly off the slits,
-                # and repairing 100k-vertex polygons costs seconds. Keep them as they are.
-                fills.setdefault(name, []).append(Polygon(xy))
-        if fills:
-            merged = {name: (polys[0] if len(polys) == 1 else shapely.MultiPolygon(polys))
-                      for name, polys in fills.items()}
-            out.append(CopperItem("zone", net_of(z), tuple(merged), merged, (), uuid=z.uuid))
+        flash = model.flash(it) if it.kind == "pad" else 0
+        hit = kept.get(it.id)
+        if hit is None or hit[0] is not it or hit[1] != flash:
+            hit = kept[it.id] = (it, flash, _copper_of(model, it, flash, names))
+        out.extend(hit[2])
+    if len(kept) > 2 * len(out) + 64:  # forget removed items
+        for i in [i for i in kept if model.items[i] is None]:
+            del kept[i]
     return out
 
 
-def _shape_on(item: CopperItem, layer: str):
-    return item.shape[layer] if item.kind == "zone" else item.shape
+def _copper_of(model, it, flash: int, names) -> list[CopperItem]:
+    """The connectivity items of geometry item ``it`` (``flash``: a pad's copper layers)."""
+    if it.kind == "pad":
+        if not flash:
+            return []  # a bare NPTH hole
+        fp = model.footprints[it.fp]
+        return [CopperItem("pad", it.net, names(flash), it.core, it.r, (tuple(it.data.at),),
+                           f"{fp.reference}-{it.number}", it.uuid, mask=flash, id=it.id)]
+    if it.kind in ("track", "arc"):
+        t = it.data
+        return [CopperItem("segment" if it.kind == "track" else "arc", it.net, names(it.mask),
+                           it.core, it.r, (t.start, t.end), uuid=it.uuid, reach=t.width // 2,
+                           mask=it.mask, id=it.id)]
+    if it.kind == "via":
+        v = it.data
+        return [CopperItem("via", it.net, names(it.mask), it.core, it.r, (tuple(v.at),),
+                           uuid=it.uuid, reach=v.size // 2, mask=it.mask, id=it.id)]
+    if it.kind == "zone":
+        # each island of a fill is its own item, as in KiCad's connectivity
+        return [CopperItem("zone", it.net, names(it.mask), part, it.r, (tuple(shapely.get_coordinates(part)[0]),),
+                           uuid=it.uuid, mask=it.mask, id=it.id)
+                for part in shapely.get_parts(it.core)]
+    return []
 
 
-def _probes(items: list[CopperItem], which: list[int]):
-    """Anchor probes of ``which`` items: points, or discs of half the track width."""
-    pts, owner, reach = [], [], []
-    for i in which:
-        for a in items[i].anchors:
-            pts.append(a)
-            owner.append(i)
-            reach.append(items[i].reach)
-    if not pts:
-        return np.array([], dtype=object), owner
-    probes = shapely.points(np.array(pts, dtype=float))
-    wide = np.array(reach) > 0  # a point buffered by 0 would be empty
-    probes[wide] = shapely.buffer(probes[wide], np.array(reach, dtype=float)[wide], quad_segs=4)
-    return probes, owner
-
-
-class _Union:
-    def __init__(self, n: int):
-        self.parent = list(range(n))
-
-    def find(self, i: int) -> int:
-        while self.parent[i] != i:
-            self.parent[i] = self.parent[self.parent[i]]
-            i = self.parent[i]
-        return i
-
-    def join(self, a: int, b: int) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[rb] = ra
+def _components(n: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Connected components of ``n`` nodes joined by edges a[k]-b[k]: each node's
+    label is the smallest node of its component (hook roots to smaller roots, then
+    jump pointers until every node points at its root)."""
+    labels = np.arange(n)
+    while len(a):
+        la, lb = labels[a], labels[b]
+        apart = la != lb
+        if not apart.any():
+            break
+        a, b, la, lb = a[apart], b[apart], la[apart], lb[apart]
+        np.minimum.at(labels, np.maximum(la, lb), np.minimum(la, lb))
+        while True:
+            jumped = labels[labels]
+            if (jumped == labels).all():
+                break
+            labels = jumped
+    return labels
 
 
 def connectivity(board: Board) -> Connectivity:
@@ -268,76 +163,118 @@ def connectivity(board: Board) -> Connectivity:
     return result
 
 
+def _grown(geoms, d):
+    """The bounding boxes of ``geoms`` grown by ``d`` (what an STRtree answers fastest)."""
+    b = shapely.bounds(geoms)
+    return shapely.box(b[..., 0] - d, b[..., 1] - d, b[..., 2] + d, b[..., 3] + d)
+
+
 def _compute(board: Board) -> Connectivity:
+    """Every touching same-net pair as distance tests between cores: the pairs of
+    tracks, pads and vias come from the geometry's spatial index in one query, each
+    zone island's neighbours from a box query."""
+    model = geometry_of(board)
     items = copper_items(board)
-    uf = _Union(len(items))
-    by_layer: dict[str, list[tuple[int, object]]] = {}
-    for i, it in enumerate(items):
-        for layer in it.layers:
-            shape = it.shape[layer] if it.kind == "zone" else it.shape
-            by_layer.setdefault(layer, []).append((i, shape))
-    for layer, entries in by_layer.items():
-        plain = [(i, g) for i, g in entries if items[i].kind != "zone"]
-        zones = [(i, g) for i, g in entries if items[i].kind == "zone" and items[i].net]
-        # Anchors against the other items' copper. Zones stay out of this tree: testing
-        # thousands of points against a 100k-vertex fill one by one is what is slow.
-        idx = np.array([i for i, _ in plain], dtype=int)
-        tree = shapely.STRtree([g for _, g in plain])
-        probes, owner = _probes(items, [i for i, _ in plain])
-        if len(probes):
-            for p, t in zip(*tree.query(probes, predicate="intersects")):
-                a, b = owner[p], int(idx[t])
-                if a != b and items[a].net == items[b].net and items[a].net:
-                    uf.join(a, b)
-        # Pads and vias connect to whatever copper of their net they overlap, anchor or
-        # not (a track crossing a pad is connected to it in KiCad).
-        solid = [k for k, (i, _) in enumerate(plain) if items[i].kind in ("pad", "via") and items[i].net]
-        if solid:
-            for s_, t in zip(*tree.query(np.array([plain[k][1] for k in solid], dtype=object),
-                                         predicate="intersects")):
-                a, b = int(idx[solid[s_]]), int(idx[t])
-                if a != b and items[a].net == items[b].net:
-                    uf.join(a, b)
-        # Each fill, prepared once, against the same-net items in its box: pads, vias
-        # and zones by shape (thermal spokes meet a pad's edge), tracks by their anchors.
-        for zi, (i, g) in enumerate(zones):
-            shapely.prepare(g)
-            near = [int(idx[t]) for t in tree.query(g)]
-            near = [j for j in near if items[j].net == items[i].net]
-            shapes = [j for j in near if items[j].kind not in ("segment", "arc")]
-            if shapes:
-                hit = shapely.intersects(g, np.array([_shape_on(items[j], layer) for j in shapes], dtype=object))
-                for j in np.array(shapes)[hit]:
-                    uf.join(i, int(j))
-            tracks = [j for j in near if items[j].kind in ("segment", "arc")]
-            if tracks:
-                pts, who = _probes(items, tracks)
-                for k in np.flatnonzero(shapely.intersects(g, pts)):
-                    uf.join(i, who[k])
-            for j, h in zones[zi + 1:]:
-                if items[j].net == items[i].net and shapely.intersects(g, h):
-                    uf.join(i, j)
-    cluster = [uf.find(i) for i in range(len(items))]
+    n = len(items)
+    if not n:
+        return Connectivity(items, [], [])
+    codes: dict[str, int] = {"": 0}
+    net = np.array([codes.setdefault(it.net, len(codes)) for it in items], dtype=np.int64)
+    mask = np.array([it.mask for it in items], dtype=np.int64)
+    core = np.array([it.core for it in items], dtype=object)
+    rad = np.array([it.r for it in items], dtype=float)
+    zone = np.array([it.kind == "zone" for it in items])
+    track = np.array([it.kind in ("segment", "arc") for it in items])
+    ends = np.array([it.anchors if t else (it.anchors[0], it.anchors[0]) for it, t in zip(items, track)],
+                    dtype=float)  # (n, 2, 2): a track's two ends
+    # copper index of each geometry item (-1: none, or a zone)
+    of_id = np.full(model.cols.n, -1, dtype=np.int64)
+    plain = np.flatnonzero(~zone)
+    of_id[[items[i].id for i in plain.tolist()]] = plain
+    edges_a: list[np.ndarray] = []
+    edges_b: list[np.ndarray] = []
+
+    def join(a, b, ok):
+        edges_a.append(a[ok])
+        edges_b.append(b[ok])
+
+    # tracks, pads and vias: a pad or via meets whatever copper of its net it overlaps
+    # (a track crossing a pad is connected to it in KiCad); two tracks meet where an end
+    # of one lies on the other's copper (within the end's half width)
+    ids = np.array([items[i].id for i in plain.tolist()], dtype=np.int64)
+    ga, gb = model.index.candidates(ids, model.cols.r[ids] + EDGE_SLACK, once=True)
+    a, b = of_id[ga], of_id[gb]
+    keep = (a >= 0) & (b >= 0)
+    a, b = a[keep], b[keep]
+    keep = (net[a] == net[b]) & (net[a] > 0) & ((mask[a] & mask[b]) != 0)
+    a, b = a[keep], b[keep]
+    d = shapely.distance(core[a], core[b])
+    both = track[a] & track[b]
+    join(a, b, ~both & (d <= rad[a] + rad[b] + EDGE_SLACK))
+    a, b = a[both], b[both]
+    if len(a):
+        reach = rad[a] + rad[b] + EDGE_SLACK
+        on_b = [shapely.distance(shapely.points(ends[a, k]), core[b]) <= reach for k in (0, 1)]
+        on_a = [shapely.distance(shapely.points(ends[b, k]), core[a]) <= reach for k in (0, 1)]
+        join(a, b, on_b[0] | on_b[1] | on_a[0] | on_a[1])
+    # each fill island against the same-net items near it on its layer: pads and vias
+    # by their copper (thermal spokes meet a pad's edge), tracks by their ends
+    zs = np.flatnonzero(zone & (net > 0))
+    rmax = model.index.rmax() + EDGE_SLACK
+    boxes = _grown(core[zs], rad[zs] + rmax) if len(zs) else []
+    for z, area in zip(zs.tolist(), boxes):
+        near = of_id[model.index.candidates_in(area)]
+        near = near[near >= 0]
+        near = near[(net[near] == net[z]) & ((mask[near] & mask[z]) != 0)]
+        if not len(near):
+            continue
+        g = core[z]
+        shapely.prepare(g)
+        body = near[~track[near]]
+        join(np.full(len(body), z), body, shapely.dwithin(g, core[body], rad[z] + rad[body] + EDGE_SLACK))
+        t = near[track[near]]
+        if len(t):
+            reach = rad[z] + rad[t] + EDGE_SLACK
+            hit = shapely.dwithin(g, shapely.points(ends[t, 0]), reach) \
+                | shapely.dwithin(g, shapely.points(ends[t, 1]), reach)
+            join(np.full(len(t), z), t, hit)
+    # zone islands of a net touching on a layer
+    if len(zs) > 1:
+        s, t = shapely.STRtree(core[zs]).query(_grown(core[zs], rad[zs] + EDGE_SLACK + rad[zs].max()))
+        a, b = zs[s], zs[t]
+        keep = (a < b) & (net[a] == net[b]) & ((mask[a] & mask[b]) != 0)
+        a, b = a[keep], b[keep]
+        join(a, b, shapely.dwithin(core[a], core[b], rad[a] + rad[b] + EDGE_SLACK))
+    cluster = _components(n, np.concatenate(edges_a + [np.zeros(0, np.int64)]).astype(np.int64),
+                          np.concatenate(edges_b + [np.zeros(0, np.int64)]).astype(np.int64)).tolist()
     return Connectivity(items, cluster, _ratsnest(items, cluster))
 
 
 def _ratsnest(items: list[CopperItem], cluster: list[int]) -> list[Link]:
-    """Per net, the minimum spanning tree joining its clusters that hold pads or vias
-    (KiCad draws ratsnest lines to stray vias too): Prim's algorithm over those
-    anchors, where reaching one brings in its whole cluster."""
-    pads_by_net: dict[str, list[int]] = {}
+    """Per net, the minimum spanning tree joining its clusters (KiCad's
+    ``CONNECTIVITY_DATA::RecalculateRatsnest`` takes every cluster but a lone zone
+    island, so stray vias and tracks touching nothing get lines too; here clusters of
+    zone fill alone are left out): Prim's algorithm
+    over the anchors of the pads and vias, and of the tracks in clusters with neither,
+    where reaching one anchor brings in its whole cluster."""
+    nodes_by_net: dict[str, list[tuple[int, tuple]]] = {}
+    held = {cluster[i] for i, it in enumerate(items) if it.kind in ("pad", "via")}
     for i, it in enumerate(items):
-        if it.kind in ("pad", "via") and it.net:
-            pads_by_net.setdefault(it.net, []).append(i)
+        if not it.net:
+            continue
+        if it.kind in ("pad", "via"):
+            nodes_by_net.setdefault(it.net, []).append((i, it.anchors[0]))
+        elif it.kind in ("segment", "arc") and cluster[i] not in held:
+            nodes_by_net.setdefault(it.net, []).extend((i, p) for p in it.anchors)
     links: list[Link] = []
-    for net, pads in pads_by_net.items():
-        groups = np.array([cluster[i] for i in pads])
+    for net, nodes in nodes_by_net.items():
+        groups = np.array([cluster[i] for i, _ in nodes])
         if len(set(groups.tolist())) < 2:
             continue
-        pos = np.array([items[i].anchors[0] for i in pads], dtype=float)
+        pos = np.array([p for _, p in nodes], dtype=float)
         inside = groups == groups[0]
-        best = np.full(len(pads), np.inf)
-        source = np.zeros(len(pads), dtype=int)
+        best = np.full(len(nodes), np.inf)
+        source = np.zeros(len(nodes), dtype=int)
 
         def reach(new: np.ndarray) -> None:
             for k in np.flatnonzero(new):
@@ -350,9 +287,9 @@ def _ratsnest(items: list[CopperItem], cluster: list[int]) -> list[Link]:
         while not inside.all():
             cand = np.where(inside, np.inf, best)
             j = int(cand.argmin())
-            a, b = items[pads[source[j]]], items[pads[j]]
-            links.append(Link(net, a.ref or f"via {a.uuid}", b.ref or f"via {b.uuid}",
-                              a.anchors[0], b.anchors[0]))
+            (ia, pa), (ib, pb) = nodes[source[j]], nodes[j]
+            a, b = items[ia], items[ib]
+            links.append(Link(net, a.ref or f"{a.kind} {a.uuid}", b.ref or f"{b.kind} {b.uuid}", pa, pb))
             new = (groups == groups[j]) & ~inside
             inside |= new
             reach(new)

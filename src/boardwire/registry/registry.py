@@ -25,6 +25,33 @@ def _validation_errors(e: ValidationError) -> list[dict]:
 class Registry:
     def __init__(self) -> None:
         self._commands: dict[str, Command] = {}
+        self._edit_hooks: list = []
+
+    def on_edit(self, hook) -> None:
+        """Wrap every edit command: ``hook(cmd, args, ctx)`` runs before the edit and
+        returns None or a function that is called with the edit's result once the edit
+        is committed (and may add keys to it, e.g. the violations it introduced). A
+        failing hook is logged and never fails the edit."""
+        self._edit_hooks.append(hook)
+
+    def _before_edit(self, cmd: Command, args, ctx: Context) -> list:
+        afters = []
+        for hook in self._edit_hooks:
+            try:
+                after = hook(cmd, args, ctx)
+            except Exception:  # feedback must never break an edit
+                log.error("edit hook failed before %s: %s", cmd.id, traceback.format_exc())
+                continue
+            if after is not None:
+                afters.append(after)
+        return afters
+
+    def _after_edit(self, cmd: Command, afters: list, out: dict) -> None:
+        for after in afters:
+            try:
+                after(out)
+            except Exception:
+                log.error("edit hook failed after %s: %s", cmd.id, traceback.format_exc())
 
     def add(self, cmd: Command) -> None:
         if cmd.id in self._commands:
@@ -71,6 +98,7 @@ class Registry:
             if cmd.kind == "edit":
                 path = getattr(args, cmd.edits or "path", None)
                 expect = {path: getattr(args, "revision", None)} if path else None
+                afters = self._before_edit(cmd, args, ctx)
                 out = session.edit(cmd.id, lambda: cmd.handler(ctx, args), actor=ctx.actor,
                                    expect=expect, new_ids=ctx.new_ids)
             elif cmd.kind == "query":
@@ -100,6 +128,7 @@ class Registry:
             od = session.documents.get(session.workspace.relative(session.workspace.resolve(path))) if path else None
             if od is not None:
                 out.setdefault("revision", od.revision)
+            self._after_edit(cmd, afters, out)
         return out
 
 

@@ -27,7 +27,8 @@ from shapely.geometry import LineString, Point, Polygon
 
 from ...documents.board import Board, Zone
 from ...documents.views import View
-from ...netlist.copper import connectivity, copper_order
+from ...geometry.items import copper_order
+from ...netlist.copper import connectivity
 from ..route.problem import Net, NetRule, Obstacle, Piece, Plane, Problem, Result, Rules
 from .shapes import MM, _nm, copper_art, edge_lines, hole_of, keepouts, local_clearance, outline_of
 
@@ -67,7 +68,7 @@ def build_problem(board: Board, netclass_of: Callable[[str], dict], design_rules
     Zones: their fills are redrawn after routing, so they are neither obstacles nor
     connections, except on planes (`plane_zones`), which a via reaches."""
     rules_mm = {**DEFAULT_RULES, **{k: v for k, v in design_rules.items() if v is not None}}
-    copper = copper_order(board)
+    copper = copper_order(board.layers)
     layer_index = {name: i for i, name in enumerate(copper)}
     outline = outline_of(board)
     centres = [pad.world_position for fp in board.footprints for pad in fp.pads]
@@ -96,6 +97,7 @@ def build_problem(board: Board, netclass_of: Callable[[str], dict], design_rules
     names = sorted({it.net for it in items if it.net})
     ids = {name: i + 1 for i, name in enumerate(names)}
     for k, it in enumerate(items):
+        it.shape = shapely.buffer(it.core, it.r, quad_segs=16) if it.r else it.core
         li = tuple(layer_index[n] for n in it.layers if n in layer_index)
         nid = ids.get(it.net, 0)
         clear = rule_of(it.net).clearance if it.net else 0

@@ -13,7 +13,7 @@ from shapely.geometry import LineString, Point, Polygon, box
 
 from ...documents.board import Board, Footprint, Zone, rotate
 from ...documents.views import View, iter_views
-from ...netlist.copper import _arc_points
+from ...geometry.shapes import arc_points
 from ..route.problem import Keepout, Obstacle
 
 MM = 1_000_000
@@ -115,7 +115,7 @@ def _drawing_geom(g: View, fp: Footprint | None):
         a, m, b = at("start"), at("mid"), at("end")
         if not (a and m and b):
             return None
-        pts = [(round(x), round(y)) for x, y in _arc_points(a, m, b)]
+        pts = [(round(x), round(y)) for x, y in arc_points(a, m, b)]
         return LineString([a] + pts[1:-1] + [b])  # exact ends: they meet the next edge
     if kind == "circle":
         c, e = at("center"), at("end")

@@ -1,0 +1,31 @@
+"""Missing connections: KiCad's ``unconnected_items`` (drc_test_provider_connectivity.cpp),
+one per ratsnest line of the board's own copper connectivity (`netlist.copper`): the
+shortest links that would join each net's separately connected clusters."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..netlist.copper import connectivity
+from .report import Violation
+
+
+@dataclass
+class _End:
+    """One end of a missing connection, as a report item."""
+
+    uuid: str | None
+    desc: str
+    pos: tuple[float, float]
+
+
+def unconnected_items(board, rules) -> list[Violation]:
+    if rules.severity("unconnected_items") == "ignore":
+        return []
+    out = []
+    for link in connectivity(board).links:
+        a = _End(None, f"{link.a} [{link.net}]", link.a_at)
+        b = _End(None, f"{link.b} [{link.net}]", link.b_at)
+        out.append(Violation("unconnected_items", rules.severity("unconnected_items"), "", [a, b],
+                             link.a_at, link.length, 0.0))
+    return out

@@ -1,0 +1,88 @@
+"""The violations an edit introduced, on the result of every board edit.
+
+One hook around every edit command (`Registry.on_edit`), not code in each command:
+before the edit it brings the board's geometry up to date; after it, the board's change
+log names the top-level items the edit touched (tracks, vias, footprints, zones,
+drawings). The built-in engine checks what involved those items before the edit (their
+old shapes, still in the model) and after it (re-read); the violations found only after
+are the edit's ``new_violations`` (rule, items, position, actual and required distance in
+mm). When the edit changed the project's rules (net classes, design rules), the whole
+board is checked under the old and the new rules. Missing connections
+(unconnected_items) are not reported here; check.drc lists them.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..checks import check_scope, run
+from ..errors import BoardwireError
+from ..geometry import geometry_of
+from ..geometry.constraints import constraints_for
+from ..registry import REGISTRY
+from .drc_builtin import session_rules
+
+MAX_LISTED = 50
+
+
+def _fingerprint(rules) -> str:
+    return json.dumps([rules.values, sorted(rules.severities.items()),
+                       {k: vars(v) for k, v in rules.classes.items()}, rules.assignments,
+                       [p[1] for p in rules.patterns], [r.name for r in rules.custom]],
+                      sort_keys=True, default=str)
+
+
+def new_violations(model, rules, new_rules) -> list:
+    """The violations found after the edits pending in ``model``'s change log and not
+    before them (under ``rules`` before, ``new_rules`` after); syncs the model."""
+    if new_rules is not rules and _fingerprint(new_rules) != _fingerprint(rules):
+        before = run(model, constraints_for(model, rules), connectivity=False).violations
+        model.sync()
+        now = run(model, constraints_for(model, new_rules), connectivity=False).violations
+    else:
+        views = model.pending_owners()
+        old_ids = [i for v in views for i in model.owned_by(v)]
+        old_fps = [i for v in views for i in model.footprints_of(v)]
+        before = check_scope(model, constraints_for(model, rules), old_ids, old_fps) \
+            if old_ids or old_fps else []
+        model.sync()
+        new_ids = [i for v in views for i in model.owned_by(v)]
+        new_fps = [i for v in views for i in model.footprints_of(v)]
+        now = check_scope(model, constraints_for(model, new_rules), new_ids, new_fps) \
+            if new_ids or new_fps else []
+    seen = {v.key() for v in before}
+    return [v for v in now if v.key() not in seen]
+
+
+def _before(cmd, args, ctx):
+    path = getattr(args, cmd.edits or "path", None)
+    if not isinstance(path, str) or not path.endswith(".kicad_pcb"):
+        return None
+    session = ctx.session
+    with session.lock:
+        try:
+            od = session.get(path, "board", ctx.actor)
+        except BoardwireError:
+            return None  # the command reports it
+        board = od.doc
+        model = geometry_of(board)
+        rules = session_rules(ctx, od)
+
+    def after(out: dict) -> None:
+        with session.lock:
+            if od.doc is not board:
+                return
+            new = new_violations(model, rules, session_rules(ctx, od))
+        out["new_violations"] = [v.to_feedback() for v in new[:MAX_LISTED]]
+        if new:
+            first = new[0].to_feedback()
+            what = ", ".join(dict.fromkeys(v.type for v in new))
+            detail = ""
+            if first.get("actual_mm") is not None and first.get("required_mm") is not None:
+                detail = f" (first: {first['rule']} {first['actual_mm']} mm < {first['required_mm']} mm)"
+            out["summary"] = f"{out.get('summary', '')}; {len(new)} new DRC violation" \
+                             f"{'s' if len(new) != 1 else ''}: {what}{detail}"
+    return after
+
+
+REGISTRY.on_edit(_before)
