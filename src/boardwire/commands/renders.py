@@ -42,17 +42,38 @@ def _sch_svg(ctx: Context, a: RenderArgs, od) -> bytes:
 
     if a.view == "3d":
         raise InvalidArgs("a schematic has no 3D view", errors=[{"loc": "view", "msg": "2d only", "type": "value"}])
-    pages = [s.page for s in connectivity_of(ctx, od.path).sheets]
+    sheets = connectivity_of(ctx, od.path).sheets
+    pages = [s.page for s in sheets]
     if a.page is not None and a.page not in pages:
         raise InvalidArgs(f"no page {a.page!r} in this hierarchy; pages: {', '.join(pages)}",
                           errors=[{"loc": "page", "msg": "no such page", "type": "value"}])
+    wanted = next((s for s in sheets if s.page == a.page), sheets[0]) if a.page else sheets[0]
     with hierarchy_snapshot(ctx.session, od, sheet_files(ctx, od.path)) as root:
         out = root.parent / "boardwire-render"
-        # kicad-cli creates the folder itself: with one that exists already it drew
-        # the root page whatever --pages said (seen with 9.0.8)
-        kicad_cli().run_for(["sch", "export", "svg", "--exclude-drawing-sheet", "--pages", a.page or "1",
+        # kicad-cli 9.0.8's --pages draws the root page whatever page it names (and, in
+        # a folder that exists, whatever it names): plot every page and pick the file
+        # KiCad names after the sheet's path (SCH_EDIT_FRAME::GetUniqueFilenameForCurrentSheet)
+        kicad_cli().run_for(["sch", "export", "svg", "--exclude-drawing-sheet",
                              "-o", str(out), str(root)], out, cancel=ctx.cancel)
-        return sorted(out.glob("*.svg"))[0].read_bytes()
+        return _page_file(out, root.stem, wanted.path).read_bytes()
+
+
+def _page_file(folder, root_stem: str, sheet_path: str):
+    """The SVG kicad-cli wrote for the sheet at ``sheet_path`` (``/``, ``/Power/``):
+    ``<root>.svg`` for the root, ``<root>-<names joined by ->.svg`` for a sheet, compared
+    ignoring characters KiCad may replace in file names. Raises ServiceUnavailable when
+    no file matches."""
+    names = [n for n in sheet_path.strip("/").split("/") if n]
+    want = "-".join([root_stem, *names])
+    key = lambda s: "".join(c for c in s.lower() if c.isalnum())  # noqa: E731
+    files = sorted(folder.glob("*.svg"))
+    for f in files:
+        if f.stem == want:
+            return f
+    found = [f for f in files if key(f.stem) == key(want)]
+    if len(found) == 1:
+        return found[0]
+    raise ServiceUnavailable(f"kicad-cli plotted no page named {want}.svg (wrote {', '.join(f.name for f in files)})")
 
 
 def _picture(ctx: Context, a: RenderArgs, svg_only: bool) -> tuple[object, bytes, str]:
