@@ -289,49 +289,42 @@ def _summary(what: str, written: list[dict], output: Path, ctx: Context) -> str:
                                 {"path": "board.kicad_pcb", "layers": ["F.Cu", "B.Cu", "Edge.Cuts"], "output": "gerbers"}))
 def gerbers(ctx: Context, a: GerbersArgs) -> dict:
     """Gerber X2 and job files of the in-memory board (kicad-cli); unset options follow its plot settings."""
-    cli = kicad_cli()
-    target = _output_dir(ctx, a.output)
-    with _board(ctx, a) as b:
-        ctx.progress(0.1, "plotting Gerbers")
-        files = kfab.gerbers(cli, b.board, b.work / "gerbers", b.layers, b.options, ctx.cancel)
-        ctx.progress(0.95, "copying the files")
-        written = _publish(ctx, files, target)
-    ctx.progress(1.0, "done")
-    return {"summary": _summary("Gerbers", written, target, ctx), "files": written,
-            "layers": b.layers, "options": asdict(b.options), "revision": b.revision}
+    return _board_export(ctx, a, "Gerbers", "plotting Gerbers", lambda cli, b: kfab.gerbers(
+        cli, b.board, b.work / "gerbers", b.layers, b.options, ctx.cancel),
+        lambda b: {"layers": b.layers, "options": asdict(b.options)})
 
 
 @command("fab.drill", kind="export", args=DrillArgs, result=Result, long=True, idempotent=True,
          units=UNITS, examples=({"path": "board.kicad_pcb", "drill_map": True},))
 def drill(ctx: Context, a: DrillArgs) -> dict:
     """Excellon drill files (mm) of the in-memory board (kicad-cli), optional drill map."""
-    cli = kicad_cli()
-    target = _output_dir(ctx, a.output)
-    with _board(ctx, a) as b:
-        ctx.progress(0.1, "writing drill files")
-        files = kfab.drill(cli, b.board, b.work / "drill", separate_th=a.separate_th,
-                           map_format=MAP_FORMAT if a.drill_map else None,
-                           use_drill_origin=b.options.use_drill_origin, cancel=ctx.cancel)
-        ctx.progress(0.95, "copying the files")
-        written = _publish(ctx, files, target)
-    ctx.progress(1.0, "done")
-    return {"summary": _summary("drill", written, target, ctx), "files": written, "revision": b.revision}
+    return _board_export(ctx, a, "drill", "writing drill files", lambda cli, b: kfab.drill(
+        cli, b.board, b.work / "drill", separate_th=a.separate_th,
+        map_format=MAP_FORMAT if a.drill_map else None,
+        use_drill_origin=b.options.use_drill_origin, cancel=ctx.cancel))
 
 
 @command("fab.positions", kind="export", args=PositionsArgs, result=Result, long=True, idempotent=True,
          units=UNITS, examples=({"path": "board.kicad_pcb", "side": "front"},))
 def positions(ctx: Context, a: PositionsArgs) -> dict:
     """Pick-and-place CSV of the in-memory board (kicad-cli): mm, degrees."""
+    return _board_export(ctx, a, "positions", "writing the position file", lambda cli, b: kfab.positions(
+        cli, b.board, b.work / "pos", side=a.side, exclude_dnp=a.exclude_dnp,
+        use_drill_origin=b.options.use_drill_origin, cancel=ctx.cancel))
+
+
+def _board_export(ctx: Context, a, what: str, doing: str, make, extra=lambda b: {}) -> dict:
+    """Run ``make(cli, board)`` (a kfab writer returning its files) on a snapshot of the
+    board, copy the files to the output folder and report them."""
     cli = kicad_cli()
     target = _output_dir(ctx, a.output)
     with _board(ctx, a) as b:
-        ctx.progress(0.1, "writing the position file")
-        files = kfab.positions(cli, b.board, b.work / "pos", side=a.side, exclude_dnp=a.exclude_dnp,
-                               use_drill_origin=b.options.use_drill_origin, cancel=ctx.cancel)
-        ctx.progress(0.95, "copying the file")
+        ctx.progress(0.1, doing)
+        files = make(cli, b)
+        ctx.progress(0.95, "copying the files")
         written = _publish(ctx, files, target)
     ctx.progress(1.0, "done")
-    return {"summary": _summary("positions", written, target, ctx), "files": written, "revision": b.revision}
+    return {"summary": _summary(what, written, target, ctx), "files": written, **extra(b), "revision": b.revision}
 
 
 @command("fab.bom", kind="export", args=BomArgs, result=Result, long=True, idempotent=True,

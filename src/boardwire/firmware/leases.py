@@ -177,13 +177,7 @@ class HubClient:
                         return json.loads(line)
                 except OSError:
                     pass
-                for f in (self._file, self._sock):  # the hub went away: reconnect (or serve it) once
-                    if f is not None:
-                        try:
-                            f.close()
-                        except OSError:
-                            pass
-                self._file = self._sock = None
+                self._disconnect()  # the hub went away: reconnect (or serve it) once
             raise OSError(f"the board hub at {self.path} does not answer")
 
     def acquire(self, board: str, holder: str) -> None:
@@ -211,15 +205,19 @@ class HubClient:
     def listing(self) -> dict:
         return self.request({"op": "list"})
 
+    def _disconnect(self) -> None:
+        """Close the connection to the hub, if any (the caller holds the lock)."""
+        for f in (self._file, self._sock):
+            if f is not None:
+                try:
+                    f.close()
+                except OSError:
+                    pass
+        self._file = self._sock = None
+
     def close(self) -> None:
         with self._lock:
-            for f in (self._file, self._sock):
-                if f is not None:
-                    try:
-                        f.close()
-                    except OSError:
-                        pass
-            self._file = self._sock = None
+            self._disconnect()
         if self.server is not None:
             self.server.close()
             self.server = None

@@ -205,6 +205,12 @@ class SList:
             return
         if not self.implicit:
             out.append(b"(")
+        self.emit_children(out)
+        out.append(b")")
+
+    def emit_children(self, out: list) -> None:
+        """Append the children's text pieces with the whitespace between them and
+        before the closing parenthesis (not the parentheses)."""
         for w, kid in zip(self._ws, self._kids):
             if w:
                 out.append(w)
@@ -214,7 +220,6 @@ class SList:
                 kid.emit(out)
         if self._tail:
             out.append(self._tail)
-        out.append(b")")
 
     def to_bytes(self) -> bytes:
         out: list = []

@@ -245,15 +245,7 @@ class Forest(SList):
     __slots__ = ()
 
     def emit(self, out: list) -> None:
-        for w, kid in zip(self._ws, self._kids):
-            if w:
-                out.append(w)
-            if type(kid) is bytes:
-                out.append(kid)
-            else:
-                kid.emit(out)
-        if self._tail:
-            out.append(self._tail)
+        self.emit_children(out)
 
 
 def parse_forest(src: bytes, path: str | None = None) -> Forest:
