@@ -249,12 +249,12 @@ def _net_tie(model, pad, other) -> bool:
     return False
 
 
-def copper_clearance(model, cons: Constraints, scope=None) -> list[Violation]:
+def copper_clearance(model, cons: Constraints, scope=None, pairs=None) -> list[Violation]:
     """Clearance, shorting, crossing and hole-clearance violations between copper
     items (zones excepted), following KiCad's three loops; ``scope``: only pairs with
-    an item in it."""
+    an item in it; ``pairs``: `candidate_pairs` of that scope when already computed."""
     cols = model.cols
-    lo, hi = candidate_pairs(model, cons, scope)
+    lo, hi = pairs if pairs is not None else candidate_pairs(model, cons, scope)
     # items of one net are never tested against each other, except that two pads
     # without a net are, and a copper drawing is still tested against holes
     shape, pad = KIND["shape"], KIND["pad"]

@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..geometry.constraints import Constraints
-from .clearance import copper_clearance
+from .clearance import candidate_pairs, copper_clearance
 from .courtyards import courtyards_overlap
 from .edges import edge_clearance
 from .holes import hole_to_hole
@@ -62,7 +62,10 @@ def run(model, cons: Constraints, board=None, connectivity=True) -> Result:
     """Every built-in rule on the whole board (``board`` is needed for
     unconnected_items: the board's copper connectivity)."""
     vs: list[Violation] = []
-    vs += copper_clearance(model, cons)
+    # one neighbour query serves the clearance rules and the copper connectivity (its
+    # touching pairs are among the pairs near enough to fail a clearance)
+    pairs = candidate_pairs(model, cons, None)
+    vs += copper_clearance(model, cons, pairs=pairs)
     vs += item_zone_clearance(model, cons)
     vs += zone_zone_clearance(model, cons)
     vs += edge_clearance(model, cons)
@@ -73,7 +76,7 @@ def run(model, cons: Constraints, board=None, connectivity=True) -> Result:
     vs += hole_size(model, cons)
     vs += courtyards_overlap(model, cons)
     vs = _kept(vs, cons.rules)
-    unconnected = unconnected_items(board, cons.rules) if connectivity and board is not None else []
+    unconnected = unconnected_items(board, cons.rules, near=pairs) if connectivity and board is not None else []
     return Result(vs, unconnected)
 
 

@@ -19,11 +19,13 @@ class _End:
     pos: tuple[float, float]
 
 
-def unconnected_items(board, rules) -> list[Violation]:
+def unconnected_items(board, rules, near=None) -> list[Violation]:
+    """One violation per ratsnest link; ``near``: geometry item pairs (lo, hi) that
+    include every touching pair, when the caller has them (`connectivity`)."""
     if rules.severity("unconnected_items") == "ignore":
         return []
     out = []
-    for link in connectivity(board).links:
+    for link in connectivity(board, near).links:
         a = _End(None, f"{link.a} [{link.net}]", link.a_at)
         b = _End(None, f"{link.b} [{link.net}]", link.b_at)
         out.append(Violation("unconnected_items", rules.severity("unconnected_items"), "", [a, b],

@@ -130,12 +130,17 @@ class CopperIndex:
         a, b, k = a[keep], b[keep], (np.concatenate([src, s2]) if self._fresh else src)[keep]
         # the tree was asked with the largest radius; the gap between the boxes sorts
         # out the pairs too far apart for b's own radius
-        box = c.bounds()
+        near = self.box_gap(a, b) <= np.asarray(reach, dtype=float)[k] + c.r[b]
+        return a[near], b[near]
+
+    def box_gap(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """The gap (nm) between the bounding boxes of the cores of items a[k] and b[k]
+        (0 where they meet)."""
+        box = self.cols.bounds()
         ba, bb = box[a], box[b]
         dx = np.maximum(0.0, np.maximum(ba[:, 0] - bb[:, 2], bb[:, 0] - ba[:, 2]))
         dy = np.maximum(0.0, np.maximum(ba[:, 1] - bb[:, 3], bb[:, 1] - ba[:, 3]))
-        near = np.hypot(dx, dy) <= np.asarray(reach, dtype=float)[k] + c.r[b]
-        return a[near], b[near]
+        return np.hypot(dx, dy)
 
 
     def query_many(self, areas) -> tuple[np.ndarray, np.ndarray]:

@@ -152,13 +152,16 @@ def _components(n: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return labels
 
 
-def connectivity(board: Board) -> Connectivity:
+def connectivity(board: Board, near=None) -> Connectivity:
     """Clusters of connected copper and the ratsnest links that would join them
-    (cached until the board is edited)."""
+    (cached until the board is edited). ``near``: optional (lo, hi) arrays of geometry
+    item ids, a superset of the pairs of non-zone copper items whose cores come within
+    their radii of each other (the DRC's clearance candidates are), saving the
+    neighbour query."""
     cached = getattr(board, "_connectivity", None)
     if cached is not None and cached[0] == board.edits:
         return cached[1]
-    result = _compute(board)
+    result = _compute(board, near)
     board._connectivity = (board.edits, result)
     return result
 
@@ -169,7 +172,7 @@ def _grown(geoms, d):
     return shapely.box(b[..., 0] - d, b[..., 1] - d, b[..., 2] + d, b[..., 3] + d)
 
 
-def _compute(board: Board) -> Connectivity:
+def _compute(board: Board, near=None) -> Connectivity:
     """Every touching same-net pair as distance tests between cores: the pairs of
     tracks, pads and vias come from the geometry's spatial index in one query, each
     zone island's neighbours from a box query."""
@@ -201,8 +204,13 @@ def _compute(board: Board) -> Connectivity:
     # tracks, pads and vias: a pad or via meets whatever copper of its net it overlaps
     # (a track crossing a pad is connected to it in KiCad); two tracks meet where an end
     # of one lies on the other's copper (within the end's half width)
-    ids = np.array([items[i].id for i in plain.tolist()], dtype=np.int64)
-    ga, gb = model.index.candidates(ids, model.cols.r[ids] + EDGE_SLACK, once=True)
+    if near is None:
+        ids = np.array([items[i].id for i in plain.tolist()], dtype=np.int64)
+        ga, gb = model.index.candidates(ids, model.cols.r[ids] + EDGE_SLACK, once=True)
+    else:
+        ga, gb = near
+        ok = model.index.box_gap(ga, gb) <= model.cols.r[ga] + model.cols.r[gb] + EDGE_SLACK
+        ga, gb = ga[ok], gb[ok]
     a, b = of_id[ga], of_id[gb]
     keep = (a >= 0) & (b >= 0)
     a, b = a[keep], b[keep]
