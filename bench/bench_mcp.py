@@ -25,7 +25,8 @@ from pathlib import Path
 
 import anyio
 
-from boardwire.protocols.mcp.tools import TOKEN_BUDGET, TOOLSETS, count_tokens, tool_list
+from boardwire.protocols.mcp.tools import count_tokens
+from boardwire.protocols.mcp.toolsets import DEFAULT_MAX_TOOLS, DEFAULT_TOKEN_BUDGET, families, tool_list
 
 DEFAULT = Path("/usr/share/kicad/demos/video/video.kicad_pcb")
 
@@ -33,12 +34,13 @@ DEFAULT = Path("/usr/share/kicad/demos/video/video.kicad_pcb")
 def token_table() -> None:
     print("| tool set | tools | Claude tokenizer | upper bound | chars / 4 |")
     print("|---|---:|---:|---:|---:|")
-    for name in ["all", *TOOLSETS]:
-        tools = tool_list(None if name == "all" else [name])
+    for name in ["default", *families(), "all"]:
+        tools = tool_list([name])
         if tools:
             print(f"| {name} | {len(tools)} | {count_tokens(tools, 'claude')} | {count_tokens(tools, 'upper')} "
                   f"| {len(json.dumps(tools, separators=(',', ':'))) // 4} |")
-    print(f"\nBudget: {TOKEN_BUDGET} tokens for the full list.\n")
+    print(f"\nBudget: the default set, at most {DEFAULT_MAX_TOOLS} tools and {DEFAULT_TOKEN_BUDGET} tokens; "
+          "a family's list includes toolset_enable.\n")
 
 
 async def timed_calls(client, path: str, repeat: int) -> list[float]:

@@ -21,7 +21,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
-from boardwire.protocols.mcp import prompts, tools
+from boardwire.protocols.mcp import prompts, tools, toolsets
 from boardwire.registry import REGISTRY
 from tests.inputs import DEMOS, need
 
@@ -51,7 +51,7 @@ def test_tools_query_edit_error_over_stdio(ws, mode):
     async def main():
         async with Client(stdio(ws, env={"BOARDWIRE_MCP_LOG": str(log)}), mode=mode) as c:
             listed = (await c.list_tools()).tools
-            assert {t.name for t in listed} == {tools.tool_name(cmd.id) for cmd in REGISTRY.all()}
+            assert {t.name for t in listed} == {t["name"] for t in toolsets.tool_list()}  # the default set
             assert "boardwire" in (c.instructions or "")
             r = await c.call_tool("query_describe", {"path": BOARD})
             assert not r.is_error and "15 footprints" in r.structured_content["summary"]
@@ -69,8 +69,6 @@ def test_tools_query_edit_error_over_stdio(ws, mode):
             assert e.value.error.code == types.INVALID_PARAMS
             r = await c.call_tool("session_undo", {"path": BOARD})
             assert not r.is_error
-            r = await c.call_tool("session_documents", {})
-            assert r.structured_content["documents"][0]["revision"] == 0
 
     run(main)
     lines = [json.loads(x) for x in log.read_text().splitlines()]
@@ -139,16 +137,20 @@ def test_a_resource_of_a_missing_file_is_not_found(ws, mode):
 def test_prompts_name_only_existing_tools():
     import re
 
-    names = {tools.tool_name(c.id) for c in REGISTRY.all()}
+    names = {tools.tool_name(c.id) for c in REGISTRY.all()} | {toolsets.ENABLE_TOOL}
     texts = prompts.INSTRUCTIONS + "".join(t for _, _, t in prompts.PROMPTS.values())
-    mentioned = set(re.findall(r"\b(?:session|query|pcb|check|render|sch|lib|project|fab)_[A-Za-z]+", texts))
-    missing = mentioned - names - {"check_erc"}  # check_erc: named for when the schematic tools exist
-    assert not missing, missing
+    mentioned = set(re.findall(r"\b(?:session|query|pcb|check|render|sch|lib|project|fab|toolset)_[A-Za-z]+", texts))
+    assert not mentioned - names, mentioned - names
+    assert all(f in prompts.INSTRUCTIONS for f in toolsets.families())  # the instructions name every family
 
 
 def test_tool_list_parity_and_size():
-    listed = tools.tool_list()
+    """The full list mirrors the registry; the default set (what `boardwire mcp` serves)
+    keeps within DEFAULT_MAX_TOOLS and DEFAULT_TOKEN_BUDGET, counted with the published
+    Claude tokenizer (a test extra), whatever families are added later."""
+    listed = toolsets.tool_list(["all"])
     by_name = {t["name"]: t for t in listed}
+    assert set(by_name) == {tools.tool_name(c.id) for c in REGISTRY.all()}
     for cmd in REGISTRY.all():
         t = by_name[tools.tool_name(cmd.id)]
         registry_schema = cmd.input_schema()
@@ -156,16 +158,80 @@ def test_tool_list_parity_and_size():
         assert t["inputSchema"].get("required", []) == registry_schema.get("required", []), cmd.id
         assert t["annotations"].get("readOnlyHint", False) == cmd.read_only
         assert "/work" not in json.dumps(t) and "/tmp" not in json.dumps(t)  # no absolute paths
-    # The whole list is the default: it must fit the budget, counted with the published
-    # Claude tokenizer (a test extra); the word/punctuation count is only an upper bound.
-    assert tools.count_tokens(listed, "claude") <= tools.TOKEN_BUDGET
+    ids = {c.id for c in REGISTRY.all()}
+    assert not set(toolsets.DEFAULT_TOOLS) - ids, set(toolsets.DEFAULT_TOOLS) - ids  # no stale names
+    default = toolsets.tool_list()
+    assert default[-1]["name"] == toolsets.ENABLE_TOOL
+    assert {t["name"] for t in default[:-1]} == {tools.tool_name(i) for i in toolsets.DEFAULT_TOOLS}
+    assert len(default) <= toolsets.DEFAULT_MAX_TOOLS
+    assert tools.count_tokens(default, "claude") <= toolsets.DEFAULT_TOKEN_BUDGET
+
+
+def test_every_command_is_in_a_family():
+    """A scope no family names is a family of its own, so a new command is reachable."""
+    fams = toolsets.families()
+    for cmd in REGISTRY.all():
+        assert cmd.scope in fams[toolsets.family_of(cmd)]
+    served = set()
+    for f in fams:
+        served |= {t["name"] for t in toolsets.tool_list([f])}
+    assert served - {toolsets.ENABLE_TOOL} == {tools.tool_name(c.id) for c in REGISTRY.all()}
+    enum = toolsets.enable_tool()["inputSchema"]["properties"]["toolset"]["enum"]
+    assert set(enum) == {*fams, "all"}  # the default set has something of every family left out
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_toolset_enable_adds_a_family_and_says_so(ws, mode):
+    """A tool outside the default set is refused, naming its family; toolset_enable
+    adds the family, tells the client (tools/list_changed, or the listen stream on
+    2026-07-28), and the tool then works."""
+    changed: list[str] = []
+
+    async def on_message(message):
+        if isinstance(message, types.ToolListChangedNotification):
+            changed.append("tools")
+
+    async def main():
+        async with Client(stdio(ws), mode=mode, message_handler=on_message) as c:
+            before = {t.name for t in (await c.list_tools()).tools}
+            assert "session_documents" not in before and toolsets.ENABLE_TOOL in before
+            with pytest.raises(MCPError) as e:
+                await c.call_tool("session_documents", {})
+            assert "core" in e.value.error.message and toolsets.ENABLE_TOOL in e.value.error.message
+            r = await c.call_tool(toolsets.ENABLE_TOOL, {"toolset": "nope"})
+            assert r.is_error and r.structured_content["error"]["code"] == "invalid-args"
+            if mode == "legacy":
+                r = await c.call_tool(toolsets.ENABLE_TOOL, {"toolset": "core"})
+                with anyio.fail_after(10):
+                    while not changed:
+                        await anyio.sleep(0.05)
+            else:
+                async with c.listen(tools_list_changed=True) as sub:
+                    r = await c.call_tool(toolsets.ENABLE_TOOL, {"toolset": "core"})
+                    with anyio.fail_after(10):
+                        await sub.__anext__()
+            assert not r.is_error and "session_documents" in r.structured_content["added"]
+            after = {t.name for t in (await c.list_tools()).tools}
+            assert after == before | set(r.structured_content["added"])
+            r = await c.call_tool("session_documents", {})
+            assert not r.is_error
+            r = await c.call_tool(toolsets.ENABLE_TOOL, {"toolset": "core"})
+            assert r.structured_content["added"] == []
+
+    run(main)
 
 
 def test_tools_flag_prints_the_list(ws):
     r = subprocess.run([sys.executable, "-m", "boardwire.cli.main", "mcp", "--tools", "--toolset", "core"],
                        cwd=ws, capture_output=True, text=True, timeout=60)
     out = json.loads(r.stdout)
-    assert out["tools"] and all(t["name"].split("_")[0] in ("session", "query", "check", "render") for t in out["tools"])
+    names = [t["name"] for t in out["tools"]]
+    assert names[-1] == toolsets.ENABLE_TOOL
+    assert names[:-1] and all(n.split("_")[0] in ("session", "query", "check", "render") for n in names[:-1])
+    r = subprocess.run([sys.executable, "-m", "boardwire.cli.main", "mcp", "--tools"],
+                       cwd=ws, capture_output=True, text=True, timeout=60)
+    out = json.loads(r.stdout)
+    assert len(out["tools"]) == len(toolsets.tool_list()) and out["tokens"] <= out["default_budget"]
     r = subprocess.run([sys.executable, "-m", "boardwire.cli.main", "mcp", "--toolset", "nope"],
                        cwd=ws, capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "unknown toolset" in r.stderr
@@ -293,7 +359,7 @@ async def _session_over_http(url, key, mode):
 
     async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"}) as hc:
         async with Client(streamable_http_client(url, http_client=hc), mode=mode, message_handler=on_message) as c:
-            assert len((await c.list_tools()).tools) == len(tools.tool_list())
+            assert len((await c.list_tools()).tools) == len(toolsets.tool_list())
             r = await c.call_tool("query_describe", {"path": BOARD})
             assert not r.is_error and "footprints" in r.structured_content["summary"]
             nets = "boardwire://doc/b.kicad_pcb/nets"

@@ -171,7 +171,7 @@ class _Board(Namespace):
         ...
 
     def fill_zones(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, ids: Sequence[str] | None = None) -> dict[str, Any]:
-        """Fill zones with KiCad's own filler (pcbnew in the system Python) and keep the fills in the board.
+        """Fill (refill) zones, the copper pours, with KiCad's own filler (pcbnew in the system Python) and keep the fills in the board.
 
         Registry command ``pcb.fillZones`` (edit, long).
         One undo step (inside `transaction` it joins the transaction's step).
@@ -427,7 +427,7 @@ class _Board(Namespace):
         ...
 
     def pads(self, *, path: str | os.PathLike[str] | None = None, reference: str | None = None, net: str | None = None, layer: str | None = None, area: Sequence[float] | None = None, offset: int = 0, limit: int = 200) -> dict[str, Any]:
-        """The pads of one footprint, or of the board (paged; filter by net, reference, layer, area): number, footprint, type, shape, board position, absolute angle, size, layers, net, and bounding box [x1, y1, x2, y2] in board axes.
+        """Pad positions: the pads of one footprint, or of the board (paged; filter by net, reference, layer, area): number, footprint, type, shape, board position, absolute angle, size, layers, net, and bounding box [x1, y1, x2, y2] in board axes.
 
         Registry command ``query.pads`` (query, read-only; units: mm, degrees).
 
@@ -788,7 +788,7 @@ class _Board(Namespace):
         ...
 
     def unrouted(self, *, path: str | os.PathLike[str] | None = None, offset: int = 0, limit: int = 100) -> dict[str, Any]:
-        """The ratsnest: connections still missing, computed from the board's own copper (pads, tracks, vias, zone fills), shortest first per net.
+        """The ratsnest: connections not routed yet, computed from the board's own copper (pads, tracks, vias, zone fills), shortest first per net.
 
         Registry command ``query.unrouted`` (query, read-only; units: mm).
 
@@ -920,7 +920,7 @@ class _Fab(Namespace):
     """boardwire.api.fab: generated from the registry."""
 
     def bom(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', exclude_dnp: bool = True, source: Literal['auto', 'schematic', 'board'] = 'auto') -> dict[str, Any]:
-        """Grouped CSV BOM (Reference, Value, Footprint, Qty) from the schematic (kicad-cli), else the footprints; result's source says which.
+        """Bill of materials: a grouped CSV BOM (Reference, Value, Footprint, Qty) from the schematic (kicad-cli), else the footprints; result's source says which.
 
         Registry command ``fab.bom`` (export, read-only, long; units: mm; sizes in bytes).
 
@@ -1398,7 +1398,7 @@ class _Lib(Namespace):
         ...
 
     def search(self, *, query: str, kind: Literal['symbol', 'footprint', 'both'] = 'both', project: str | None = None, offset: int = 0, limit: int = 20) -> dict[str, Any]:
-        """Search the symbol and footprint libraries (project tables, then global ones) by name, keywords, description and footprint filters; best first: exact name, then every word in the name, then every word anywhere, then some words. With kind both, the best symbol and the best footprint both lead. Rows: kind, id (Library:Name for lib.symbol / lib.footprint / placing), description, keywords, pins or pads (distinct numbers), units. The first search in a process indexes the libraries: 10-25 s for KiCad's 38,000 installed symbols and footprints on first use, about 2 s from the disk cache after that; later searches take tens of milliseconds.
+        """Find parts: search the symbol and footprint libraries (project tables, then global ones) by name, keywords, description and footprint filters (e.g. 0603 resistor, LM358); best first: exact name, then every word in the name, then every word anywhere, then some words. With kind both, the best symbol and the best footprint both lead. Rows: kind, id (Library:Name for lib.symbol / lib.footprint / placing), description, keywords, pins or pads (distinct numbers), units. The first search indexes the libraries (10-25 s once, then about 2 s from a disk cache); later ones take milliseconds.
 
         Registry command ``lib.search`` (query, read-only).
 
@@ -1730,7 +1730,7 @@ class _Query(Namespace):
         ...
 
     def pads(self, *, path: str | os.PathLike[str] | None = None, reference: str | None = None, net: str | None = None, layer: str | None = None, area: Sequence[float] | None = None, offset: int = 0, limit: int = 200) -> dict[str, Any]:
-        """The pads of one footprint, or of the board (paged; filter by net, reference, layer, area): number, footprint, type, shape, board position, absolute angle, size, layers, net, and bounding box [x1, y1, x2, y2] in board axes.
+        """Pad positions: the pads of one footprint, or of the board (paged; filter by net, reference, layer, area): number, footprint, type, shape, board position, absolute angle, size, layers, net, and bounding box [x1, y1, x2, y2] in board axes.
 
         Registry command ``query.pads`` (query, read-only; units: mm, degrees).
 
@@ -1831,7 +1831,7 @@ class _Query(Namespace):
         ...
 
     def unrouted(self, *, path: str | os.PathLike[str] | None = None, offset: int = 0, limit: int = 100) -> dict[str, Any]:
-        """The ratsnest: connections still missing, computed from the board's own copper (pads, tracks, vias, zone fills), shortest first per net.
+        """The ratsnest: connections not routed yet, computed from the board's own copper (pads, tracks, vias, zone fills), shortest first per net.
 
         Registry command ``query.unrouted`` (query, read-only; units: mm).
 

@@ -82,6 +82,7 @@ async def transcript(out: Path) -> list[dict]:
         await call("check_drc", {"path": BOARD})
         await call("render_png", {"path": BOARD, "output": "ecc83-pp.png"})
         await call("session_undo", {"path": BOARD})
+        await call("toolset_enable", {"toolset": "core"})  # session_redo is outside the default set
         await call("session_redo", {"path": BOARD})
         await call("session_save", {"path": BOARD})
     return rows

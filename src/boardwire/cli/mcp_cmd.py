@@ -32,17 +32,19 @@ def _quiet_logging() -> None:
 @mcp_app.callback()
 def mcp(ctx: typer.Context,
         tools: bool = typer.Option(False, "--tools", help="Print the tool list as JSON and exit."),
-        toolset: str = typer.Option(None, "--toolset", help="Comma-separated tool groups (core, board, schematic, library, project); default all."),
+        toolset: str = typer.Option(None, "--toolset", help="Comma-separated toolsets: default, all, or families (core, board, schematic, library, project, firmware, ...); default: the designer's path."),
         http: bool = typer.Option(False, "--http", help="Serve Streamable HTTP instead of stdio."),
         host: str = typer.Option("127.0.0.1", "--host"),
         port: int = typer.Option(8765, "--port", min=1, max=65535),
         allow_origin: list[str] = typer.Option([], "--allow-origin", help="An extra allowed browser Origin (repeatable)."),
         root: str = typer.Option(".", "--root", help="Working directory (stdio), or the folder holding the keys file and key workspaces (HTTP)."),
         no_auth: bool = typer.Option(False, "--no-auth", help="HTTP without keys (only on 127.0.0.1; for local tests).")):
-    """Serve MCP on stdio (or --http). Every registry command is a tool."""
+    """Serve MCP on stdio (or --http): the default tool set; every other family is one
+    toolset_enable call (or --toolset) away."""
     if ctx.invoked_subcommand is not None:
         return
-    from ..protocols.mcp.tools import TOKEN_BUDGET, measured_tokens, tool_list
+    from ..protocols.mcp.tools import measured_tokens
+    from ..protocols.mcp.toolsets import DEFAULT_TOKEN_BUDGET, tool_list
 
     sets = _toolsets(toolset)
     try:
@@ -52,7 +54,7 @@ def mcp(ctx: typer.Context,
         raise typer.Exit(2)
     if tools:
         tokens, how = measured_tokens(listed)
-        print(json.dumps({"tools": listed, "tokens": tokens, "counted_with": how, "budget": TOKEN_BUDGET}, indent=1))
+        print(json.dumps({"tools": listed, "tokens": tokens, "counted_with": how, "default_budget": DEFAULT_TOKEN_BUDGET}, indent=1))
         return
     if not Path(root).is_dir():
         typer.echo(f"error no-document: the working directory {root} does not exist", err=True)

@@ -37,7 +37,7 @@ def _net_match(pattern: str | None):
                    {"path": "b.kicad_pcb", "net": "GND", "layer": "F.Cu"},
                    {"path": "b.kicad_pcb", "area": [100, 50, 120, 60], "limit": 50}))
 def pads(ctx: Context, a: PadsArgs) -> dict:
-    """The pads of one footprint, or of the board (paged; filter by net, reference, layer, area): number, footprint, type, shape, board position, absolute angle, size, layers, net, and bounding box [x1, y1, x2, y2] in board axes."""
+    """Pad positions: the pads of one footprint, or of the board (paged; filter by net, reference, layer, area): number, footprint, type, shape, board position, absolute angle, size, layers, net, and bounding box [x1, y1, x2, y2] in board axes."""
     board = board_of(ctx, a.path)
     if a.reference is not None:
         footprint_of(board, a.reference)  # not-found error for an unknown reference

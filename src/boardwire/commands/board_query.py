@@ -239,7 +239,7 @@ def describe(ctx: Context, a: DocArgs) -> dict:
 @command("query.unrouted", kind="query", args=PagedArgs, result=Result, idempotent=True,
          units="mm")
 def unrouted(ctx: Context, a: PagedArgs) -> dict:
-    """The ratsnest: connections still missing, computed from the board's own copper (pads, tracks, vias, zone fills), shortest first per net."""
+    """The ratsnest: connections not routed yet, computed from the board's own copper (pads, tracks, vias, zone fills), shortest first per net."""
     from ..netlist.copper import connectivity
 
     conn = connectivity(board_of(ctx, a.path))

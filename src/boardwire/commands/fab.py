@@ -330,7 +330,7 @@ def _board_export(ctx: Context, a, what: str, doing: str, make, extra=lambda b: 
 @command("fab.bom", kind="export", args=BomArgs, result=Result, long=True, idempotent=True,
          units=UNITS, examples=({"path": "board.kicad_pcb"},))
 def bom(ctx: Context, a: BomArgs) -> dict:
-    """Grouped CSV BOM (Reference, Value, Footprint, Qty) from the schematic (kicad-cli), else the footprints; result's source says which."""
+    """Bill of materials: a grouped CSV BOM (Reference, Value, Footprint, Qty) from the schematic (kicad-cli), else the footprints; result's source says which."""
     target = _output_dir(ctx, a.output)
     od = ctx.session.get(a.path, ("board", "schematic"), ctx.actor)
     with ExitStack() as stack:

@@ -86,9 +86,10 @@ class KeyAuth:
 class Workspaces:
     """One Workspace (session) per key, created on the key's first request."""
 
-    def __init__(self, root: Path, bus) -> None:
+    def __init__(self, root: Path, bus, toolsets=None) -> None:
         self.root = root
         self.bus = bus
+        self.toolsets = toolsets
         self._by_name: dict[str, Workspace] = {}
         self._lock = threading.Lock()
 
@@ -101,14 +102,15 @@ class Workspaces:
             if ws is None:
                 folder = Path(workspace) if workspace else self.root
                 folder.mkdir(parents=True, exist_ok=True)
-                ws = self._by_name[name] = Workspace(folder, self.bus, actor=f"mcp:{name}")
+                ws = self._by_name[name] = Workspace(folder, self.bus, actor=f"mcp:{name}",
+                                                    toolsets=self.toolsets)
             return ws
 
 
 def build_app(root: str, *, host: str = "127.0.0.1", toolsets=None, allow_origins=(), auth: bool = True):
     """The ASGI app: the SDK's Streamable HTTP app behind KeyAuth."""
     bus = InMemorySubscriptionBus()
-    spaces = Workspaces(Path(root).resolve(), bus)
+    spaces = Workspaces(Path(root).resolve(), bus, toolsets)
     server = build_server(spaces.for_request, toolsets, bus)
     security = TransportSecuritySettings(
         enable_dns_rebinding_protection=True,

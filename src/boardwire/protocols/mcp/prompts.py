@@ -7,18 +7,24 @@ from __future__ import annotations
 import mcp_types as types
 
 from .tools import SHARED_ARGS
+from .toolsets import ENABLE_TOOL, FAMILY_NOTES, families
 
 INSTRUCTIONS = (
     "boardwire edits KiCad 9 boards and schematics in one in-memory session with undo; "
     "files change on disk only when you call session_save. Units: mm and degrees, KiCad axes "
     "(x right, y down). Arguments shared by most tools: "
     + "; ".join(f"`{k}` is {v}" for k, v in SHARED_ARGS.items())
-    + ". Start with query_describe on a document; query_items and query_nets page with "
-    "limit/offset. Every edit is one undo step (session_undo); session_batch groups steps. "
-    "check_drc runs KiCad's own DRC on the in-memory board. Errors come back as isError "
-    "results with {error: {code, message, hint}}: follow the hint. Open documents are "
-    "resources (boardwire://doc/{path}/{view})."
-)
+    + ". The usual path: project_new or session_open; query_describe, then query_items, query_nets "
+    "(paged with limit/offset); schematic: lib_search, sch_placeSymbol, sch_wire, sch_label, "
+    "sch_annotate, check_erc; board: project_updatePcb, pcb_placeFootprint, pcb_move, pcb_route or "
+    "pcb_autoroute, pcb_addZone and pcb_fillZones, check_drc (KiCad's own DRC on the in-memory "
+    "board); render_png to look; fab_package for the factory; session_save. Every edit is one undo "
+    "step (session_undo); session_batch groups steps. The tools listed are the designer's path; "
+    f"{{ENABLE}} adds a family: {{FAMILIES}}. Errors come back as isError results with "
+    "{error: {code, message, hint}}: follow the hint. Open documents are resources "
+    "(boardwire://doc/{path}/{view})."
+).replace("{ENABLE}", ENABLE_TOOL).replace("{FAMILIES}", ", ".join(
+    f"{name} ({FAMILY_NOTES.get(name, name + ' tools')})" for name in families()))
 
 PROMPTS = {
     "design-workflow": (

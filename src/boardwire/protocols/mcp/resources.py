@@ -18,7 +18,7 @@ from urllib.parse import quote, unquote
 
 import mcp_types as types
 from mcp.shared.exceptions import MCPError
-from mcp.shared.subscriptions import ResourcesListChanged, ResourceUpdated
+from mcp.shared.subscriptions import ResourcesListChanged, ResourceUpdated, ToolsListChanged
 
 from ...errors import BoardwireError
 from ...registry import REGISTRY
@@ -183,6 +183,12 @@ class Notifier:
             await self.bus.publish(ResourcesListChanged())
             for peer in list(self.peers.values()):
                 await self._send(peer, "send_resource_list_changed")
+
+    async def tools_changed(self) -> None:
+        """``notifications/tools/list_changed`` to every connection (and the bus)."""
+        await self.bus.publish(ToolsListChanged())
+        for peer in list(self.peers.values()):
+            await self._send(peer, "send_tool_list_changed")
 
     async def _send(self, peer, method: str, *args) -> None:
         if getattr(peer, "protocol_version", "") >= "2026-07-28":

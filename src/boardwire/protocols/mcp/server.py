@@ -1,5 +1,6 @@
-"""The MCP server on the official SDK's low-level Server: every registry
-command as a tool, open documents as resources, two prompts.
+"""The MCP server on the official SDK's low-level Server: registry commands as
+tools (the default set, families added by --toolset or in-band, see toolsets.py),
+open documents as resources, two prompts.
 
 The same Server object serves stdio (one workspace) and Streamable HTTP (one
 workspace per key, see http.py); ``backend_for`` picks the workspace of a request.
@@ -18,44 +19,88 @@ from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
 from mcp.shared.exceptions import MCPError
 
 from ... import __version__
-from ...errors import BoardwireError
+from ...errors import BoardwireError, InvalidArgs
 from ...registry import Context
 from ...registry.context import CancelToken
 from ...session import Session
 from . import completions, prompts, resources
-from .calls import Backend, _run, call_tool, set_log_level
-from .tools import select, tool_dict
+from .calls import Backend, _run, call_tool, error_result, set_log_level
+from .toolsets import ENABLE_TOOL, Served, family_hint
 
 log = logging.getLogger("boardwire.mcp")
 
 
-class Workspace(Backend):
-    """A backend with its resource notifier."""
+# How long a client may cache tools/list (2026-07-28 `ttlMs`): the list changes only
+# by toolset_enable, which also sends notifications/tools/list_changed.
+TOOLS_TTL_MS = 600_000
 
-    def __init__(self, root, bus, heavy_slots: int = 2, actor: str = "mcp") -> None:
+
+class Workspace(Backend):
+    """A backend with its resource notifier and the toolsets it serves.
+
+    ``toolsets``: as for `toolsets.select` (None: the default set). Raises ValueError
+    for an unknown toolset."""
+
+    def __init__(self, root, bus, heavy_slots: int = 2, actor: str = "mcp",
+                 toolsets: list[str] | None = None) -> None:
         super().__init__(Session(root), anyio.Semaphore(heavy_slots), actor)
         self.notifier = resources.Notifier(self.session, bus)
+        self.served = Served(toolsets)
+
+
+_TOOL_MODELS: dict[str, types.Tool] = {}
+
+
+def _tool_models(dicts: list[dict]) -> list[types.Tool]:
+    for t in dicts:
+        if t["name"] not in _TOOL_MODELS:
+            _TOOL_MODELS[t["name"]] = types.Tool.model_validate(t)
+    return [_TOOL_MODELS[t["name"]] for t in dicts]
+
+
+async def _enable(ws: Workspace, params: types.CallToolRequestParams) -> types.CallToolResult:
+    """``toolset_enable``: add a family to the workspace's tools and tell every client."""
+    toolset = (params.arguments or {}).get("toolset")
+    try:
+        if not isinstance(toolset, str):
+            raise ValueError("toolset_enable needs {\"toolset\": NAME}")
+        added = ws.served.enable(toolset)
+    except ValueError as e:
+        return error_result(InvalidArgs(str(e), hint="name one of the toolset enum's values"))
+    if added:
+        await ws.notifier.tools_changed()
+    summary = (f"{len(added)} tools added from {toolset}: {', '.join(added)}" if added
+               else f"every {toolset} tool is already served")
+    return types.CallToolResult(content=[types.TextContent(text=summary)],
+                                structured_content={"summary": summary, "added": added})
 
 
 def build_server(backend_for: Callable[[object], Workspace], toolsets: list[str] | None = None,
                  bus=None) -> Server:
     """A Server whose handlers find their workspace with ``backend_for(ctx)``.
 
-    ``toolsets``: the tool groups to list and accept (None: all). Raises ValueError
-    for an unknown toolset."""
-    listed = {tool_dict(c)["name"] for c in select(toolsets)}
-    tools = [types.Tool.model_validate(tool_dict(c)) for c in select(toolsets)]
+    ``toolsets``: checked here (each Workspace serves its own, starting from the same);
+    raises ValueError for an unknown toolset."""
+    all_tools = {t["name"]: t for t in Served(["all"]).tools}
+    Served(toolsets)  # raises for an unknown toolset
     bus = bus or InMemorySubscriptionBus()
 
     async def on_list_tools(ctx, params):
-        return types.ListToolsResult(tools=tools)
-
-    async def on_call_tool(ctx, params: types.CallToolRequestParams):
-        if params.name not in listed:
-            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
         ws = backend_for(ctx)
         ws.notifier.seen(ctx.session)
+        return types.ListToolsResult(tools=_tool_models(ws.served.tools), ttl_ms=TOOLS_TTL_MS)
+
+    async def on_call_tool(ctx, params: types.CallToolRequestParams):
+        ws = backend_for(ctx)
+        ws.notifier.seen(ctx.session)
+        if params.name not in ws.served.names:
+            family = family_hint(params.name)
+            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}" + (
+                f" (it is in the {family} toolset: call {ENABLE_TOOL} with toolset {family!r} first)"
+                if family else ""))
         try:
+            if params.name == ENABLE_TOOL:
+                return await _enable(ws, params)
             return await call_tool(ctx, params, ws)
         finally:
             await ws.notifier.flush()
@@ -108,7 +153,7 @@ def build_server(backend_for: Callable[[object], Workspace], toolsets: list[str]
         return types.EmptyResult()
 
     handlers = dict(
-        get_tool_input_schema=lambda name: next((t.input_schema for t in tools if t.name == name), None),
+        get_tool_input_schema=lambda name: (all_tools.get(name) or {}).get("inputSchema"),
         on_list_tools=on_list_tools, on_call_tool=on_call_tool,
         on_list_resources=on_list_resources, on_list_resource_templates=on_list_templates,
         on_read_resource=on_read_resource, on_subscribe_resource=on_subscribe,
@@ -128,7 +173,7 @@ def build_server(backend_for: Callable[[object], Workspace], toolsets: list[str]
 def notification_options():
     from mcp.server.lowlevel.server import NotificationOptions
 
-    return NotificationOptions(resources_changed=True)
+    return NotificationOptions(resources_changed=True, tools_changed=True)
 
 
 def _line_error(exc: Exception):
@@ -161,7 +206,7 @@ async def serve_stdio(root: str, toolsets: list[str] | None = None) -> None:
     from mcp.shared.message import SessionMessage
 
     bus = InMemorySubscriptionBus()
-    ws = Workspace(root, bus)
+    ws = Workspace(root, bus, toolsets=toolsets)
     server = build_server(lambda ctx: ws, toolsets, bus)
     async with stdio_server() as (read, write):
         forward, messages = create_context_streams[SessionMessage | Exception](0)

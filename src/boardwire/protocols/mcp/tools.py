@@ -17,18 +17,6 @@ from functools import lru_cache
 from ...registry import REGISTRY
 from ...registry.command import Command
 
-# Toolsets: groups of command scopes an agent can ask for with --toolset. "all" is the
-# default when the whole list fits the token budget.
-TOOLSETS: dict[str, tuple[str, ...]] = {
-    "core": ("session", "query", "check", "render"),
-    "board": ("pcb",),
-    "schematic": ("sch",),
-    "library": ("lib",),
-    "project": ("project", "fab"),
-    "firmware": ("fw",),
-}
-TOKEN_BUDGET = 15_500  # counted with the published Claude tokenizer (count_tokens); +500 for pcb.autoroute, exportDsn, importSes
-
 # Result shape shared by every command: a one-line summary plus the command's fields.
 OUTPUT_SCHEMA = {"type": "object", "properties": {"summary": {"type": "string"}}}
 
@@ -123,28 +111,19 @@ def annotations(cmd: Command) -> dict:
     return out
 
 
+_TOOLS: dict[str, dict] = {}
+
+
 def tool_dict(cmd: Command) -> dict:
+    """The MCP tool of ``cmd`` (cached by id: treat it as read-only)."""
+    if cmd.id not in _TOOLS:
+        _TOOLS[cmd.id] = _tool_dict(cmd)
+    return _TOOLS[cmd.id]
+
+
+def _tool_dict(cmd: Command) -> dict:
     return {"name": tool_name(cmd.id), "description": description(cmd), "inputSchema": input_schema(cmd),
             "outputSchema": OUTPUT_SCHEMA, "annotations": annotations(cmd)}
-
-
-def select(toolsets: list[str] | None) -> list[Command]:
-    """Commands of the named toolsets (every tool when None or ["all"]; a test keeps
-    the whole list within TOKEN_BUDGET).
-
-    Raises ValueError naming the known toolsets for an unknown name."""
-    commands = list(_by_name().values())
-    if not toolsets or toolsets == ["all"]:
-        return commands
-    unknown = [t for t in toolsets if t not in TOOLSETS]
-    if unknown:
-        raise ValueError(f"unknown toolset {', '.join(unknown)}; known: all, {', '.join(TOOLSETS)}")
-    scopes = {s for t in toolsets for s in TOOLSETS[t]}
-    return [c for c in commands if c.scope in scopes]
-
-
-def tool_list(toolsets: list[str] | None = None) -> list[dict]:
-    return [tool_dict(c) for c in select(toolsets)]
 
 
 def _claude_tokenizer():
