@@ -75,6 +75,9 @@ class Annealer:
             self.part_decaps[d.cap].append(k)
             self.part_decaps[d.ic].append(k)
         self.lam = 1.0
+        self.B = np.zeros((n, 4))
+        self.front = np.zeros(n, dtype=bool)
+        self._refresh(range(n))
 
     # -- nets -----------------------------------------------------------------------------
 
@@ -134,14 +137,6 @@ class Annealer:
 
     # -- room -----------------------------------------------------------------------------
 
-    def boxes(self) -> np.ndarray:
-        qf = self.Q * 2 + self.F
-        b = self.lbox[np.arange(self.n), qf]
-        return b + np.column_stack((self.X, self.Y, self.X, self.Y))
-
-    def _front(self) -> np.ndarray:
-        return self.front0 ^ (self.F == 1)
-
     def overlap_of(self, i: int, boxes: np.ndarray, front: np.ndarray) -> float:
         b = boxes[i]
         ox = np.minimum(boxes[:, 2], b[2]) - np.maximum(boxes[:, 0], b[0])
@@ -181,16 +176,27 @@ class Annealer:
 
     # -- the walk -------------------------------------------------------------------------
 
+    def _refresh(self, parts) -> None:
+        """Bring the kept boxes and sides of ``parts`` up to date with their poses."""
+        for i in parts:
+            self.B[i] = self.lbox[i, self.Q[i] * 2 + self.F[i]] + (self.X[i], self.Y[i], self.X[i], self.Y[i])
+            self.front[i] = self.front0[i] ^ (self.F[i] == 1)
+
+    def _room(self, parts: list[int]) -> float:
+        room = sum(self.overlap_of(i, self.B, self.front) for i in parts)
+        if len(parts) == 2:  # the pair's overlap was counted twice
+            room -= self._pair_overlap(parts[0], parts[1], self.B, self.front)
+        return room
+
+    def _wire(self, nets, decaps) -> tuple[list[float], list[float]]:
+        return [self.net_cost(k) for k in nets], [self.decap_cost(k) for k in decaps]
+
     def _local_cost(self, parts: list[int]) -> float:
         nets = sorted({k for i in parts for k in self.part_nets[i]})
         decaps = sorted({k for i in parts for k in self.part_decaps[i]})
-        boxes, front = self.boxes(), self._front()
-        wire = sum(self.net_cost(k) for k in nets) + sum(self.decap_cost(k) for k in decaps)
-        room = sum(self.overlap_of(i, boxes, front) for i in parts)
-        if len(parts) == 2:  # the pair's overlap was counted twice
-            a, b = parts
-            room -= self._pair_overlap(a, b, boxes, front)
-        return wire + self.lam * room
+        self._refresh(parts)
+        wire, dec = self._wire(nets, decaps)
+        return sum(wire) + sum(dec) + self.lam * self._room(parts)
 
     def _pair_overlap(self, a: int, b: int, boxes, front) -> float:
         ba, bb = boxes[a], boxes[b]
@@ -252,50 +258,52 @@ class Annealer:
         ups = []
         for _ in range(60):
             i = int(self.movable_idx[self.rng.integers(m)])
-            touched = [i]
-            before = self._local_cost(touched)
             touched, saved = self._propose(i, span0)
+            after = [(t, self.X[t], self.Y[t], self.Q[t], self.F[t]) for t in touched]
+            self._undo(saved)
+            before = self._local_cost(touched)
+            self._undo(after)
             delta = self._local_cost(touched) - before
             self._undo(saved)
+            self._refresh(touched)
             if delta > 0:
                 ups.append(delta)
         t0 = float(np.mean(ups)) if ups else 1.0
         t_end = t0 * 1e-4
         lam0, lam1 = 0.3, 60.0
         progress = self.o.progress
+        self._refresh(range(self.n))
+        net_val = np.array([self.net_cost(k) for k in range(len(self.nets))])
+        dec_val = np.array([self.decap_cost(k) for k in range(len(self.p.decoupling))])
         for step in range(moves):
             frac = step / moves
             temp = t0 * (t_end / t0) ** frac
             self.lam = lam0 * (lam1 / lam0) ** frac
             span = max(0.5, span0 * (1 - frac) ** 2)
             i = int(self.movable_idx[self.rng.integers(m)])
-            before = self._local_cost([i])
             touched, saved = self._propose(i, span)
-            if len(touched) == 2:
-                self._undo(saved)
-                before = self._local_cost(touched)
-                touched, saved = self._redo(saved)
-            delta = self._local_cost(touched) - before
+            after = [(t, self.X[t], self.Y[t], self.Q[t], self.F[t]) for t in touched]
+            self._undo(saved)
+            self._refresh(touched)
+            nets = sorted({k for t in touched for k in self.part_nets[t]})
+            decaps = sorted({k for t in touched for k in self.part_decaps[t]})
+            before = float(net_val[nets].sum() + dec_val[decaps].sum()) + self.lam * self._room(touched)
+            self._undo(after)
+            self._refresh(touched)
+            wire, dec = self._wire(nets, decaps)
+            delta = sum(wire) + sum(dec) + self.lam * self._room(touched) - before
             if delta > 0 and self.rng.random() >= math.exp(-delta / temp):
                 self._undo(saved)
+                self._refresh(touched)
+            else:
+                net_val[nets] = wire
+                dec_val[decaps] = dec
             if step % 2000 == 0:
                 if progress is not None:
                     progress(frac, f"annealing: move {step} of {moves}")
                 if time.monotonic() - started > self.o.time_limit:
                     return step
         return moves
-
-    def _redo(self, saved):
-        """Swap again the pair whose cost was just measured before the swap."""
-        i, j = saved[0][0], saved[1][0]
-        ci, cj = self._centre(i), self._centre(j)
-        self.X[i] += cj[0] - ci[0]
-        self.Y[i] += cj[1] - ci[1]
-        self.X[j] += ci[0] - cj[0]
-        self.Y[j] += ci[1] - cj[1]
-        self._clamp(i)
-        self._clamp(j)
-        return [i, j], saved
 
     def poses(self) -> list[tuple[float, float, int, int]]:
         return [(float(self.X[i] * MM), float(self.Y[i] * MM), int(self.Q[i]), int(self.F[i]))
