@@ -11,7 +11,7 @@ from ..errors import InvalidArgs
 from ..layout.place import Options
 from ..layout.place_board import Pin, judge, run
 from ..registry import Context, command
-from .common import Angle, Args, Coord, DocArgs, EditArgs, Name, Point, Result, mm, nm, pt
+from .common import Args, Coord, DocArgs, EditArgs, Name, Result, nm, pt
 from .drc_builtin import session_rules
 
 Edge = Literal["left", "right", "top", "bottom"]
@@ -19,20 +19,20 @@ Area = Annotated[list[Coord] | None, Field(None, min_length=4, max_length=4, des
 
 
 class PinnedPose(Args):
-    at: Point
-    angle: Angle = 0.0
+    at: list[Coord] = Field(min_length=2, max_length=2)
+    angle: float = Field(0.0, ge=-3600, le=3600)
     side: Literal["front", "back"] = "front"
 
 
 class AutoplaceArgs(EditArgs):
-    references: list[Name] | None = Field(None, max_length=10000, description="Default: all unlocked")
-    pinned: dict[Name, PinnedPose] | None = Field(None, description="Fixed poses you choose")
+    references: list[Name] | None = Field(None, max_length=10000, description="default: all unlocked")
+    pinned: dict[Name, PinnedPose] | None = None
     area: Area = None
     allow_back: bool = False
-    edges: dict[Name, Edge] | None = Field(None, description="Connector -> board edge (faces out)")
-    clearance: float = Field(0.25, ge=0, le=10, description="courtyard gap, mm")
-    spacing: float = Field(0.5, ge=0, le=1, description="0-1: routing room")
-    grid: float = Field(0.127, ge=0.01, le=10, description="mm")
+    edges: dict[Name, Edge] | None = Field(None, description="connector: edge")
+    clearance: float = Field(0.25, ge=0, le=10, description="courtyard gap")
+    spacing: float = Field(0.5, ge=0, le=1, description="routing room 0-1")
+    grid: float = Field(0.127, ge=0.01, le=10)
     effort: Annotated[int, Field(ge=1, le=3)] = 2
     seed: int = Field(0, ge=0, le=2**31 - 1)
     time_limit: float = Field(60, gt=0, le=3600, description="s")
@@ -58,7 +58,7 @@ def _check_refs(board, refs, loc: str) -> None:
          examples=({"path": "board.kicad_pcb", "seed": 1, "edges": {"J1": "left"}},
                    {"path": "board.kicad_pcb", "pinned": {"U1": {"at": [50, 40], "angle": 90}}, "allow_back": True}))
 def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
-    """Place footprints inside the outline at quarter turns, no courtyard overlaps: sheets together, decoupling caps by their IC, chosen connectors on an edge; short ratsnest. Same seed, same result."""
+    """Place footprints in the outline at quarter turns without courtyard overlaps, short ratsnest, sheets together, decoupling caps by their IC, connectors on chosen edges; pinned poses kept; same seed, same result."""
     od = ctx.session.get(a.path, "board", ctx.actor)
     board = od.doc
     pinned = {ref: Pin(pt(p.at), p.angle, p.side) for ref, p in (a.pinned or {}).items()}
@@ -98,7 +98,7 @@ class ScoreArgs(DocArgs):
 @command("pcb.scorePlacement", kind="query", args=ScoreArgs, result=Result, idempotent=True, units="mm",
          examples=({"path": "board.kicad_pcb"},))
 def score_placement(ctx: Context, a: ScoreArgs) -> dict:
-    """Judge a placement: courtyard overlaps, parts off the board, ratsnest length, routability estimate (0-1), decoupling cap distances."""
+    """Judge a placement: courtyard overlaps, parts off the board, ratsnest length, routability (0-1), decoupling cap distances."""
     od = ctx.session.get(a.path, "board", ctx.actor)
     try:
         verdict = judge(od.doc, session_rules(ctx, od), _area(a.area))

@@ -1,9 +1,8 @@
 """Which capacitor decouples which IC, found through shared nets.
 
 A decoupling capacitor is a two-pad part whose reference designator starts with C and
-whose pads are on a ground net and on a supply net (`netlist.net_names`: GND, VSS...;
-VCC, +3V3...; a net that is neither but joins an IC's pin and a ground capacitor
-counts as a supply too). It serves one IC (reference designator U or IC, three pads
+whose pads are on a ground net and on a supply net, both known by their names
+(`netlist.net_names`: GND, VSS...; VCC, +3V3, /sheet/VCC_PIC...). It serves one IC (reference designator U or IC, three pads
 or more) with a pad on that supply and one on the ground: of those, an IC on the
 capacitor's schematic sheet first, then the IC with the fewest capacitors so far (so
 eight capacitors on +5V spread over four ICs), then the natural order of references.
@@ -38,13 +37,11 @@ def find_decoupling(parts: list[Part], nets: list[str]) -> list[Decoupling]:
             continue
         k = 1 - ground[0]
         supply, gnd = cap.pad_nets[k], cap.pad_nets[ground[0]]
-        if supply < 0:
-            continue
+        if supply < 0 or not POWER_NAME.search(names[k]):
+            continue  # a filter or timing capacitor, not a supply's
         candidates = [i for i in ics if supply in parts[i].pad_nets and gnd in parts[i].pad_nets]
         if not candidates:
             continue
-        if not POWER_NAME.search(names[k]) and len(candidates) > 1:
-            continue  # a signal filter capacitor, not a supply's
         same_sheet = [i for i in candidates if parts[i].sheet == cap.sheet]
         pool = same_sheet or candidates
         ic = min(pool, key=lambda i: (served[i], _natural(parts[i].ref)))

@@ -17,8 +17,8 @@ from functools import lru_cache
 from ...registry import REGISTRY
 from ...registry.command import Command
 
-# Toolsets: groups of command scopes an agent can ask for with --toolset. "all" is the
-# default when the whole list fits the token budget.
+# Toolsets: groups of command scopes (or single command ids) an agent can ask for with
+# --toolset. "all" is the default when the whole list fits the token budget.
 TOOLSETS: dict[str, tuple[str, ...]] = {
     "core": ("session", "query", "check", "render"),
     "board": ("pcb",),
@@ -26,6 +26,7 @@ TOOLSETS: dict[str, tuple[str, ...]] = {
     "library": ("lib",),
     "project": ("project", "fab"),
     "firmware": ("fw",),
+    "layout": ("pcb.autoplace", "pcb.scorePlacement", "pcb.autoroute", "pcb.exportDsn", "pcb.importSes"),
 }
 TOKEN_BUDGET = 15_500  # counted with the published Claude tokenizer (count_tokens); +500 for pcb.autoroute, exportDsn, importSes
 
@@ -140,7 +141,7 @@ def select(toolsets: list[str] | None) -> list[Command]:
     if unknown:
         raise ValueError(f"unknown toolset {', '.join(unknown)}; known: all, {', '.join(TOOLSETS)}")
     scopes = {s for t in toolsets for s in TOOLSETS[t]}
-    return [c for c in commands if c.scope in scopes]
+    return [c for c in commands if c.scope in scopes or c.id in scopes]
 
 
 def tool_list(toolsets: list[str] | None = None) -> list[dict]:
