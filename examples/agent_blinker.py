@@ -5,13 +5,15 @@ host would, and drives it the way an agent does: it states the circuit (parts an
 which net each pin is on) and a floor plan, and reads every coordinate it needs
 (pin and pad positions, net names, references) from the tools' results.
 
-    python examples/agent_blinker.py [FOLDER]      # default ./blinker555 (must be new)
+    python examples/agent_blinker.py [--auto] [FOLDER]   # default ./blinker555 (must be new)
 
 Steps: project.new -> lib.search and lib.symbol for the timer -> schematic (symbols
 from KiCad's libraries, a wire stub per pin ending in a label or a power symbol,
 PWR_FLAGs) -> sch.annotate -> check.erc ->
 project.updatePcb -> outline, placement, routing on F.Cu/B.Cu, a GND zone on B.Cu
 filled by KiCad's filler -> check.drc with schematic parity -> save -> fab.package.
+With ``--auto`` the board has no floor plan and no routes: after the outline,
+pcb.autoplace (the power header on the left edge) and pcb.autoroute do that part.
 Prints one row per call and the totals: calls, and tokens of the requests plus the
 results (counted as `boardwire mcp --tools` counts). tests/test_end_to_end.py runs
 it and judges the files with kicad-cli.
@@ -197,8 +199,17 @@ async def board(call: Agent, pcb: str) -> None:
     await call("pcb_fillZones", path=pcb)
 
 
-async def build(folder: Path, server_cmd: list[str] | None = None) -> list[dict]:
-    """Build the board in ``folder`` (the server's working directory); the call log."""
+async def board_auto(call: Agent, pcb: str) -> None:
+    """Outline, then the placer and the router: no coordinate but the outline's."""
+    x1, y1, x2, y2 = OUTLINE
+    await call("pcb_outline", path=pcb, rect=_rel((x1, y1)) + _rel((x2, y2)))
+    await call("pcb_autoplace", path=pcb, seed=1, edges={"J1": "left"})
+    await call("pcb_autoroute", path=pcb, seed=1)
+
+
+async def build(folder: Path, server_cmd: list[str] | None = None, auto: bool = False) -> list[dict]:
+    """Build the board in ``folder`` (the server's working directory); the call log.
+    ``auto``: placed and routed by pcb.autoplace and pcb.autoroute."""
     from mcp import Client, StdioServerParameters
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -214,7 +225,7 @@ async def build(folder: Path, server_cmd: list[str] | None = None) -> list[dict]
             raise ToolError(f"ERC: {erc['counts']} {erc.get('violations', [])[:5]}")
         await call("session_save", path=sch)
         await call("project_updatePcb", schematic=sch, board=pcb)
-        await board(call, pcb)
+        await (board_auto if auto else board)(call, pcb)
         drc = await call("check_drc", path=pcb, schematic_parity=True, severity="error")
         if drc["counts"]["errors"] or drc["counts"]["unconnected"] or drc["counts"]["parity"]:
             raise ToolError(f"DRC: {drc['counts']} {drc.get('violations', [])[:5]} {drc.get('unconnected', [])[:5]}")
@@ -233,12 +244,14 @@ def totals(rows: list[dict]) -> dict:
 def main(argv: list[str]) -> int:
     import anyio
 
+    auto = "--auto" in argv
+    argv = [a for a in argv if a != "--auto"]
     folder = Path(argv[0] if argv else NAME)
     if folder.exists() and any(folder.iterdir()):
         print(f"{folder} is not empty; give a new folder", file=sys.stderr)
         return 2
     try:
-        rows = anyio.run(build, folder)
+        rows = anyio.run(build, folder, None, auto)
     except ToolError as e:  # e.g. service-unavailable: kicad-cli is needed for ERC, DRC and fab
         print(f"the build stopped: {e}", file=sys.stderr)
         return 1

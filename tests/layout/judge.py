@@ -73,3 +73,24 @@ def refill(board: Path) -> None:
     from boardwire.kicad.pcbnew import fill_zones
 
     fill_zones(board, board, [])
+
+
+def scatter_board(src: Path, folder: Path, seed: int = 1) -> Path:
+    """``strip_board`` (tracks, vias and copper zones gone), then every unlocked
+    footprint with pads moved to a random spot in the outline's box at a random
+    quarter turn (numpy's PCG64 with ``seed``: the same seed, the same scatter)."""
+    import numpy as np
+
+    from boardwire.geometry import geometry_of
+
+    path = strip_board(src, folder)
+    board = open_document(path)
+    x1, y1, x2, y2 = geometry_of(board).outline().bounds
+    rng = np.random.Generator(np.random.PCG64(seed))
+    for fp in board.footprints:
+        if fp.locked or not fp.pad_count:
+            continue
+        fp.rotate_to(float(rng.integers(4) * 90))
+        fp.move_to((int(rng.uniform(x1, x2)) // 1000 * 1000, int(rng.uniform(y1, y2)) // 1000 * 1000))
+    path.write_bytes(board.to_bytes())
+    return path

@@ -31,6 +31,41 @@ namespaces: dict[str, Namespace]
 class _Board(Namespace):
     """boardwire.api.board: generated from the registry."""
 
+    def autoplace(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, references: Sequence[str] | None = None, pinned: dict[str, dict[str, Any]] | None = None, area: Sequence[float] | None = None, allow_back: bool = False, edges: dict[str, Literal['left', 'right', 'top', 'bottom']] | None = None, clearance: float = 0.25, spacing: float = 0.5, grid: float = 0.127, effort: int = 2, seed: int = 0, time_limit: float = 60) -> dict[str, Any]:
+        """Place footprints in the outline at quarter turns without courtyard overlaps, short ratsnest, sheets together, decoupling caps by their IC, connectors on chosen edges; pinned poses kept; same seed, same result.
+
+        Registry command ``pcb.autoplace`` (edit, long; units: mm, degrees, seconds).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            references (Sequence[str] | None): default: all unlocked
+            pinned (dict[str, dict[str, Any]] | None):
+            area (Sequence[float] | None): [x1,y1,x2,y2]
+            allow_back (bool): (default False)
+            edges (dict[str, Literal['left', 'right', 'top', 'bottom']] | None): connector: edge
+            clearance (float): courtyard gap (default 0.25)
+            spacing (float): routing room 0-1 (default 0.5)
+            grid (float): (default 0.127)
+            effort (int): (default 2)
+            seed (int): (default 0)
+            time_limit (float): s (default 60)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            board.autoplace(seed=1, edges={'J1': 'left'})
+            board.autoplace(pinned={'U1': {'at': [50, 40], 'angle': 90}}, allow_back=True)
+        """
+        ...
+
     def autoroute(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, nets: Sequence[str] | None = None, netclasses: Sequence[str] | None = None, area: Sequence[float] | None = None, layers: Sequence[str] | None = None, time_limit: float = 120, effort: int = 2, via_cost: float = 2.0, seed: int = 0, refill_zones: bool = True) -> dict[str, Any]:
         """Route unrouted connections with net-class widths, clearances and vias, 0/45/90 degrees, each item checked; zones refilled; same seed, same result. Gives routed/total, unrouted and why, vias, length.
 
@@ -589,6 +624,28 @@ class _Board(Namespace):
 
         Examples:
             board.route(points=[[100, 50], [110, 50], [110, 60]], layers=['F.Cu', 'B.Cu'], width=0.25, net='SDA')
+        """
+        ...
+
+    def score_placement(self, *, path: str | os.PathLike[str] | None = None, area: Sequence[float] | None = None) -> dict[str, Any]:
+        """Judge a placement: courtyard overlaps, parts off the board, ratsnest length, routability (0-1), decoupling cap distances.
+
+        Registry command ``pcb.scorePlacement`` (query, read-only; units: mm).
+
+        Args:
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            area (Sequence[float] | None): [x1,y1,x2,y2]
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            board.score_placement()
         """
         ...
 

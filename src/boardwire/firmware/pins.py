@@ -15,11 +15,11 @@ from __future__ import annotations
 import re
 
 from ..errors import NotFound
+from ..netlist.net_names import POWER_NAME as _POWER_NAME
 from ..netlist.schematic import Net, PinNode, PlacedSymbol, SchematicConnectivity, natural_key
 
 _MCU = re.compile(r"ESP32|ESP8266|ESP-?WROOM|ESP-?WROVER", re.I)
 _GPIO = re.compile(r"(?:^|[/(\s])(?:GPIO|GPI|IO)(\d{1,2})(?=$|[/)\s_])")
-_POWER_NAME = re.compile(r"(?:^|/)(?:GND\w*|VSS\w*|VCC\w*|VDD\w*|VBUS\w*|\+\d[\w.]*V\w*|\d+V\d*)$", re.I)
 
 
 def _ref_class(s: PlacedSymbol) -> str:

@@ -11,10 +11,16 @@ a net named by a pin is ``Net-(R1-Pad1)`` or ``Net-(U1-SDA)``, and
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from .bus import escape_netname
 from .symbols import PinNode
+
+# Names of supply nets (a pattern, where a schematic's power pins do not say it) and of
+# ground nets among them.
+POWER_NAME = re.compile(r"(?:^|/)(?:GND\w*|VSS\w*|VCC\w*|VDD\w*|VBUS\w*|\+\d[\w.]*V\w*|\d+V\d*)$", re.I)
+GROUND_NAME = re.compile(r"(?:^|/)(?:[ADPS]?GND\w*|VSS\w*|0V)$", re.I)
 
 # Driver priorities (CONNECTION_SUBGRAPH::PRIORITY)
 PIN, SHEET_PIN, HIER_LABEL, LOCAL_LABEL, POWER_PIN, GLOBAL = 1, 2, 3, 4, 5, 6

@@ -32,7 +32,7 @@ DEFAULT_TOOLS: tuple[str, ...] = (
     "project.new", "project.updatePcb",
     "sch.placeSymbol", "sch.wire", "sch.label", "sch.power", "sch.annotate",
     "pcb.placeFootprint", "pcb.move", "pcb.rotate", "pcb.flip", "pcb.delete", "pcb.outline",
-    "pcb.route", "pcb.addTrack", "pcb.addVia", "pcb.addZone", "pcb.fillZones", "pcb.autoroute",
+    "pcb.route", "pcb.addTrack", "pcb.addVia", "pcb.addZone", "pcb.fillZones", "pcb.autoplace", "pcb.autoroute",
     "check.erc", "check.drc",
     "render.png",
     "fab.package",

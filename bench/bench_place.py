@@ -1,0 +1,116 @@
+"""Autoplace, then autoroute, judged by KiCad 9 (issue 15's second table).
+
+For each of ROUTING-NOTES' four boards: the human placement with tracks, vias and
+copper zones stripped is routed by pcb.autoroute (the reference); then every
+unlocked footprint is scattered over the outline's box at a random quarter turn
+(`tests.layout.judge.scatter_board`, seed 1), pcb.autoplace places them (seed 1; the
+back side allowed where the human design uses it) and pcb.autoroute routes the result.
+``kicad-cli pcb drc`` judges both: courtyard overlaps and parts off the board after
+placing, connections routed after routing, and the violations routing added (those
+the placed, unrouted board did not have).
+
+    python bench/bench_place.py [--boards NAME ...] [--timeout 300] [--markdown]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(REPO / "src"), str(REPO), str(REPO / "bench")]
+
+from bench_route import BOARDS  # noqa: E402
+from tests.layout.judge import drc, new_violations, scatter_board, strip_board, unconnected  # noqa: E402
+
+FOUR = ["ecc83-pp", "pic_programmer", "interf_u", "StickHub"]
+
+
+def _call(folder: Path, name: str, command: str, **args) -> dict:
+    from boardwire.registry import REGISTRY, Context
+    from boardwire.session import Session
+
+    session = Session(folder)
+    result = REGISTRY.call(command, {"path": name, **args}, Context(session))
+    session.save(name)
+    return result
+
+
+def _uses_back(src: Path) -> bool:
+    from boardwire.documents import open_document
+
+    return any(fp.side == "back" and fp.pad_count for fp in open_document(src).footprints)
+
+
+def bench(names: list[str], timeout: float, seed: int = 1) -> list[dict]:
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="bench-place-") as tmp:
+        for name in names:
+            src = BOARDS[name]
+            if not src.is_file():
+                print(f"skip {name}: {src} missing", file=sys.stderr)
+                continue
+            human = strip_board(src, Path(tmp) / name / "human")
+            before = drc(human)
+            total = unconnected(before)
+            _call(human.parent, human.name, "pcb.autoroute", time_limit=timeout)
+            after = drc(human)
+            human_done = 100.0 * (total - unconnected(after)) / total if total else 100.0
+            work = scatter_board(src, Path(tmp) / name / "placed", seed)
+            back = _uses_back(src)
+            started = time.monotonic()
+            placed = _call(work.parent, work.name, "pcb.autoplace", seed=seed, allow_back=back,
+                           time_limit=timeout)
+            place_s = time.monotonic() - started
+            placed_drc = drc(work)
+            courtyard = sum(1 for v in placed_drc["violations"] if v["type"] == "courtyards_overlap")
+            started = time.monotonic()
+            _call(work.parent, work.name, "pcb.autoroute", time_limit=timeout)
+            route_s = time.monotonic() - started
+            routed_drc = drc(work)
+            left = unconnected(routed_drc)
+            new = new_violations(placed_drc, routed_drc)
+            done = 100.0 * (total - left) / total if total else 100.0
+            row = {"board": name, "parts": placed["moved"], "back": back, "total": total,
+                   "human_completion": human_done, "courtyard_overlaps": courtyard,
+                   "off_board": placed["off_board"], "unplaced": placed["unplaced"],
+                   "ratsnest": placed["ratsnest_length"], "routability": placed["routability"],
+                   "routed": total - left, "completion": done, "new": len(new),
+                   "new_types": dict(Counter(v["type"] for v in new)),
+                   "place_s": place_s, "route_s": route_s}
+            rows.append(row)
+            print(json.dumps(row), file=sys.stderr, flush=True)
+    return rows
+
+
+def markdown(rows: list[dict]) -> str:
+    out = ["| board | parts placed | courtyard overlaps (KiCad) | off board | routed after autoplace (KiCad) | "
+           "routed on the human placement | new violations from routing | place s | route s |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        types = ", ".join(f"{k} {v}" for k, v in sorted(r["new_types"].items()))
+        out.append(f"| {r['board']} | {r['parts']}{' (both sides)' if r['back'] else ''} | {r['courtyard_overlaps']} | "
+                   f"{r['off_board']} | {r['routed']}/{r['total']} ({r['completion']:.1f}%) | "
+                   f"{r['human_completion']:.1f}% | {r['new']}{' (' + types + ')' if types else ''} | "
+                   f"{r['place_s']:.1f} | {r['route_s']:.1f} |")
+    return "\n".join(out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--boards", nargs="*", default=FOUR)
+    ap.add_argument("--timeout", type=float, default=300)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--markdown", action="store_true")
+    a = ap.parse_args()
+    rows = bench(a.boards, a.timeout, a.seed)
+    print(markdown(rows) if a.markdown else json.dumps(rows, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+"""pcb.autoplace and pcb.scorePlacement: placing footprints with boardwire's placer
+(`layout.place`, through `layout.place_board`) and judging a placement."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from ..errors import InvalidArgs
+from ..layout.place import Options
+from ..layout.place_board import Pin, judge, run
+from ..registry import Context, command
+from .common import Args, Coord, DocArgs, EditArgs, Name, Result, nm, pt
+from .drc_builtin import session_rules
+
+Edge = Literal["left", "right", "top", "bottom"]
+Area = Annotated[list[Coord] | None, Field(None, min_length=4, max_length=4, description="[x1,y1,x2,y2]")]
+
+
+class PinnedPose(Args):
+    at: list[Coord] = Field(min_length=2, max_length=2)
+    angle: float = Field(0.0, ge=-3600, le=3600)
+    side: Literal["front", "back"] = "front"
+
+
+class AutoplaceArgs(EditArgs):
+    references: list[Name] | None = Field(None, max_length=10000, description="default: all unlocked")
+    pinned: dict[Name, PinnedPose] | None = None
+    area: Area = None
+    allow_back: bool = False
+    edges: dict[Name, Edge] | None = Field(None, description="connector: edge")
+    clearance: float = Field(0.25, ge=0, le=10, description="courtyard gap")
+    spacing: float = Field(0.5, ge=0, le=1, description="routing room 0-1")
+    grid: float = Field(0.127, ge=0.01, le=10)
+    effort: Annotated[int, Field(ge=1, le=3)] = 2
+    seed: int = Field(0, ge=0, le=2**31 - 1)
+    time_limit: float = Field(60, gt=0, le=3600, description="s")
+
+
+def _area(area) -> tuple[int, int, int, int] | None:
+    if area is None:
+        return None
+    if area[0] >= area[2] or area[1] >= area[3]:
+        raise InvalidArgs("area is [x1, y1, x2, y2] with x1 < x2 and y1 < y2",
+                          errors=[{"loc": "area", "msg": "empty area", "type": "value"}])
+    return tuple(nm(v) for v in area)
+
+
+def _check_refs(board, refs, loc: str) -> None:
+    unknown = sorted(r for r in refs if board.footprint(r) is None)
+    if unknown:
+        raise InvalidArgs(f"no footprint {', '.join(map(repr, unknown[:5]))} on the board",
+                          errors=[{"loc": loc, "msg": "unknown reference", "type": "value"}])
+
+
+@command("pcb.autoplace", kind="edit", args=AutoplaceArgs, result=Result, long=True, units="mm, degrees, seconds",
+         examples=({"path": "board.kicad_pcb", "seed": 1, "edges": {"J1": "left"}},
+                   {"path": "board.kicad_pcb", "pinned": {"U1": {"at": [50, 40], "angle": 90}}, "allow_back": True}))
+def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
+    """Place footprints in the outline at quarter turns without courtyard overlaps, short ratsnest, sheets together, decoupling caps by their IC, connectors on chosen edges; pinned poses kept; same seed, same result."""
+    od = ctx.session.get(a.path, "board", ctx.actor)
+    board = od.doc
+    pinned = {ref: Pin(pt(p.at), p.angle, p.side) for ref, p in (a.pinned or {}).items()}
+    edges = dict(a.edges or {})
+    _check_refs(board, a.references or [], "references")
+    _check_refs(board, pinned, "pinned")
+    _check_refs(board, edges, "edges")
+    both = sorted(set(pinned) & set(edges))
+    if both:
+        raise InvalidArgs(f"{', '.join(both)} cannot be both pinned and bound to an edge",
+                          errors=[{"loc": "edges", "msg": "also pinned", "type": "value"}])
+    area = _area(a.area)
+    rules = session_rules(ctx, od)
+    ctx.progress(0.0, "reading the board")
+    opts = Options(effort=a.effort, seed=a.seed, time_limit=a.time_limit, grid=nm(a.grid), spacing=a.spacing,
+                   progress=lambda f, msg: ctx.progress(0.02 + 0.9 * f, msg))
+    try:
+        bp, result, moved = run(board, rules, opts, references=set(a.references) if a.references else None,
+                                pinned=pinned, area=area, allow_back=a.allow_back, edges=edges, gap=nm(a.clearance))
+    except ValueError as e:
+        raise InvalidArgs(str(e), hint="Draw the board outline first (pcb.outline) or pass an area.") from None
+    ctx.progress(0.95, "scoring the placement")
+    verdict = judge(board, rules, area)
+    ctx.progress(1.0, "done")
+    unplaced = [bp.problem.parts[i].ref for i in result.unplaced]
+    return {"summary": f"placed {len(result.poses)} footprints ({len(moved)} moved): {verdict['overlaps']} courtyard "
+                       f"overlaps, {verdict['off_board']} off the board, ratsnest {verdict['ratsnest_length']:.0f} mm, "
+                       f"routability {verdict['routability']:.2f}, in {result.seconds:.1f} s",
+            "moved": len(moved), "moved_references": moved[:500], "unplaced": unplaced,
+            "seconds": round(result.seconds, 2), **verdict}
+
+
+class ScoreArgs(DocArgs):
+    area: Area = None
+
+
+@command("pcb.scorePlacement", kind="query", args=ScoreArgs, result=Result, idempotent=True, units="mm",
+         examples=({"path": "board.kicad_pcb"},))
+def score_placement(ctx: Context, a: ScoreArgs) -> dict:
+    """Judge a placement: courtyard overlaps, parts off the board, ratsnest length, routability (0-1), decoupling cap distances."""
+    od = ctx.session.get(a.path, "board", ctx.actor)
+    try:
+        verdict = judge(od.doc, session_rules(ctx, od), _area(a.area))
+    except ValueError as e:
+        raise InvalidArgs(str(e), hint="Draw the board outline first (pcb.outline) or pass an area.") from None
+    return {"summary": f"{verdict['overlaps']} courtyard overlaps, {verdict['off_board']} parts off the board, "
+                       f"ratsnest {verdict['ratsnest_length']:.0f} mm, routability {verdict['routability']:.2f}",
+            **verdict}

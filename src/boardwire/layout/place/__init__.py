@@ -1,0 +1,11 @@
+"""The autoplacer: a placement problem in, footprint poses out (no documents here).
+
+`place` runs the engine (`engine`: annealing in `anneal`, then `legalise`); `problem`
+holds the data types, `poses` the turning and mirroring of shapes, `score` judges
+poses (overlaps, off-board, ratsnest, routability, decoupling).
+"""
+
+from .engine import place, routing_room
+from .problem import EDGES, Decoupling, Options, Part, Problem, Result
+
+__all__ = ["EDGES", "Decoupling", "Options", "Part", "Problem", "Result", "place", "routing_room"]

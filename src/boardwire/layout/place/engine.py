@@ -1,0 +1,70 @@
+"""The placer: `place` anneals a `Problem` (`anneal`) and legalises the result
+(`legalise`). Routing room: each part gets a margin around its courtyard that grows
+with the square root of its pad count (more pins, more tracks leave it), scaled down
+so that the grown boxes fill at most part of the free area (``Options.spacing``); a
+board too full for any room gets none."""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from .anneal import Annealer
+from .legalise import legalise
+from .problem import Options, Problem, Result
+
+ROOM_PER_PIN = 0.35e6  # nm of margin per square root of a part's pad count
+ROOM_BASE = 0.25e6
+
+
+def routing_room(problem: Problem, spacing: float) -> np.ndarray:
+    """Per part, the margin (nm) its courtyard box is grown by while placing."""
+    parts = problem.parts
+    want = np.array([ROOM_BASE + ROOM_PER_PIN * math.sqrt(len(p.pads)) for p in parts])
+    sizes = np.array([(p.box[2] - p.box[0] + problem.gap, p.box[3] - p.box[1] + problem.gap) for p in parts])
+    weight = np.array([2.0 if p.through else 1.0 for p in parts])
+    two_sides = any(p.flippable or p.side == "back" for p in parts)
+    free = problem.region.area * (2 if two_sides else 1) * 0.85
+
+    def used(s: float) -> float:
+        grown = (sizes[:, 0] + 2 * s * want) * (sizes[:, 1] + 2 * s * want)
+        return float((grown * weight).sum())
+
+    bare = used(0.0)
+    if bare >= free:
+        return np.zeros(len(parts))
+    target = bare + spacing * (free - bare)
+    lo, hi = 0.0, 1.0
+    if used(hi) <= target:
+        return want
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if used(mid) <= target else (lo, mid)
+    return want * lo
+
+
+def place(problem: Problem, options: Options | None = None) -> Result:
+    """Poses for the movable parts of ``problem``: annealed, then legalised on the
+    grid. Deterministic for a problem, options and seed (unless the time limit cuts
+    the annealing short)."""
+    options = options or Options()
+    started = time.monotonic()
+    progress = options.progress
+
+    def stage(lo: float, hi: float):
+        if progress is None:
+            return None
+        return lambda f, msg: progress(lo + (hi - lo) * f, msg)
+
+    margins = routing_room(problem, options.spacing)
+    annealer = Annealer(problem, _with(options, stage(0.0, 0.85)), margins)
+    moves = annealer.run()
+    poses, failed = legalise(problem, annealer.poses(), margins, options.grid, stage(0.85, 1.0))
+    movable = {i: pose for i, pose in poses.items() if problem.parts[i].movable}
+    return Result(movable, sorted(failed), time.monotonic() - started, moves)
+
+
+def _with(options: Options, progress) -> Options:
+    return Options(options.effort, options.seed, options.time_limit, options.grid, options.spacing, progress)

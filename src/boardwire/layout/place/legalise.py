@@ -1,0 +1,156 @@
+"""Legalisation: every movable part to the free spot nearest its annealed pose.
+
+Parts go largest first (fixed parts and obstacles are there before them); each keeps
+its turn and side and takes the nearest anchor on the placement grid where its
+courtyard box, grown by its routing room and the gap, meets no box already placed on
+its side (through-hole parts on both) and lies inside the region (an exact shapely
+test: the region may be any polygon). The search is over candidate anchors sorted by
+distance, in windows that grow to the whole region; when nothing is free the part
+tries without routing room, then its other turns and side. Boxes are conservative:
+two parts whose boxes keep the gap have courtyards that do too.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import shapely
+
+from .poses import box_of, facing_quarter
+from .problem import Part, Problem
+
+CHUNK = 4096
+
+
+class Board:
+    """Boxes placed so far per side, and the region."""
+
+    def __init__(self, problem: Problem):
+        self.region = problem.region
+        shapely.prepare(self.region)
+        self.bounds = problem.region.bounds
+        self.boxes = {"front": [], "back": []}
+        for side, shapes in problem.obstacles.items():
+            for g in shapes:
+                self.boxes[side].append(shapely.bounds(g))
+
+    def add(self, box, sides) -> None:
+        for s in sides:
+            self.boxes[s].append(np.asarray(box, dtype=float))
+
+    def free(self, cand: np.ndarray, rel, sides) -> np.ndarray:
+        """Which candidate anchors (m, 2) leave box ``rel`` (relative to the anchor)
+        clear of every placed box on ``sides`` and inside the region."""
+        x1 = cand[:, 0] + rel[0]
+        y1 = cand[:, 1] + rel[1]
+        x2 = cand[:, 0] + rel[2]
+        y2 = cand[:, 1] + rel[3]
+        ok = np.ones(len(cand), dtype=bool)
+        for s in sides:
+            if not self.boxes[s]:
+                continue
+            b = np.array(self.boxes[s])
+            hit = ((x1[:, None] < b[None, :, 2]) & (x2[:, None] > b[None, :, 0])
+                   & (y1[:, None] < b[None, :, 3]) & (y2[:, None] > b[None, :, 1]))
+            ok &= ~hit.any(axis=1)
+        bx1, by1, bx2, by2 = self.bounds
+        ok &= (x1 >= bx1) & (y1 >= by1) & (x2 <= bx2) & (y2 <= by2)
+        idx = np.flatnonzero(ok)
+        if len(idx):
+            inside = shapely.contains(self.region, shapely.box(x1[idx], y1[idx], x2[idx], y2[idx]))
+            ok[idx[~inside]] = False
+        return ok
+
+
+def _candidates(target, grid: float, radius: float, edge: str | None, bounds, rel) -> np.ndarray:
+    """Grid anchors within ``radius`` of ``target``, nearest first (an edge
+    connector's only along its edge, flush with it)."""
+    tx, ty = target
+    # at most about a million anchors: a coarser step (a multiple of the grid) far out
+    grid = grid * max(1, int(np.ceil((2 * radius / grid + 1) / 1000)))
+    k = int(np.ceil(radius / grid))
+    steps = np.arange(-k, k + 1) * grid
+    bx1, by1, bx2, by2 = bounds
+    if edge in ("left", "right"):
+        x = bx1 - rel[0] if edge == "left" else bx2 - rel[2]
+        ys = np.round((ty + steps) / grid) * grid
+        pts = np.column_stack((np.full(len(ys), x), ys))
+    elif edge in ("top", "bottom"):
+        y = by1 - rel[1] if edge == "top" else by2 - rel[3]
+        xs = np.round((tx + steps) / grid) * grid
+        pts = np.column_stack((xs, np.full(len(xs), y)))
+    else:
+        gx = np.round((tx + steps) / grid) * grid
+        gy = np.round((ty + steps) / grid) * grid
+        xx, yy = np.meshgrid(gx, gy)
+        pts = np.column_stack((xx.ravel(), yy.ravel()))
+    d = np.hypot(pts[:, 0] - tx, pts[:, 1] - ty)
+    order = np.lexsort((pts[:, 1], pts[:, 0], d))  # ties broken by position: deterministic
+    return pts[order]
+
+
+def _sides(part: Part, flipped: int) -> tuple[str, ...]:
+    if part.through:
+        return ("front", "back")
+    side = part.side if not flipped else ("back" if part.side == "front" else "front")
+    return (side,)
+
+
+def legalise(problem: Problem, poses: list, margins: np.ndarray, grid: float,
+             progress=None) -> tuple[dict[int, tuple], list[int]]:
+    """Legal poses for the movable parts (index -> pose) and the parts that found no
+    spot (left at their annealed pose)."""
+    board = Board(problem)
+    parts = problem.parts
+    half = problem.gap / 2
+    for i, part in enumerate(parts):
+        if not part.movable:
+            x, y, q, f = part.pose
+            b = np.array(box_of(part, q, f)) + (x - half, y - half, x + half, y + half)
+            board.add(b, _sides(part, f))
+    order = sorted((i for i, p in enumerate(parts) if p.movable),
+                   key=lambda i: (parts[i].edge is None, -_area(parts[i]), parts[i].ref))
+    out: dict[int, tuple] = {}
+    failed: list[int] = []
+    bx1, by1, bx2, by2 = board.bounds
+    whole = float(np.hypot(bx2 - bx1, by2 - by1))
+    for n, i in enumerate(order):
+        part = parts[i]
+        x, y, q, f = poses[i]
+        tries = [(q, f, margins[i]), (q, f, 0.0)]
+        if part.edge is None:
+            tries += [(q2, f2, 0.0) for f2 in ((f, 1 - f) if part.flippable else (f,))
+                      for q2 in range(4) if (q2, f2) != (q, f)]
+        else:
+            tries = [(facing_quarter(part, part.edge), 0, margins[i]), (facing_quarter(part, part.edge), 0, 0.0)]
+        spot = None
+        for q2, f2, m in tries:
+            grow = m + half
+            rel = np.array(box_of(part, q2, f2)) + (-grow, -grow, grow, grow)
+            sides = _sides(part, f2)
+            radius = max(4 * grid, (rel[2] - rel[0] + rel[3] - rel[1]))
+            while spot is None:
+                cand = _candidates((x, y), grid, min(radius, whole), part.edge, board.bounds, rel)
+                for start in range(0, len(cand), CHUNK):
+                    chunk = cand[start:start + CHUNK]
+                    ok = np.flatnonzero(board.free(chunk, rel, sides))
+                    if len(ok):
+                        spot = chunk[ok[0]]
+                        break
+                if spot is not None or radius >= whole:
+                    break
+                radius *= 2
+            if spot is not None:
+                board.add(rel + np.array([spot[0], spot[1], spot[0], spot[1]]), sides)
+                out[i] = (float(spot[0]), float(spot[1]), q2, f2)
+                break
+        if spot is None:
+            failed.append(i)
+            out[i] = poses[i]
+        if progress is not None and n % 8 == 0:
+            progress(n / max(1, len(order)), f"legalising: {n} of {len(order)} parts")
+    return out, failed
+
+
+def _area(part: Part) -> float:
+    x1, y1, x2, y2 = part.box
+    return (x2 - x1) * (y2 - y1)

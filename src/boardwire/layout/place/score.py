@@ -1,0 +1,86 @@
+"""Judging poses: ratsnest length, a routability estimate and decoupling distances
+(courtyard overlaps and parts off the board are judged on the board itself, by
+`checks.courtyards` and the outline: see `layout.place_board`).
+
+- Ratsnest: per net, the minimum spanning tree over its pad centres (Prim), as the
+  ratsnest of an unrouted board; tracks are ignored.
+- Routability: RUDY (Spindler and Johannes, "Fast and accurate routing demand
+  estimation", DATE 2007): each net spreads its wire length (its spanning tree) evenly
+  over its pins' bounding box; the demand per bin (mm of track per mm²) is set against
+  a capacity of ``layers / track_pitch`` halved (pads, vias and turns take the rest).
+  The estimate is the share of the demand that fits: 1.0 when no bin overflows.
+- Decoupling: per capacitor, the distance from its power pad to the nearest pad of
+  the IC it serves on that net.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .poses import pads_at
+from .problem import Problem
+
+USABLE = 0.5
+BINS = 48
+
+
+def net_pins(problem: Problem, poses) -> dict[int, np.ndarray]:
+    """Net id -> (k, 2) pad centres (nm) at ``poses`` (index -> pose; others as now)."""
+    pins: dict[int, list] = {}
+    for i, part in enumerate(problem.parts):
+        pose = poses.get(i, part.pose)
+        at = pads_at(part, pose)
+        for k, net in enumerate(part.pad_nets):
+            if net >= 0:
+                pins.setdefault(net, []).append(at[k])
+    return {n: np.array(v) for n, v in pins.items() if len(v) > 1}
+
+
+def spanning_length(points: np.ndarray) -> float:
+    """Length of the Euclidean minimum spanning tree over ``points`` (Prim)."""
+    n = len(points)
+    if n < 2:
+        return 0.0
+    inside = np.zeros(n, dtype=bool)
+    inside[0] = True
+    best = np.hypot(*(points - points[0]).T)
+    total = 0.0
+    for _ in range(n - 1):
+        cand = np.where(inside, np.inf, best)
+        j = int(cand.argmin())
+        total += float(cand[j])
+        inside[j] = True
+        best = np.minimum(best, np.hypot(*(points - points[j]).T))
+    return total
+
+
+def score(problem: Problem, poses: dict) -> dict:
+    """Ratsnest length (mm), routability (0-1, and the worst bin's demand over its
+    capacity), decoupling distances (mm) for ``poses``."""
+    pins = net_pins(problem, poses)
+    lengths = {n: spanning_length(p) for n, p in pins.items()}
+    x1, y1, x2, y2 = problem.region.bounds
+    step = max(x2 - x1, y2 - y1) / BINS
+    nx, ny = int(np.ceil((x2 - x1) / step)) + 1, int(np.ceil((y2 - y1) / step)) + 1
+    demand = np.zeros((ny, nx))
+    floor = problem.track_pitch
+    for n, p in pins.items():
+        lo, hi = p.min(axis=0), p.max(axis=0)
+        w, h = max(hi[0] - lo[0], floor), max(hi[1] - lo[1], floor)
+        density = lengths[n] / (w * h)  # nm of track per nm²
+        i1, i2 = np.clip([int((lo[0] - x1) // step), int((hi[0] - x1) // step)], 0, nx - 1)
+        j1, j2 = np.clip([int((lo[1] - y1) // step), int((hi[1] - y1) // step)], 0, ny - 1)
+        demand[j1:j2 + 1, i1:i2 + 1] += density
+    capacity = problem.layers / problem.track_pitch * USABLE
+    total = float(demand.sum())
+    over = float(np.maximum(demand - capacity, 0).sum())
+    decoupling = []
+    for d in problem.decoupling:
+        cap = pads_at(problem.parts[d.cap], poses.get(d.cap, problem.parts[d.cap].pose))[d.cap_pad]
+        ic = pads_at(problem.parts[d.ic], poses.get(d.ic, problem.parts[d.ic].pose))[d.ic_pads]
+        decoupling.append({"capacitor": problem.parts[d.cap].ref, "ic": problem.parts[d.ic].ref, "net": d.net,
+                           "distance": round(float(np.hypot(*(ic - cap).T).min()) / 1e6, 3)})
+    return {"ratsnest_length": round(sum(lengths.values()) / 1e6, 2),
+            "routability": round(1.0 - over / total, 4) if total else 1.0,
+            "peak_demand": round(float(demand.max()) / capacity, 3) if total else 0.0,
+            "decoupling": decoupling}

@@ -1,0 +1,223 @@
+"""A board as a placement problem, poses back into the board, and a placement's score.
+
+The one adapter between the placer (`boardwire.layout.place`, which knows no
+documents) and a KiCad board. It reads footprints, pads, courtyards, the outline and
+keep-outs from the board's geometry model (`boardwire.geometry`), the rules through
+the caller (`geometry.rules.Rules`), and writes poses with the footprints' own
+primitives (`Footprint.flip`, `rotate_to`, `move_to`), which pcbnew's placement
+matches. Courtyard overlaps are judged by the built-in DRC's own test
+(`checks.courtyards`).
+
+Parts: every footprint with pads or a courtyard (logos and drawings are left alone).
+A footprint without a courtyard gets its pads' box grown by 0.25 mm (KiCad's
+courtyard margin, IPC-7351).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+
+from ...checks.courtyards import courtyards_overlap
+from ...documents.board import Board, Footprint
+from ...geometry import geometry_of
+from ...geometry.constraints import constraints_for
+from ..place import Options, Part, Problem, Result, place
+from ..place.decoupling import find_decoupling
+from ..place.poses import angle_of, outline_at
+from ..place.score import score
+
+COURTYARD_MARGIN = 250_000  # nm, IPC-7351's nominal courtyard excess
+_CONNECTOR = re.compile(r"^(?:J|P|CN|CON|X|USB)\d", re.I)
+
+
+@dataclass
+class Pin:
+    """A caller's placement of one footprint (nm, degrees, front/back)."""
+
+    at: tuple[int, int]
+    angle: float
+    side: str
+
+
+@dataclass
+class BoardPlacement:
+    problem: Problem
+    footprints: list[Footprint]  # per part index
+
+
+def _turn(points: np.ndarray, degrees: float, mirror: bool = False) -> np.ndarray:
+    """KiCad's rotate(p, degrees) (y down), after mirroring y when ``mirror``."""
+    p = np.asarray(points, dtype=float).reshape(-1, 2)
+    if mirror:
+        p = p * np.array([1.0, -1.0])
+    r = math.radians(degrees)
+    c, s = math.cos(r), math.sin(r)
+    return np.column_stack((p[:, 0] * c + p[:, 1] * s, -p[:, 0] * s + p[:, 1] * c))
+
+
+def _sheet(fp: Footprint) -> str:
+    link = fp.link or ""
+    return link.rsplit("/", 1)[0] if "/" in link else ""
+
+
+def build_problem(board: Board, rules, *, references: set[str] | None = None,
+                  pinned: dict[str, Pin] | None = None, area=None, allow_back: bool = False,
+                  edges: dict[str, str] | None = None, gap: int = 0) -> BoardPlacement:
+    """The placement problem of ``board``: footprints to place are ``references`` (else
+    every footprint that is not locked), minus ``pinned`` ones (fixed at the caller's
+    pose); ``area`` (x1, y1, x2, y2 nm) narrows the board outline; parts may go on
+    the back when ``allow_back`` (SMD parts only); ``edges``: reference -> board edge
+    for connectors. Raises ValueError for a board without a closed outline or area."""
+    model = geometry_of(board)
+    pinned = pinned or {}
+    edges = edges or {}
+    region = model.outline()
+    if area is not None:
+        box = shapely.box(*area)
+        region = box if region is None else region.intersection(box)
+    if region is None or region.is_empty:
+        raise ValueError("the board has no closed outline (Edge.Cuts) and no area was given")
+    region = region.buffer(-rules.value("min_copper_edge_clearance"), join_style="mitre")
+    fps = {fp.node: fp for fp in board.footprints}
+    parts: list[Part] = []
+    views: list[Footprint] = []
+    net_ids: dict[str, int] = {}
+    for rec in model.footprints:
+        if rec is None:
+            continue
+        fp = fps.get(rec.owner.node)
+        if fp is None:
+            continue
+        pads = [model.items[i] for i in rec.pads]
+        seen, pad_pos, pad_nets, through, boxes = set(), [], [], False, []
+        for it in pads:
+            key = (it.number, it.pos)
+            if key in seen:
+                continue
+            seen.add(key)
+            pad_pos.append(it.pos)
+            pad_nets.append(net_ids.setdefault(it.net, len(net_ids)) if it.net else -1)
+            through |= it.has_hole
+            boxes.append(shapely.buffer(it.core, it.r).bounds if it.r else it.core.bounds)
+        court = rec.courtyard.get(rec.side) or next(iter(rec.courtyard.values()), None)
+        if court is None:
+            if not boxes:
+                continue  # a logo or drawing: not placed, no obstacle
+            b = np.array(boxes)
+            court = shapely.box(b[:, 0].min() - COURTYARD_MARGIN, b[:, 1].min() - COURTYARD_MARGIN,
+                                b[:, 2].max() + COURTYARD_MARGIN, b[:, 3].max() + COURTYARD_MARGIN)
+        ref = fp.reference
+        x0, y0 = fp.position
+        theta = fp.orientation
+        movable = (ref in references) if references is not None else not fp.locked
+        movable = movable and ref not in pinned
+        mirror = False
+        if movable:
+            # the stored frame: world shapes turned back by the footprint's angle
+            frame = lambda p: _turn(p - np.array([x0, y0]), -theta)  # noqa: E731
+            pose = (float(x0), float(y0), int(round(theta / 90.0)) % 4, 0)
+            side = fp.side
+        else:
+            # fixed: shapes kept as they lie (or as the caller pins them), anchor-relative
+            if ref in pinned:
+                pin = pinned[ref]
+                mirror = pin.side != fp.side
+                frame = lambda p, pin=pin, mirror=mirror: _turn(  # noqa: E731
+                    _turn(p - np.array([x0, y0]), -theta), pin.angle, mirror)
+                pose, side = (float(pin.at[0]), float(pin.at[1]), 0, 0), pin.side
+            else:
+                frame = lambda p: p - np.array([x0, y0])  # noqa: E731
+                pose, side = (float(x0), float(y0), 0, 0), fp.side
+        outline = shapely.transform(court, frame)
+        local = frame(np.array(pad_pos, dtype=float)) if pad_pos else np.zeros((0, 2))
+        bx = outline.bounds
+        facing = None
+        if _CONNECTOR.match(ref) and len(local):
+            centre = np.array([(bx[0] + bx[2]) / 2, (bx[1] + bx[3]) / 2])
+            v = centre - local.mean(axis=0)
+            if np.hypot(*v) > 0.15 * max(bx[2] - bx[0], bx[3] - bx[1]):
+                facing = (float(v[0]), float(v[1]))
+        parts.append(Part(ref, bx, outline, local, pad_nets, side, pose, through, movable,
+                          movable and allow_back and not through, _sheet(fp),
+                          edges.get(ref) if movable else None, facing))
+        views.append(fp)
+    obstacles = {"front": [], "back": []}
+    front, back = model.layers.mask(["F.Cu"]), model.layers.mask(["B.Cu"])
+    for ko in model.keepouts:
+        if ko is None or ko.polygon is None or (ko.flags or {}).get("footprints") is not True:
+            continue
+        if ko.mask & front:
+            obstacles["front"].append(ko.polygon)
+        if ko.mask & back:
+            obstacles["back"].append(ko.polygon)
+    nets = [""] * len(net_ids)
+    for name, k in net_ids.items():
+        nets[k] = name
+    default = rules.netclass("")
+    pitch = (default.track_width or 200_000) + (default.clearance or 200_000)
+    problem = Problem(parts, nets, region, float(gap), obstacles, [], len(model.layers.names), float(pitch))
+    problem.decoupling = find_decoupling(parts, nets)
+    return BoardPlacement(problem, views)
+
+
+def apply_poses(bp: BoardPlacement, result: Result, pinned: dict[str, Pin]) -> list[str]:
+    """Write the poses (and the caller's pinned ones) with the footprints' primitives;
+    footprints already where they belong are not touched. Returns the references moved."""
+    moved = []
+    for i, fp in enumerate(bp.footprints):
+        part = bp.problem.parts[i]
+        if i in result.poses:
+            x, y, q, f = result.poses[i]
+            side = part.side if not f else ("back" if part.side == "front" else "front")
+            target = ((int(round(x)), int(round(y))), angle_of(part, q), side)
+        elif part.ref in pinned:
+            pin = pinned[part.ref]
+            target = (pin.at, pin.angle, pin.side)
+        else:
+            continue
+        at, angle, side = target
+        if fp.position == at and fp.side == side and (fp.orientation - angle) % 360 == 0:
+            continue
+        if fp.side != side:
+            fp.flip()
+        if (fp.orientation - angle) % 360:
+            fp.rotate_to(angle)
+        if fp.position != at:
+            fp.move_to(at)
+        moved.append(part.ref)
+    return moved
+
+
+def judge(board: Board, rules, area=None) -> dict:
+    """The placement on ``board`` now: courtyard overlaps (the built-in DRC's test),
+    parts whose courtyard leaves the board outline, ratsnest length, routability and
+    decoupling distances (`layout.place.score`)."""
+    bp = build_problem(board, rules, references=set(), area=area)
+    model = geometry_of(board)
+    overlaps = courtyards_overlap(model, constraints_for(model, rules))
+    outline = model.outline()
+    off = []
+    if outline is not None:
+        edge = outline.buffer(1000)  # 1 µm: a courtyard on the edge is on the board
+        shapely.prepare(edge)
+        for part in bp.problem.parts:
+            if not edge.contains(outline_at(part, part.pose)):
+                off.append(part.ref)
+    out = score(bp.problem, {})
+    pairs = sorted({tuple(sorted(f.reference for f in v.items)) for v in overlaps})
+    return {"overlaps": len(pairs), "overlapping": [list(p) for p in pairs[:50]],
+            "off_board": len(off), "off_board_parts": off[:50], **out}
+
+
+def run(board: Board, rules, options: Options, **kw) -> tuple[BoardPlacement, Result, list[str]]:
+    """Build, place and write: returns the problem, the engine's result and the
+    references moved."""
+    bp = build_problem(board, rules, **kw)
+    result = place(bp.problem, options)
+    moved = apply_poses(bp, result, kw.get("pinned") or {})
+    return bp, result, moved

@@ -1,0 +1,136 @@
+"""pcb.autoplace and pcb.scorePlacement on KiCad's demo boards with their footprints
+scattered (`judge.scatter_board`): legal placements (no courtyard overlap, nothing
+off the board, judged by the built-in DRC's courtyard test and by kicad-cli), routable
+ones, determinism, one undo step, cancellation, the caller's constraints."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from boardwire.errors import Cancelled, InvalidArgs
+from boardwire.registry import REGISTRY, CancelToken, Context
+from boardwire.session import Session
+from tests.inputs import DEMOS, need
+from tests.layout.judge import drc, scatter_board, unconnected
+
+ECC83 = DEMOS / "ecc83" / "ecc83-pp.kicad_pcb"
+PIC = DEMOS / "pic_programmer" / "pic_programmer.kicad_pcb"
+
+
+def _place(folder, name, **args):
+    session = Session(folder)
+    result = REGISTRY.call("pcb.autoplace", {"path": name, "seed": 1, **args}, Context(session))
+    session.save(name)
+    return result, session
+
+
+def test_scattered_board_placed_legally_same_seed_same_file(tmp_path):
+    outs = []
+    for run in ("a", "b"):
+        board = scatter_board(need(ECC83), tmp_path / run, seed=3)
+        scattered = board.read_bytes()
+        session = Session(board.parent)
+        before = REGISTRY.call("pcb.scorePlacement", {"path": board.name}, Context(session))
+        assert before["overlaps"] > 0 and before["off_board"] > 0  # the scatter is a real test
+        result = REGISTRY.call("pcb.autoplace", {"path": board.name, "seed": 5}, Context(session))
+        assert result["overlaps"] == 0 and result["off_board"] == 0 and result["unplaced"] == []
+        assert result["moved"] == 15 and result["ratsnest_length"] < before["ratsnest_length"]
+        again = REGISTRY.call("pcb.scorePlacement", {"path": board.name}, Context(session))
+        assert {k: again[k] for k in ("overlaps", "off_board", "ratsnest_length")} == \
+            {k: result[k] for k in ("overlaps", "off_board", "ratsnest_length")}
+        od = session.get(board.name)
+        outs.append(od.doc.to_bytes())
+        assert od.revision == 1
+        session.undo(board.name)  # one undo step takes every move back
+        assert od.doc.to_bytes() == scattered
+    assert outs[0] == outs[1]
+
+
+def test_cancel_leaves_the_board_as_it_was(tmp_path):
+    board = scatter_board(need(PIC), tmp_path, seed=1)
+    original = board.read_bytes()
+    session = Session(tmp_path)
+    token = CancelToken()
+    reports = []
+
+    def progress(fraction, message):
+        reports.append(fraction)
+        if len(reports) == 3:  # mid-annealing
+            token.cancel()
+
+    with pytest.raises(Cancelled):
+        REGISTRY.call("pcb.autoplace", {"path": board.name}, Context(session, progress_fn=progress, cancel=token))
+    od = session.get(board.name)
+    assert od.revision == 0 and od.doc.to_bytes() == original
+    assert 0 < reports[-1] < 1 and reports == sorted(reports)
+
+
+def test_pinned_chosen_and_edge_connector(tmp_path):
+    board = scatter_board(need(ECC83), tmp_path, seed=2)
+    session = Session(tmp_path)
+    doc = session.get(board.name).doc
+    fixed = {fp.reference: (fp.position, fp.orientation) for fp in doc.footprints if fp.reference in ("C1", "R1")}
+    chosen = ["U1", "P1", "P2", "P3", "C2", "R2", "R3", "R4"]
+    result = REGISTRY.call("pcb.autoplace", {
+        "path": board.name, "seed": 1, "references": chosen,
+        "pinned": {"U1": {"at": [140, 110], "angle": 90}}, "edges": {"P1": "left"}}, Context(session))
+    doc = session.get(board.name).doc
+    for ref, (at, angle) in fixed.items():  # not chosen: not moved
+        fp = doc.footprint(ref)
+        assert (fp.position, fp.orientation) == (at, angle)
+    u1 = doc.footprint("U1")
+    assert u1.position == (140_000_000, 110_000_000) and u1.orientation == 90
+    # P1 sits on the left edge (within the edge clearance, half the courtyard gap and
+    # a grid step), its long side along it (a pin header has no mating side)
+    from boardwire.geometry import geometry_of
+
+    model = geometry_of(doc)
+    left = model.outline().bounds[0]
+    rec = next(r for r in model.footprints if r is not None and r.reference == "P1")
+    x1, y1, x2, y2 = rec.courtyard["front"].bounds
+    assert 0 <= x1 - left < 650_000 and y2 - y1 > x2 - x1
+    assert set(result["moved_references"]) <= set(chosen)
+
+
+def test_decoupling_caps_next_to_their_ic(tmp_path):
+    board = scatter_board(need(PIC), tmp_path, seed=1)
+    result, _ = _place(tmp_path, board.name, allow_back=True)
+    assert result["overlaps"] == 0 and result["off_board"] == 0
+    pairs = {(d["capacitor"], d["ic"]): d["distance"] for d in result["decoupling"]}
+    assert ("C1", "U2") in pairs and len(pairs) >= 3
+    # mm from the cap's supply pad to the IC's: KiCad's demo has 33, 11 and 50 mm
+    assert max(pairs.values()) < 10.0
+
+
+def test_bad_arguments_change_nothing(tmp_path):
+    board = scatter_board(need(ECC83), tmp_path, seed=1)
+    ctx = Context(Session(tmp_path))
+    for args in ({"references": ["U99"]}, {"pinned": {"X9": {"at": [0, 0]}}},
+                 {"edges": {"P1": "left"}, "pinned": {"P1": {"at": [130, 100]}}},
+                 {"area": [10, 10, 5, 20]}):
+        with pytest.raises(InvalidArgs):
+            REGISTRY.call("pcb.autoplace", {"path": board.name, **args}, ctx)
+    assert Session(tmp_path).get(board.name).doc.to_bytes() == board.read_bytes()
+
+
+def test_score_of_the_human_placement():
+    session = Session(ECC83.parent)
+    result = REGISTRY.call("pcb.scorePlacement", {"path": need(ECC83).name}, Context(session))
+    # KiCad's demo: no courtyard overlap, one connector reaching past the outline
+    assert result["overlaps"] == 0 and result["off_board_parts"] == ["P4"]
+    assert 100 < result["ratsnest_length"] < 400 and 0 < result["routability"] <= 1
+
+
+@pytest.mark.kicad
+def test_kicad_agrees_and_the_placement_routes(kicad_cli, tmp_path):
+    board = scatter_board(need(ECC83), tmp_path, seed=1)
+    _place(tmp_path, board.name)
+    placed = drc(board)
+    assert not [v for v in placed["violations"] if v["type"] in ("courtyards_overlap", "copper_edge_clearance")]
+    session = Session(tmp_path)
+    routed = REGISTRY.call("pcb.autoroute", {"path": board.name, "seed": 1}, Context(session))
+    session.save(board.name)
+    assert routed["routed"] == routed["total"] and unconnected(drc(board)) == 0
+    assert math.isfinite(routed["length"])
