@@ -1447,6 +1447,85 @@ class _Lib(Namespace):
         """
         ...
 
+class _Parts(Namespace):
+    """boardwire.api.parts: generated from the registry."""
+
+    def import_(self, *, file: str) -> dict[str, Any]:
+        """Index a catalogue file (jlcpcb-parts-database CSV or jlcparts SQLite) into the project's local catalogue (.boardwire/parts.sqlite); rows with the same LCSC code are replaced. Errors: invalid-args for a file in neither format.
+
+        Registry command ``parts.import`` (session).
+
+        Args:
+            file (str): A jlcpcb-parts-database CSV or a jlcparts cache.sqlite3, in the working directory (required)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            parts.import_(file='jlcpcb-components-basic-preferred.csv')
+        """
+        ...
+
+    def pins(self, *, part: str | None = None, symbol: str | None = None, footprint: str | None = None, format: Literal['lines', 'json'] = 'lines') -> dict[str, Any]:
+        """A part's pins mapped to its KiCad symbol and footprint pads (by number): number, name, type, unit, pad; pads without a pin and pins without a pad. Give an LCSC code (the catalogue picks symbol and footprint) or a symbol. Errors: not-found for an unknown part, symbol or footprint.
+
+        Registry command ``parts.pins`` (query, read-only).
+
+        Args:
+            part (str | None): LCSC code, e.g. C6186
+            symbol (str | None): Library:Name, instead of part
+            footprint (str | None): Library:Name; default the part's
+            format (Literal['lines', 'json']): (default 'lines')
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            parts.pins(part='C6186')
+            parts.pins(symbol='Device:R', footprint='Resistor_SMD:R_0603_1608Metric')
+        """
+        ...
+
+    def search(self, *, query: str, kind: Literal['led', 'resistor', 'capacitor', 'inductor', 'crystal', 'fuse', 'diode', 'transistor', 'connector', 'switch', 'regulator', 'ic'] | None = None, package: str | None = None, basic: bool = False, in_stock: bool = False, limit: int = 10, offset: int = 0, format: Literal['lines', 'json'] = 'lines') -> dict[str, Any]:
+        """Search the imported parts catalogue (parts.import): every word must match (values in any spelling: 10k, 4k7, 100nF, 0.1uF); ranked basic, preferred, in stock, cheapest; > marks the row a build picks. Columns: lcsc, mpn, package, tier, stock, usd (smallest order), footprint (KiCad), description. When no row has every word, says missing and lists KiCad library candidates.
+
+        Registry command ``parts.search`` (query, read-only).
+
+        Args:
+            query (str): Part number, value, package, words, e.g. '10k resistor 0402' (required)
+            kind (Literal['led', 'resistor', 'capacitor', 'inductor', 'crystal', 'fuse', 'diode', 'transistor', 'connector', 'switch', 'regulator', 'ic'] | None):
+            package (str | None): e.g. 0603, SOT-223
+            basic (bool): Only JLCPCB basic or preferred parts (default False)
+            in_stock (bool): (default False)
+            limit (int): (default 10)
+            offset (int): (default 0)
+            format (Literal['lines', 'json']): (default 'lines')
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            parts.search(query='AMS1117-3.3')
+            parts.search(query='100nF 0603 capacitor', basic=True)
+            parts.search(query='10k', kind='resistor', package='0402', format='json')
+        """
+        ...
+
 class _Project(Namespace):
     """boardwire.api.project: generated from the registry."""
 
@@ -2698,6 +2777,7 @@ check: _Check
 fab: _Fab
 fw: _Fw
 lib: _Lib
+parts: _Parts
 project: _Project
 query: _Query
 render: _Render

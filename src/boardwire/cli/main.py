@@ -259,6 +259,10 @@ from .mcp_cmd import mcp_app  # noqa: E402 - registered after the app exists
 
 app.add_typer(mcp_app, name="mcp")
 
+from .parts_cmd import parts_app  # noqa: E402
+
+app.add_typer(parts_app, name="parts")
+
 
 def main() -> None:
     try:

@@ -26,6 +26,8 @@ TOOLSETS: dict[str, tuple[str, ...]] = {
     "library": ("lib",),
     "project": ("project", "fab"),
     "firmware": ("fw",),
+    "parts": ("parts",),
+    "design": ("design",),
 }
 TOKEN_BUDGET = 15_500  # counted with the published Claude tokenizer (count_tokens); +500 for pcb.autoroute, exportDsn, importSes
 
