@@ -2066,6 +2066,33 @@ class _Sch(Namespace):
         """
         ...
 
+    def connect(self, *, nets: dict[str, Sequence[str]], path: str | os.PathLike[str] | None = None, revision: int | None = None, power: Sequence[str] | None = None, no_connect: Sequence[str] = ..., flags: bool = True) -> dict[str, Any]:
+        """Connect placed symbols' pins by net: a short wire and a net label at each pin, power symbols for power nets (ground down, supplies up), PWR_FLAGs where a power net has no source, no-connect flags; on the 50 mil grid, wires lengthened until no label, field or symbol box overlaps another. Result: counts and any overlaps left. Then sch.annotate for #PWR references. Errors: invalid-args for an unknown reference or pin, or a pin in two nets.
+
+        Registry command ``sch.connect`` (edit; units: mm).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            nets (dict[str, Sequence[str]]): Net name -> pins "REF.PIN", e.g. {"LED": ["U1.3", "R1.1"]} (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            power (Sequence[str] | None): Nets drawn as power symbols; default GND*, +*, VCC, VDD, VBUS...
+            no_connect (Sequence[str]): Pins "REF.PIN" to flag as unconnected
+            flags (bool): PWR_FLAG on power nets without a power output pin (default True)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            sch.connect(nets={'LED': ['U1.3', 'R1.1'], 'GND': ['U1.1', 'C1.2']}, no_connect=['U1.5'])
+        """
+        ...
+
     def connectivity(self, *, path: str | os.PathLike[str] | None = None, net: str | None = None, reference: str | None = None, include_single: bool = True, offset: int = 0, limit: int = 200) -> dict[str, Any]:
         """Schematic nets of the whole hierarchy as KiCad names them (/sheet/LABEL, GLOBAL, Net-(R1-Pad1)), each with its pins as REF.PIN (the pins KiCad's netlist lists) and the sheets it spans; filtered by net name or reference; paged.
 
@@ -2481,8 +2508,8 @@ class _Sch(Namespace):
         """
         ...
 
-    def set_field(self, *, reference: str, field: str, value: str, path: str | os.PathLike[str] | None = None, revision: int | None = None, sheet: str | None = None, hidden: bool | None = None) -> dict[str, Any]:
-        """Set a field of a placed symbol. Reference is per sheet instance (only the named instance changes); every other field is stored once per sheet file, so where that file is placed several times the change is shared: shared_by lists the instance paths. A field the symbol lacks is added (hidden, at the anchor). Errors: not-found for an unknown reference; invalid-args for an ambiguous one (give sheet) or a duplicate reference.
+    def set_field(self, *, reference: str, field: str, path: str | os.PathLike[str] | None = None, revision: int | None = None, sheet: str | None = None, value: str | None = None, hidden: bool | None = None, at: Sequence[float] | None = None, angle: Literal[0, 90] | None = None) -> dict[str, Any]:
+        """Set, move (at, mm), turn (angle 0/90) or hide a field of a placed symbol; value may be left out to only move or hide it. Reference is per sheet instance (only the named instance changes); every other field is stored once per sheet file, so where that file is placed several times the change is shared: shared_by lists the instance paths. A field the symbol lacks is added (hidden, at the anchor). Errors: not-found for an unknown reference; invalid-args for an ambiguous one (give sheet) or a duplicate reference.
 
         Registry command ``sch.setField`` (edit).
         One undo step (inside `transaction` it joins the transaction's step).
@@ -2490,11 +2517,13 @@ class _Sch(Namespace):
         Args:
             reference (str): Symbol reference (as shown on the sheet instance) (required)
             field (str): Reference, Value, Footprint, Datasheet, Description or any field (required)
-            value (str): (required)
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
             revision (int | None): Fail with stale-revision unless the document is at this revision
             sheet (str | None): Sheet instance path (e.g. /amp_left/) where the reference is on several
+            value (str | None): Default: unchanged (required for a new field)
             hidden (bool | None): Show or hide the field (new fields are hidden)
+            at (Sequence[float] | None): Move the field's text to [x, y] mm on the sheet
+            angle (Literal[0, 90] | None): Text angle on the sheet
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
