@@ -916,6 +916,116 @@ class _Check(Namespace):
         """
         ...
 
+class _Design(Namespace):
+    """boardwire.api.design: generated from the registry."""
+
+    def brief(self) -> dict[str, Any]:
+        """What a design document must contain (its JSON Schema), the checks it must pass, the build stages, and an example; write one, then design.check and design.build.
+
+        Registry command ``design.brief`` (query, read-only).
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def build(self, *, design: dict[str, Any] | None = None, file: str | None = None, out: str = 'builds', until: Literal['project', 'schematic', 'erc', 'update', 'outline', 'placement', 'route', 'zones', 'save', 'drc', 'verdict', 'fab'] | None = None) -> dict[str, Any]:
+        """Build a design into a new version folder OUT/NAME/vNNN with progress per stage: project, schematic (layout, sch.connect, annotate), erc, update, outline, placement (pcb.autoplace, or a marked fallback; pinned parts kept), route (pcb.autoroute), zones (GND on B.Cu), save, drc (with parity), verdict, fab (fab.zip when clean). Errors: check-failed with design.check's errors.
+
+        Registry command ``design.build`` (session, long).
+
+        Args:
+            design (dict[str, Any] | None): The design document (see design.brief)
+            file (str | None): Or a design JSON file in the working directory
+            out (str): Folder of the version folders (OUT/NAME/vNNN) (default 'builds')
+            until (Literal['project', 'schematic', 'erc', 'update', 'outline', 'placement', 'route', 'zones', 'save', 'drc', 'verdict', 'fab'] | None): Stop after this stage
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            design.build(file='blinker.json')
+            design.build(file='usbc.json', until='erc')
+        """
+        ...
+
+    def check(self, *, design: dict[str, Any] | None = None, file: str | None = None) -> dict[str, Any]:
+        """Validate a design: schema, then each component resolved (catalogue part -> symbol, footprint, LCSC/MPN fields), pins, nets of one pin, unconnected pins, power without a source, footprints that do not fit the symbol. Errors and warnings carry code, where, message and fix; components as a compact table.
+
+        Registry command ``design.check`` (query, read-only).
+
+        Args:
+            design (dict[str, Any] | None): The design document (see design.brief)
+            file (str | None): Or a design JSON file in the working directory
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            design.check(file='blinker.json')
+        """
+        ...
+
+    def rebuild(self, *, version: str, router: dict[str, Any] | None = None, pinned: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+        """Build a version again into a new version folder from its design.json and settings.json (same id seed): unchanged, the KiCad project files are byte-identical (identical lists them); router or pinned change what they name.
+
+        Registry command ``design.rebuild`` (session, long).
+
+        Args:
+            version (str): A version folder, e.g. builds/blinker/v001 (required)
+            router (dict[str, Any] | None): Changed router settings
+            pinned (dict[str, dict[str, Any]] | None): Changed or added pinned placements
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            design.rebuild(version='builds/blinker/v001')
+        """
+        ...
+
+    def verdict(self, *, board: str, schematic: str | None = None) -> dict[str, Any]:
+        """Judge any board as design.build judges its own: ERC and DRC counts (kicad-cli, with parity), unrouted, a rubric (decoupling distances, connectors to the edge, silk findings, schematic text overlaps) and a render (board.png beside the board).
+
+        Registry command ``design.verdict`` (check, read-only, long).
+
+        Args:
+            board (str): .kicad_pcb (its .kicad_sch beside it) (required)
+            schematic (str | None):
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            design.verdict(board='builds/blinker/v001/blinker.kicad_pcb')
+        """
+        ...
+
 class _Fab(Namespace):
     """boardwire.api.fab: generated from the registry."""
 
@@ -2803,6 +2913,7 @@ class _Session(Namespace):
 
 board: _Board
 check: _Check
+design: _Design
 fab: _Fab
 fw: _Fw
 lib: _Lib

@@ -63,14 +63,17 @@ def footprint_pads(footprint: str, where: Path) -> list[str]:
 
 
 def symbol_pins(symbol: str, where: Path) -> list[dict]:
-    """Pins of a library symbol (body style 1): {number, name, type, unit}."""
+    """Pins of a library symbol (body style 1): {number, name, type, unit, hidden (when so)}."""
     definition = symbol_definition(symbol, where)
     pins = []
     for sub in definition.base.unit_views:
         if sub.body_style > 1:
             continue
         for pin in sub.pins:
-            pins.append({"number": pin.number, "name": pin.name, "type": pin.electrical_type, "unit": sub.unit})
+            row = {"number": pin.number, "name": pin.name, "type": pin.electrical_type, "unit": sub.unit}
+            if pin.hidden:
+                row["hidden"] = True
+            pins.append(row)
     return pins
 
 
