@@ -92,5 +92,7 @@ def schema() -> dict:
 
 
 def dumps(design: Design) -> str:
-    """The canonical JSON text of a design (sorted keys, two-space indent, a final newline)."""
-    return json.dumps(design.model_dump(mode="json"), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    """The JSON text of a design as built: every field with its default filled in, keys
+    in the schema's order and nets in the order given (the order the build draws and
+    numbers them), two-space indent, a final newline."""
+    return json.dumps(design.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"

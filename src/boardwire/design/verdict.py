@@ -9,7 +9,8 @@ unrouted connections, and a rubric a person would look at:
 * board area used: footprint courtyards over the outline's area (when known);
 * schematic overlaps: boxes of labels, fields and symbols that overlap (from sch.connect
   or documents/schematic/extent);
-* a render of the board (PNG) in the build folder.
+* a render of the board (``board.png`` in the build folder; the verdict names it
+  relative to that folder, so a rebuild's verdict is the same file).
 
 ``clean`` is ERC 0 errors, DRC 0 errors, 0 unconnected items, 0 parity issues.
 """
@@ -100,7 +101,7 @@ def judge(call, pcb: str, sch: str, design, report, counts: dict, folder: str, o
          "drc": {"errors": drc["errors"], "warnings": drc["warnings"], "unconnected": drc["unconnected"],
                  "parity": drc.get("parity", 0)},
          "unrouted": (route["total"] - route["routed"]) if route else drc["unconnected"],
-         "rubric": rub, "render": render}
+         "rubric": rub, "render": render.rsplit("/", 1)[-1] if not render.startswith("not rendered") else render}
     v["summary"] = (("clean" if clean else "NOT clean") + f": ERC {erc['errors']} errors; DRC {drc['errors']} errors, "
                     f"{drc['unconnected']} unconnected, {drc.get('parity', 0)} parity; {v['unrouted']} unrouted")
     return v
