@@ -49,7 +49,9 @@ class Board(Closed):
         None, min_length=2, max_length=2, description="[width, height] mm; default from the parts' area")
     outline: list[XY] | None = Field(None, min_length=3, description="Polygon instead of size")
     layers: Literal[2] = 2
-    rules: Literal["2layer-starter"] = Field("2layer-starter", description="0.2 mm clearance and tracks, 0.6/0.3 mm vias")
+    rules: Literal["2layer-starter", "jlcpcb"] = Field(
+        "2layer-starter", description="2layer-starter: 0.2 mm clearance and tracks, 0.6/0.3 mm vias; "
+                                      "jlcpcb: JLCPCB's 2-layer minimums, 0.127 mm clearance, 0.2 mm tracks")
     ground_plane: str | None = Field("GND", description="Net poured on B.Cu after routing; null for none")
 
 

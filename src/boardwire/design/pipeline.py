@@ -90,7 +90,10 @@ class Build:
     def _project(self, st: Stage) -> str:
         made = self.call("project.new", {"name": self.d.name, "template": "2layer-starter", "folder": self.folder})
         self.sch, self.pcb = made["schematic"], made["board"]
-        return made["summary"]
+        if self.d.board.rules == "jlcpcb":  # JLCPCB's published 1-2 layer capabilities: 5 mil spacing
+            self.call("pcb.setDesignRules", {"path": self.pcb, "min_clearance": 0.127, "min_track_width": 0.127})
+            self.call("pcb.setNetclass", {"path": self.pcb, "name": "Default", "clearance": 0.127, "track_width": 0.2})
+        return made["summary"] + f"; rules {self.d.board.rules}"
 
     def _items(self) -> list[Item]:
         net_of = {p: n for n, pins in self.d.nets.items() for p in pins}

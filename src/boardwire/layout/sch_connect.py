@@ -266,14 +266,21 @@ def plan_sheet(doc, nets: dict[str, list[str]], power: set[str], no_connect: lis
     boxes = [(e.owner, e.box) for e in sheet_extents(doc)]
     sheet = Sheet(boxes, points, segments)
     plan = Plan()
+    flagged: set[Point] = set()
     for name in no_connect:
-        plan.ops.append(Op("no_connect", at=pins[name].at))
-    for net, names in nets.items():
+        if pins[name].at not in flagged:  # pins stacked at one point (USB-C's) take one flag
+            flagged.add(pins[name].at)
+            plan.ops.append(Op("no_connect", at=pins[name].at))
+    # labels first: a power symbol's wire may turn, and then goes around the labels
+    for net, names in sorted(nets.items(), key=lambda kv: kv[0] in power):
         kind = ("ground" if is_ground(net) else "supply") if net in power else "label"
         symbol, value = power_symbol(net) if kind != "label" else ("", None)
-        ends = []
+        ends, drawn = [], set()
         for name in names:
             p = pins[name]
+            if p.at in drawn:  # a pin stacked on one already drawn (same net): connected there
+                continue
+            drawn.add(p.at)
             ends.append((name, place_one(sheet, p, net, kind, owner[p.reference], plan, symbol, value)))
         types = {pins[n].type for n in names}
         if flags and "power_out" not in types and (kind != "label" or "power_in" in types):
