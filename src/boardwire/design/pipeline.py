@@ -218,8 +218,9 @@ class Build:
         return self.call("pcb.fillZones", {"path": self.pcb})["summary"]
 
     def _save(self, st: Stage) -> str:
-        self.call("session.save", {"path": self.pcb})
-        self.call("session.save", {"path": self.sch})
+        pro = self.pcb[: -len(".kicad_pcb")] + ".kicad_pro"  # rules and net classes live there
+        for path in (pro, self.pcb, self.sch):
+            self.call("session.save", {"path": path})
         return "saved"
 
     def _drc(self, st: Stage) -> str:
