@@ -110,7 +110,7 @@ def test_resources_prompts_and_change_notifications(ws, mode):
                         event = await sub.__anext__()
                     assert str(event.uri) == nets
             names = [p.name for p in (await c.list_prompts()).prompts]
-            assert names == ["design-workflow", "fix-drc"]
+            assert names == ["design-workflow", "design-pipeline", "fix-drc"]
             text = (await c.get_prompt("fix-drc", {"board": BOARD})).messages[0].content.text
             assert BOARD in text and "check_drc" in text
 
@@ -141,7 +141,7 @@ def test_prompts_name_only_existing_tools():
 
     names = {tools.tool_name(c.id) for c in REGISTRY.all()}
     texts = prompts.INSTRUCTIONS + "".join(t for _, _, t in prompts.PROMPTS.values())
-    mentioned = set(re.findall(r"\b(?:session|query|pcb|check|render|sch|lib|project|fab)_[A-Za-z]+", texts))
+    mentioned = set(re.findall(r"\b(?:session|query|pcb|check|render|sch|lib|project|fab|parts|design)_[A-Za-z]+", texts))
     missing = mentioned - names - {"check_erc"}  # check_erc: named for when the schematic tools exist
     assert not missing, missing
 
