@@ -4,8 +4,8 @@ Stages, in order: project, schematic (symbols arranged by layout/sch_layout, con
 by sch.connect, annotated), erc, update (KiCad's Update PCB from Schematic), outline,
 placement (pcb.autoplace when the registry has it; else the marked fallback of
 design/placement.py; pinned footprints as given), route (pcb.autoroute unless the
-design leaves routing to the caller), zones (a ground plane on B.Cu, filled by KiCad's
-filler), save, drc (kicad-cli with schematic parity), verdict, fab (fab.package, JLCPCB
+design leaves routing to the caller), zones (a ground plane on B.Cu joining its pads solidly,
+filled by KiCad's filler), save, drc (kicad-cli with schematic parity), verdict, fab (fab.package, JLCPCB
 preset, only after a clean DRC).
 
 The stages act through registry commands, passed in as ``call(command_id, args)`` (this
@@ -214,7 +214,7 @@ class Build:
         inset = 0.3
         poly = [[x1 + inset, y1 + inset], [x2 - inset, y1 + inset], [x2 - inset, y2 - inset], [x1 + inset, y2 - inset]]
         self.call("pcb.addZone", {"path": self.pcb, "outline": poly, "layer": "B.Cu", "net": net, "name": f"{net} plane",
-                                  "clearance": 0.3})
+                                  "clearance": 0.3, "pads": "solid"})  # no spokes to starve between routed tracks
         return self.call("pcb.fillZones", {"path": self.pcb})["summary"]
 
     def _save(self, st: Stage) -> str:
