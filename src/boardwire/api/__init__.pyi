@@ -891,7 +891,7 @@ class _Board(Namespace):
         """
         ...
 
-    def zone(self, *, outline: Sequence[Sequence[float]], path: str | os.PathLike[str] | None = None, revision: int | None = None, layer: str = 'F.Cu', net: str | None = None, clearance: float = 0.5, min_width: float = 0.25, priority: int = 0, name: str | None = None) -> dict[str, Any]:
+    def zone(self, *, outline: Sequence[Sequence[float]], path: str | os.PathLike[str] | None = None, revision: int | None = None, layer: str = 'F.Cu', net: str | None = None, clearance: float = 0.5, min_width: float = 0.25, priority: int = 0, name: str | None = None, pads: Literal['thermal', 'solid', 'thermal_tht'] = 'thermal') -> dict[str, Any]:
         """Add a copper zone (unfilled; run pcb.fillZones).
 
         Registry command ``pcb.addZone`` (edit; units: mm).
@@ -907,6 +907,7 @@ class _Board(Namespace):
             min_width (float): mm (default 0.25)
             priority (int): (default 0)
             name (str | None):
+            pads (Literal['thermal', 'solid', 'thermal_tht']): Pad connection: thermal reliefs, solid, or reliefs on THT pads only (default 'thermal')
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
@@ -970,6 +971,116 @@ class _Check(Namespace):
 
         Examples:
             check.erc(path='board.kicad_sch')
+        """
+        ...
+
+class _Design(Namespace):
+    """boardwire.api.design: generated from the registry."""
+
+    def brief(self) -> dict[str, Any]:
+        """What a design document must contain (its JSON Schema), the checks it must pass, the build stages, and an example; write one, then design.check and design.build.
+
+        Registry command ``design.brief`` (query, read-only).
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def build(self, *, design: dict[str, Any] | None = None, file: str | None = None, out: str = 'builds', until: Literal['project', 'schematic', 'erc', 'update', 'outline', 'placement', 'route', 'zones', 'save', 'drc', 'verdict', 'fab'] | None = None) -> dict[str, Any]:
+        """Build a design into a new version folder OUT/NAME/vNNN with progress per stage: project, schematic (layout, sch.connect, annotate), erc, update, outline, placement (pcb.autoplace, or a marked fallback; pinned parts kept), route (pcb.autoroute), zones (GND on B.Cu), save, drc (with parity), verdict, fab (fab.zip when clean). Errors: check-failed with design.check's errors.
+
+        Registry command ``design.build`` (session, long).
+
+        Args:
+            design (dict[str, Any] | None): The design document (see design.brief)
+            file (str | None): Or a design JSON file in the working directory
+            out (str): Folder of the version folders (OUT/NAME/vNNN) (default 'builds')
+            until (Literal['project', 'schematic', 'erc', 'update', 'outline', 'placement', 'route', 'zones', 'save', 'drc', 'verdict', 'fab'] | None): Stop after this stage
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            design.build(file='blinker.json')
+            design.build(file='usbc.json', until='erc')
+        """
+        ...
+
+    def check(self, *, design: dict[str, Any] | None = None, file: str | None = None) -> dict[str, Any]:
+        """Validate a design: schema, then each component resolved (catalogue part -> symbol, footprint, LCSC/MPN fields), pins, nets of one pin, unconnected pins, power without a source, footprints that do not fit the symbol. Errors and warnings carry code, where, message and fix; components as a compact table.
+
+        Registry command ``design.check`` (query, read-only).
+
+        Args:
+            design (dict[str, Any] | None): The design document (see design.brief)
+            file (str | None): Or a design JSON file in the working directory
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            design.check(file='blinker.json')
+        """
+        ...
+
+    def rebuild(self, *, version: str, router: dict[str, Any] | None = None, pinned: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+        """Build a version again into a new version folder from its design.json and settings.json (same id seed): unchanged, the KiCad project files are byte-identical (identical lists them); router or pinned change what they name.
+
+        Registry command ``design.rebuild`` (session, long).
+
+        Args:
+            version (str): A version folder, e.g. builds/blinker/v001 (required)
+            router (dict[str, Any] | None): Changed router settings
+            pinned (dict[str, dict[str, Any]] | None): Changed or added pinned placements
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            design.rebuild(version='builds/blinker/v001')
+        """
+        ...
+
+    def verdict(self, *, board: str, schematic: str | None = None) -> dict[str, Any]:
+        """Judge any board as design.build judges its own: ERC and DRC counts (kicad-cli, with parity), unrouted, a rubric (decoupling distances, connectors to the edge, silk findings, schematic text overlaps) and a render (board.png beside the board).
+
+        Registry command ``design.verdict`` (check, read-only, long).
+
+        Args:
+            board (str): .kicad_pcb (its .kicad_sch beside it) (required)
+            schematic (str | None):
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            design.verdict(board='builds/blinker/v001/blinker.kicad_pcb')
         """
         ...
 
@@ -1501,6 +1612,85 @@ class _Lib(Namespace):
         Examples:
             lib.symbol(id='Device:R')
             lib.symbol(id='Amplifier_Operational:LM358')
+        """
+        ...
+
+class _Parts(Namespace):
+    """boardwire.api.parts: generated from the registry."""
+
+    def import_(self, *, file: str) -> dict[str, Any]:
+        """Index a catalogue file (jlcpcb-parts-database CSV or jlcparts SQLite) into the project's local catalogue (.boardwire/parts.sqlite); rows with the same LCSC code are replaced. Errors: invalid-args for a file in neither format.
+
+        Registry command ``parts.import`` (session).
+
+        Args:
+            file (str): A jlcpcb-parts-database CSV or a jlcparts cache.sqlite3, in the working directory (required)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            parts.import_(file='jlcpcb-components-basic-preferred.csv')
+        """
+        ...
+
+    def pins(self, *, part: str | None = None, symbol: str | None = None, footprint: str | None = None, format: Literal['lines', 'json'] = 'lines') -> dict[str, Any]:
+        """A part's pins mapped to its KiCad symbol and footprint pads (by number): number, name, type, unit, pad; pads without a pin and pins without a pad. Give an LCSC code (the catalogue picks symbol and footprint) or a symbol. Errors: not-found for an unknown part, symbol or footprint.
+
+        Registry command ``parts.pins`` (query, read-only).
+
+        Args:
+            part (str | None): LCSC code, e.g. C6186
+            symbol (str | None): Library:Name, instead of part
+            footprint (str | None): Library:Name; default the part's
+            format (Literal['lines', 'json']): (default 'lines')
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            parts.pins(part='C6186')
+            parts.pins(symbol='Device:R', footprint='Resistor_SMD:R_0603_1608Metric')
+        """
+        ...
+
+    def search(self, *, query: str, kind: Literal['led', 'resistor', 'capacitor', 'inductor', 'crystal', 'fuse', 'diode', 'transistor', 'connector', 'switch', 'regulator', 'ic'] | None = None, package: str | None = None, basic: bool = False, in_stock: bool = False, limit: int = 10, offset: int = 0, format: Literal['lines', 'json'] = 'lines') -> dict[str, Any]:
+        """Search the imported parts catalogue (parts.import): every word must match (values in any spelling: 10k, 4k7, 100nF, 0.1uF); ranked basic, preferred, in stock, cheapest; > marks the row a build picks. Columns: lcsc, mpn, package, tier, stock, usd (smallest order), footprint (KiCad), description. When no row has every word, says missing and lists KiCad library candidates.
+
+        Registry command ``parts.search`` (query, read-only).
+
+        Args:
+            query (str): Part number, value, package, words, e.g. '10k resistor 0402' (required)
+            kind (Literal['led', 'resistor', 'capacitor', 'inductor', 'crystal', 'fuse', 'diode', 'transistor', 'connector', 'switch', 'regulator', 'ic'] | None):
+            package (str | None): e.g. 0603, SOT-223
+            basic (bool): Only JLCPCB basic or preferred parts (default False)
+            in_stock (bool): (default False)
+            limit (int): (default 10)
+            offset (int): (default 0)
+            format (Literal['lines', 'json']): (default 'lines')
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            parts.search(query='AMS1117-3.3')
+            parts.search(query='100nF 0603 capacitor', basic=True)
+            parts.search(query='10k', kind='resistor', package='0402', format='json')
         """
         ...
 
@@ -2044,6 +2234,33 @@ class _Sch(Namespace):
         """
         ...
 
+    def connect(self, *, nets: dict[str, Sequence[str]], path: str | os.PathLike[str] | None = None, revision: int | None = None, power: Sequence[str] | None = None, no_connect: Sequence[str] = ..., flags: bool = True) -> dict[str, Any]:
+        """Connect placed symbols' pins by net: a short wire and a net label at each pin, power symbols for power nets (ground down, supplies up), PWR_FLAGs where a power net has no source, no-connect flags; on the 50 mil grid, wires lengthened until no label, field or symbol box overlaps another. Result: counts and any overlaps left. Then sch.annotate for #PWR references. Errors: invalid-args for an unknown reference or pin, or a pin in two nets.
+
+        Registry command ``sch.connect`` (edit; units: mm).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            nets (dict[str, Sequence[str]]): Net name -> pins "REF.PIN", e.g. {"LED": ["U1.3", "R1.1"]} (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+            power (Sequence[str] | None): Nets drawn as power symbols; default GND*, +*, VCC, VDD, VBUS...
+            no_connect (Sequence[str]): Pins "REF.PIN" to flag as unconnected
+            flags (bool): PWR_FLAG on power nets without a power output pin (default True)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            sch.connect(nets={'LED': ['U1.3', 'R1.1'], 'GND': ['U1.1', 'C1.2']}, no_connect=['U1.5'])
+        """
+        ...
+
     def connectivity(self, *, path: str | os.PathLike[str] | None = None, net: str | None = None, reference: str | None = None, include_single: bool = True, offset: int = 0, limit: int = 200) -> dict[str, Any]:
         """Schematic nets of the whole hierarchy as KiCad names them (/sheet/LABEL, GLOBAL, Net-(R1-Pad1)), each with its pins as REF.PIN (the pins KiCad's netlist lists) and the sheets it spans; filtered by net name or reference; paged.
 
@@ -2459,8 +2676,8 @@ class _Sch(Namespace):
         """
         ...
 
-    def set_field(self, *, reference: str, field: str, value: str, path: str | os.PathLike[str] | None = None, revision: int | None = None, sheet: str | None = None, hidden: bool | None = None) -> dict[str, Any]:
-        """Set a field of a placed symbol. Reference is per sheet instance (only the named instance changes); every other field is stored once per sheet file, so where that file is placed several times the change is shared: shared_by lists the instance paths. A field the symbol lacks is added (hidden, at the anchor). Errors: not-found for an unknown reference; invalid-args for an ambiguous one (give sheet) or a duplicate reference.
+    def set_field(self, *, reference: str, field: str, path: str | os.PathLike[str] | None = None, revision: int | None = None, sheet: str | None = None, value: str | None = None, hidden: bool | None = None, at: Sequence[float] | None = None, angle: Literal[0, 90] | None = None) -> dict[str, Any]:
+        """Set, move (at, mm), turn (angle 0/90) or hide a field of a placed symbol; value may be left out to only move or hide it. Reference is per sheet instance (only the named instance changes); every other field is stored once per sheet file, so where that file is placed several times the change is shared: shared_by lists the instance paths. A field the symbol lacks is added (hidden, at the anchor). Errors: not-found for an unknown reference; invalid-args for an ambiguous one (give sheet) or a duplicate reference.
 
         Registry command ``sch.setField`` (edit).
         One undo step (inside `transaction` it joins the transaction's step).
@@ -2468,11 +2685,13 @@ class _Sch(Namespace):
         Args:
             reference (str): Symbol reference (as shown on the sheet instance) (required)
             field (str): Reference, Value, Footprint, Datasheet, Description or any field (required)
-            value (str): (required)
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
             revision (int | None): Fail with stale-revision unless the document is at this revision
             sheet (str | None): Sheet instance path (e.g. /amp_left/) where the reference is on several
+            value (str | None): Default: unchanged (required for a new field)
             hidden (bool | None): Show or hide the field (new fields are hidden)
+            at (Sequence[float] | None): Move the field's text to [x, y] mm on the sheet
+            angle (Literal[0, 90] | None): Text angle on the sheet
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
@@ -2752,9 +2971,11 @@ class _Session(Namespace):
 
 board: _Board
 check: _Check
+design: _Design
 fab: _Fab
 fw: _Fw
 lib: _Lib
+parts: _Parts
 project: _Project
 query: _Query
 render: _Render

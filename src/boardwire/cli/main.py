@@ -172,6 +172,33 @@ def drc(path: str = typer.Argument(..., help="Board file"),
 
 
 @app.command()
+def build(design: str = typer.Argument(..., help="A design JSON file (see `boardwire call design.brief`)"),
+          out: str = typer.Option("builds", "--out", help="Folder of the version folders (OUT/NAME/vNNN)"),
+          until: str = typer.Option(None, "--until", help="Stop after this stage"),
+          as_json: bool = typer.Option(False, "--json", help="Print the whole result as JSON")):
+    """Build a design document into a new version folder: schematic, ERC, board, placement, routing, DRC, verdict, fab."""
+    args = {"file": design, "out": out} | ({"until": until} if until else {})
+    try:
+        result = _run("design.build", args, save=True, root=".")
+    except BoardwireError as e:
+        _fail(e, as_json)
+    if as_json:
+        _print_json(result)
+    else:
+        table = Table(show_header=True, title=result["summary"], title_justify="left")
+        for col in ("stage", "status", "seconds", "summary"):
+            table.add_column(col)
+        for st in result["stages"]:
+            table.add_row(st["stage"], st["status"], f"{st['seconds']:.1f}", st["summary"][:100])
+        Console().print(table)
+    verdict = result.get("verdict")
+    if verdict is None or not verdict["clean"]:
+        from ..errors import EXIT_CHECK_ERRORS
+
+        raise typer.Exit(EXIT_CHECK_ERRORS)
+
+
+@app.command()
 def render(path: str = typer.Argument(..., help="Board file"),
            output: str = typer.Option("render.png", "-o", "--output"),
            view: str = typer.Option("2d", help="2d or 3d"),
@@ -258,6 +285,10 @@ def demo(out: str = typer.Option("boardwire-demo", "--out", help="Folder for the
 from .mcp_cmd import mcp_app  # noqa: E402 - registered after the app exists
 
 app.add_typer(mcp_app, name="mcp")
+
+from .parts_cmd import parts_app  # noqa: E402
+
+app.add_typer(parts_app, name="parts")
 
 
 def main() -> None:

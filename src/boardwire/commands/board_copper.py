@@ -3,6 +3,8 @@ undo step; coordinates mm."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from ..errors import InvalidArgs
@@ -104,6 +106,7 @@ class ZoneArgs(EditArgs):
     min_width: Size = 0.25
     priority: int = Field(0, ge=0, le=1_000_000)
     name: str | None = Field(None, max_length=1000)
+    pads: Literal["thermal", "solid", "thermal_tht"] = Field("thermal", description="Pad connection: thermal reliefs, solid, or reliefs on THT pads only")
 
 
 @command("pcb.addZone", kind="edit", args=ZoneArgs, result=Result, units="mm",
@@ -115,7 +118,7 @@ def add_zone(ctx: Context, a: ZoneArgs) -> dict:
     net_code(board, a.net)
     check_polygon(a.outline, "outline")
     z = board.add_zone([pt(p) for p in a.outline], a.layer, a.net or "", clearance=nm(a.clearance),
-                       min_thickness=nm(a.min_width), priority=a.priority, name=a.name)
+                       min_thickness=nm(a.min_width), priority=a.priority, name=a.name, pads=a.pads)
     ctx.created(z.uuid)
     return {"summary": f"zone on {a.layer} for {a.net or 'no net'}", "id": z.uuid}
 

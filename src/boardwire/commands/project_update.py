@@ -245,7 +245,8 @@ class BoardUpdate:
             pins = {num for (r, num) in self.pin_net if r == ref}
             if pins - pad_numbers:
                 self.problems.append({"ref": ref, "message": f"{lib_id} has no pad {', '.join(sorted(pins - pad_numbers, key=natural_key))}"})
-            nets_of = {num: self.target[id(self.pin_net[(ref, num)])] for num in pad_numbers if (ref, num) in self.pin_net}
+            nets_of = {num: self.target[id(self.pin_net[(ref, num)])]  # pad order, not a set's: same file every run
+                       for num in sorted(pad_numbers, key=natural_key) if (ref, num) in self.pin_net}
             rows.setdefault(id(sym.sheet), []).append((ref, sym, lib, lib_id, nets_of, lib.layout_box()))
             self.added.append(ref)
         x0, top = self._below_board()

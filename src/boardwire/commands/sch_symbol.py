@@ -23,16 +23,25 @@ Quarter = Literal[0, 90, 180, 270]
 
 class SetFieldArgs(SymbolRef):
     field: Name = Field(description="Reference, Value, Footprint, Datasheet, Description or any field")
-    value: str = Field(max_length=10000)
+    value: str | None = Field(None, max_length=10000, description="Default: unchanged (required for a new field)")
     hidden: bool | None = Field(None, description="Show or hide the field (new fields are hidden)")
+    at: Point | None = Field(None, description="Move the field's text to [x, y] mm on the sheet")
+    angle: Literal[0, 90] | None = Field(None, description="Text angle on the sheet")
 
 
 @command("sch.setField", kind="edit", args=SetFieldArgs, result=Result,
          examples=({"path": "board.kicad_sch", "reference": "R1", "field": "Value", "value": "4k7"},
                    {"path": "board.kicad_sch", "reference": "R201", "sheet": "/amp_left/", "field": "Reference", "value": "R250"}))
 def set_field(ctx: Context, a: SetFieldArgs) -> dict:
-    """Set a field of a placed symbol. Reference is per sheet instance (only the named instance changes); every other field is stored once per sheet file, so where that file is placed several times the change is shared: shared_by lists the instance paths. A field the symbol lacks is added (hidden, at the anchor). Errors: not-found for an unknown reference; invalid-args for an ambiguous one (give sheet) or a duplicate reference."""
+    """Set, move (at, mm), turn (angle 0/90) or hide a field of a placed symbol; value may be left out to only move or hide it. Reference is per sheet instance (only the named instance changes); every other field is stored once per sheet file, so where that file is placed several times the change is shared: shared_by lists the instance paths. A field the symbol lacks is added (hidden, at the anchor). Errors: not-found for an unknown reference; invalid-args for an ambiguous one (give sheet) or a duplicate reference."""
     s, od = find_symbol(ctx, a.path, a.reference, a.sheet)
+    if a.at is not None or a.angle is not None:
+        if not s.view.place_field(a.field, pt(a.at) if a.at is not None else None, a.angle):
+            raise NotFound(f"{a.reference} has no field {a.field!r} to move", hint="Set its value first.")
+    if a.value is None:
+        if a.hidden is not None and s.view.field(a.field) is not None:
+            s.view.set_field(a.field, s.view.field(a.field), a.hidden)
+        return {"summary": f"{a.reference}: {a.field} placed" + ("" if a.hidden is None else f", {'hidden' if a.hidden else 'shown'}")}
     if a.field == "Reference":
         clash = [x for x in design_of(ctx, od.path).conn.symbols if x.reference == a.value
                  and (x.view != s.view or x.sheet.kiid_path != s.sheet.kiid_path)]

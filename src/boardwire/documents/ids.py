@@ -6,6 +6,8 @@ the ids are a reproducible sequence (still version-4 uuids), so two processes th
 the same edits in the same order with the same seed write byte-identical files. Meant
 for tests and reproducible builds only; never set it where two sessions could add items
 to the same design (their ids would collide). Changing the seed restarts the sequence.
+`seeded` does the same for the calls of one thread (design.build: a version rebuilt
+with its recorded seed gets the same ids).
 """
 
 from __future__ import annotations
@@ -14,16 +16,32 @@ import os
 import random
 import threading
 import uuid
+from contextlib import contextmanager
 
 SEED_VARIABLE = "BOARDWIRE_UUID_SEED"
 
 _lock = threading.Lock()
 _rng: random.Random | None = None
 _seed: str | None = None
+_local = threading.local()
+
+
+@contextmanager
+def seeded(seed: str):
+    """New ids in this thread come from a sequence seeded with ``seed`` while inside."""
+    prev = getattr(_local, "rng", None)
+    _local.rng = random.Random(seed)
+    try:
+        yield
+    finally:
+        _local.rng = prev
 
 
 def new_uuid() -> str:
     """A new uuid as KiCad writes it (lower-case, hyphenated)."""
+    rng = getattr(_local, "rng", None)
+    if rng is not None:
+        return str(uuid.UUID(int=rng.getrandbits(128), version=4))
     seed = os.environ.get(SEED_VARIABLE)
     if not seed:
         return str(uuid.uuid4())

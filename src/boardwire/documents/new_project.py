@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import json
 import os
-import uuid
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 from .board import Board
+from .ids import new_uuid
 
 TEMPLATES = ("blank", "2layer-starter")
 SCHEMATIC_VERSION = 20250114  # eeschema 9.0 (SEXPR_SCHEMATIC_FILE_VERSION)
@@ -127,7 +127,7 @@ def schematic_file(sheet_uuid: str | None = None, *, root: bool = True) -> bytes
             f"\t(version {SCHEMATIC_VERSION})\n"
             '\t(generator "eeschema")\n'
             '\t(generator_version "9.0")\n'
-            f'\t(uuid "{sheet_uuid or uuid.uuid4()}")\n'
+            f'\t(uuid "{sheet_uuid or new_uuid()}")\n'
             '\t(paper "A4")\n'
             "\t(lib_symbols)\n")
     if root:

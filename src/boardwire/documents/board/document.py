@@ -126,10 +126,15 @@ class Board(BoardReading):
     def add_zone(self, outline: list[Point], layer: str, net: str = "", *,
                  clearance: int = 500_000, min_thickness: int = 250_000,
                  thermal_gap: int = 500_000, thermal_bridge_width: int = 500_000,
-                 priority: int = 0, name: str | None = None, uid: str | None = None) -> Zone:
+                 priority: int = 0, name: str | None = None, uid: str | None = None,
+                 pads: str = "thermal") -> Zone:
         """Add an (unfilled) copper zone on ``layer`` for net ``net`` (a name; "" for
         no net) with KiCad 9's defaults (nm): clearance 0.5 mm, minimum width
-        0.25 mm, thermal gap and spoke width 0.5 mm. Fill it with KiCad's filler."""
+        0.25 mm, thermal gap and spoke width 0.5 mm. ``pads``: how the zone joins its
+        net's pads, KiCad's ``connect_pads`` choices: "thermal" (reliefs; no token),
+        "solid" (``yes``), "thermal_tht" (reliefs on through-hole pads, solid on SMD:
+        ``thru_hole_only``). Fill it with KiCad's filler."""
+        how = {"thermal": None, "solid": b"yes", "thermal_tht": b"thru_hole_only"}[pads]
         code = self.net_number(net) if net else 0
         if code is None:
             raise KeyError(f"net {net!r} is not in the board's net table")
@@ -142,7 +147,7 @@ class Board(BoardReading):
                     make("name", quote(name)) if name else None,
                     make("hatch", b"edge", b"0.5"),
                     make("priority", str(priority).encode()) if priority else None,
-                    make("connect_pads", make("clearance", mm(clearance))),
+                    make("connect_pads", *([how] if how else []), make("clearance", mm(clearance))),
                     make("min_thickness", mm(min_thickness)),
                     make("filled_areas_thickness", b"no"),
                     make("fill", make("thermal_gap", mm(thermal_gap)),

@@ -35,6 +35,7 @@ class LibPinInfo:
     hidden: bool
     unit: int
     body: int
+    angle: int = 0  # the pin's direction from its connection point into the body (0 right, 90 up)
 
 
 @dataclass
@@ -69,7 +70,8 @@ def _lib_pins(node: SList) -> list[LibPinInfo]:
                 name=_text(p, "name") or "",
                 type=atoms.text(vals[0]) if vals else "",
                 at=(atoms.to_nm(xy[0]), atoms.to_nm(xy[1])) if len(xy) >= 2 else (0, 0),
-                hidden=hidden, unit=unit, body=body))
+                hidden=hidden, unit=unit, body=body,
+                angle=int(float(atoms.text(xy[2]))) % 360 if len(xy) >= 3 else 0))
     return out
 
 

@@ -129,6 +129,21 @@ class SymbolInstance(SchItem, Fielded, Placed):
         doc.insert(self.node, downgrade(new, doc.version or 0), last + 1)
         return True
 
+    def place_field(self, name: str, at: tuple[int, int] | None, angle: int | None) -> bool:
+        """Move field ``name`` to sheet position ``at`` (nm) and/or turn its text to
+        ``angle`` (0 or 90, degrees on the sheet). Returns False if there is no such
+        field."""
+        prop = self._property(name)
+        node = prop.find("at") if prop is not None else None
+        if node is None:
+            return False
+        xy = node.atoms()
+        x = mm(at[0]) if at is not None else xy[0]
+        y = mm(at[1]) if at is not None else xy[1]
+        turn = str(angle).encode() if angle is not None else (xy[2] if len(xy) > 2 else b"0")
+        self.doc.set_atoms(node, [x, y, turn])
+        return True
+
     def _set_hidden(self, prop: SList, hidden: bool) -> None:
         """``(hide yes|no)`` in a field's effects (KiCad 8 and 9 both write it so)."""
         eff = prop.find("effects")

@@ -40,6 +40,19 @@ PROMPTS = {
 6. Check: check_drc; fix errors and unconnected items, re-run until clean. render_png to look.
 7. Save: session_save. Use session_undo to step back at any time.""",
     ),
+    "design-pipeline": (
+        "From an intent to a fabricated board: brief, parts, check, build, verdict, fabrication",
+        [types.PromptArgument(name="goal", description="What the board must do, e.g. 'USB-C 5 V to 3.3 V breakout'",
+                              required=True)],
+        """Design a board for: {goal}. Work in stages and check each answer before the next:
+1. design_brief: the design document's schema, its checks, the build stages, an example.
+2. Parts: parts_search for each part (value, package, part number); the row marked > is the one to use; when the catalogue lacks a part, take a KiCad symbol/footprint from its library candidates. parts_pins maps a part's pins to its symbol and footprint.
+3. Write the design: components (ref, symbol or part, value, footprint), nets as REF.PIN lists (every pin in a net or in no_connect), power nets, board size, constraints (edge connectors, pinned parts).
+4. design_check: fix every error it lists (each says how) until it is ok.
+5. design_build: one call runs project, schematic, ERC, board update, outline, placement, routing, ground plane, DRC, verdict and fabrication into a new version folder.
+6. Read the verdict: ERC and DRC errors, unconnected items, the rubric (decoupling distances, connectors at the edge). Change the design (or pin parts, or router settings with design_rebuild) and build again until clean; design_verdict judges a board you changed by hand the same way.
+7. A clean build has fab/fab.zip with the BOM and placement files: report the version folder.""",
+    ),
     "fix-drc": (
         "Fix the DRC violations of a board, one class at a time",
         [types.PromptArgument(name="board", description="Board file", required=True)],

@@ -1,0 +1,46 @@
+"""``boardwire parts``: import a catalogue file into the working directory's catalogue,
+and search it from the shell."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from ..errors import BoardwireError
+
+parts_app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                        help="The parts catalogue (.boardwire/parts.sqlite in the working directory).")
+
+
+@parts_app.command("import")
+def import_cmd(file: str = typer.Argument(..., help="A jlcpcb-parts-database CSV or a jlcparts cache.sqlite3"),
+               root: str = typer.Option(".", "--root", help="Working directory whose catalogue receives the rows")):
+    """Index a catalogue file (a person's own command: the file may be anywhere)."""
+    from ..commands.parts import import_file
+    from .main import _fail, _print_json
+
+    path = Path(file)
+    if not path.is_file():
+        typer.echo(f"no file {file}", err=True)
+        raise typer.Exit(2)
+    try:
+        n = import_file(Path(root), path)
+    except BoardwireError as e:
+        _fail(e)
+    _print_json({"summary": f"{n['rows']} rows from {path.name}; {n['total']} in the catalogue", **n})
+
+
+@parts_app.command("search")
+def search_cmd(query: str = typer.Argument(...), limit: int = typer.Option(10, "--limit"),
+               root: str = typer.Option(".", "--root")):
+    """Search the catalogue; prints the compact table."""
+    from .main import _fail, _run
+
+    try:
+        out = _run("parts.search", {"query": query, "limit": limit}, save=False, root=root)
+    except BoardwireError as e:
+        _fail(e)
+    typer.echo(out["summary"])
+    typer.echo(out.get("table") or "\n".join(f"{c['kind']} {c['id']}: {c['description']}"
+                                             for c in out.get("library_candidates", [])))

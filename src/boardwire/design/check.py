@@ -1,0 +1,163 @@
+"""Checking a design document before it is built: each component resolved to a KiCad
+symbol, footprint, value and fields (from the catalogue when it names a part), and the
+problems a model can act on, each with where, a stable code and a fix:
+
+=====================  ==========================================================
+code                   meaning
+=====================  ==========================================================
+unknown-part           the catalogue has no such LCSC code
+no-symbol              a part with no KiCad symbol named after it (give symbol)
+unknown-symbol         the symbol is in no library
+no-footprint           neither the component, the part nor the symbol names one
+unknown-footprint      the footprint is in no library
+footprint-mismatch     symbol pins with no pad of that number on the footprint
+unknown-pin            a net or no_connect names a pin the symbol lacks
+unknown-ref            a net names a reference that is not a component
+duplicate-ref          two components share a reference
+pin-twice              a pin in two nets (or in a net and no_connect)
+single-pin-net         a net of one pin (use no_connect)
+unconnected-pin        a visible pin in no net and not in no_connect (ERC would fail)
+no-power-source        a power net without a power output, a connector or a PWR_FLAG
+=====================  ==========================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import BoardwireError
+from ..layout.sch_connect import is_power_name
+from ..parts.catalogue import Catalogue
+from ..parts.kicad_source import footprint_pads, symbol_for, symbol_pins
+from ..parts.values import text_values
+from .document import Design
+
+CONNECTOR_PREFIXES = ("J", "P", "CN", "USB")
+
+
+@dataclass
+class Resolved:
+    """A component as it will be placed."""
+
+    ref: str
+    symbol: str
+    footprint: str
+    value: str
+    fields: dict[str, str]
+    pins: list[dict]
+    units: int = 1
+
+
+@dataclass
+class Report:
+    components: dict[str, Resolved] = field(default_factory=dict)
+    errors: list[dict] = field(default_factory=list)
+    warnings: list[dict] = field(default_factory=list)
+    power: set[str] = field(default_factory=set)
+
+    def add(self, code: str, where: str, message: str, fix: str, warning: bool = False) -> None:
+        (self.warnings if warning else self.errors).append({"code": code, "where": where, "message": message, "fix": fix})
+
+
+def _part_value(row: dict) -> str:
+    values = text_values(row.get("description") or "")
+    if row.get("kind") in ("resistor", "capacitor", "inductor") and values:
+        return values[0]
+    return row.get("mpn") or row["lcsc"]
+
+
+def _resolve(design: Design, root: Path, report: Report) -> None:
+    cat = Catalogue.at(root)
+    seen = set()
+    for i, c in enumerate(design.components):
+        where = f"components[{i}] {c.ref}"
+        if c.ref in seen:
+            report.add("duplicate-ref", where, f"{c.ref} is given twice", "Give each component its own reference.")
+            continue
+        seen.add(c.ref)
+        fields = dict(c.fields)
+        symbol, footprint, value = c.symbol, c.footprint, c.value
+        if c.part:
+            row = cat.get(c.part)
+            if row is None:
+                report.add("unknown-part", where, f"no part {c.part} in the catalogue",
+                           "Find one with parts.search (after parts.import), or give symbol and footprint.")
+                continue
+            symbol = symbol or symbol_for(row, root)
+            footprint = footprint or row["footprint"]
+            value = value or _part_value(row)
+            fields.setdefault("LCSC", row["lcsc"])
+            fields.setdefault("MPN", row["mpn"])
+            if row["manufacturer"]:
+                fields.setdefault("Manufacturer", row["manufacturer"])
+            if symbol is None:
+                report.add("no-symbol", where, f"{c.part} ({row['mpn']}): no KiCad symbol is named after it",
+                           "Give symbol (lib.search) beside part.")
+                continue
+        try:
+            pins = symbol_pins(symbol, root)
+            from ..documents.lib_lookup import symbol_definition
+
+            d = symbol_definition(symbol, root)
+            sym_fields = {**d.base.fields, **d.symbol.fields}
+        except BoardwireError as e:
+            report.add("unknown-symbol", where, e.message, "Find the symbol with lib.search.")
+            continue
+        footprint = footprint or sym_fields.get("Footprint") or None
+        value = value or sym_fields.get("Value") or symbol.split(":")[1]
+        if not footprint:
+            report.add("no-footprint", where, f"{symbol} names no footprint", "Give footprint (lib.search, kind footprint).")
+            continue
+        try:
+            pads = set(footprint_pads(footprint, root))
+        except BoardwireError as e:
+            report.add("unknown-footprint", where, e.message, "Find the footprint with lib.search.")
+            continue
+        missing = sorted({p["number"] for p in pins if p["number"] not in pads})
+        if missing:
+            report.add("footprint-mismatch", where, f"{footprint} has no pad for pins {', '.join(missing)} of {symbol}",
+                       "Choose a footprint whose pad numbers match the symbol's pins (parts.pins shows both).")
+        units = max([p["unit"] for p in pins] + [1])
+        report.components[c.ref] = Resolved(c.ref, symbol, footprint, value, fields, pins, units)
+
+
+def check(design: Design, root: Path) -> Report:
+    """Resolve and check ``design`` (paths and the catalogue relative to ``root``)."""
+    report = Report()
+    _resolve(design, root, report)
+    comps = report.components
+    known_refs = {c.ref for c in design.components}
+    where_pin: dict[str, str] = {}
+    for net, pins in list(design.nets.items()) + [("no_connect", design.no_connect)]:
+        loc = f"nets.{net}" if net != "no_connect" else "no_connect"
+        if net != "no_connect" and len(pins) < 2:
+            report.add("single-pin-net", loc, f"net {net} has {len(pins)} pin", "Add the pins it connects, or move the pin to no_connect.")
+        for pin in pins:
+            ref, number = pin.split(".", 1)
+            if ref not in known_refs:
+                report.add("unknown-ref", loc, f"{pin}: no component {ref}", "Add the component or fix the reference.")
+                continue
+            if ref in comps and number not in {p["number"] for p in comps[ref].pins}:
+                have = ", ".join(sorted({p["number"] for p in comps[ref].pins}, key=lambda x: (len(x), x)))
+                report.add("unknown-pin", loc, f"{pin}: {comps[ref].symbol} has pins {have}", "Use parts.pins or lib.symbol for pin numbers.")
+            if pin in where_pin:
+                report.add("pin-twice", loc, f"{pin} is also in {where_pin[pin]}", "A pin belongs to one net.")
+            where_pin[pin] = net
+    for ref, r in comps.items():
+        for p in r.pins:
+            name = f"{ref}.{p['number']}"
+            if name not in where_pin and not p.get("hidden") and p["type"] != "no_connect":
+                report.add("unconnected-pin", f"components {ref}", f"{name} ({p['name']}, {p['type']}) is in no net",
+                           "Add it to a net or to no_connect.")
+    power = set(design.power) if design.power is not None else {n for n in design.nets if is_power_name(n)}
+    report.power = power
+    types = {f"{ref}.{p['number']}": p["type"] for ref, r in comps.items() for p in r.pins}
+    for net in sorted(power):
+        pins = design.nets.get(net, [])
+        has_out = any(types.get(p) == "power_out" for p in pins)
+        from_connector = any(p.split(".")[0].rstrip("0123456789").startswith(CONNECTOR_PREFIXES) for p in pins)
+        if not has_out and not from_connector:
+            report.add("no-power-source", f"nets.{net}", f"power net {net} has no power output pin and no connector",
+                       "Connect a regulator output or a connector pin to it.")
+    return report

@@ -1,0 +1,100 @@
+"""The design document: what a board is, as a model writes it (JSON).
+
+A closed schema (unknown keys are errors): ``components`` (reference, a KiCad symbol
+or a catalogue part, value, footprint, fields), ``nets`` (name -> pins ``REF.PIN``),
+``power`` (nets drawn as power symbols; default by name), ``no_connect`` pins, the
+``board`` (outline size or polygon in mm, copper layers, rules preset, ground plane)
+and ``constraints`` (pinned placements, connectors at the edge, keep-outs, router
+settings). `schema()` is the published JSON Schema (docs/design-schema.json).
+Units: mm and degrees, KiCad's axes (x right, y down), board coordinates relative to
+the outline's top-left corner.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+SCHEMA_VERSION = 1
+Ref = Annotated[str, Field(pattern=r"^[A-Z][A-Z_]*[0-9]+$", max_length=20, description="Reference designator, e.g. U1")]
+PinRef = Annotated[str, Field(pattern=r"^[A-Z][A-Z_]*[0-9]+\.[^\s.]+$", max_length=40, description="REF.PIN, e.g. U1.3")]
+LibId = Annotated[str, Field(pattern=r"^[^:/\\\s]+:[^:/\\]+$", max_length=300)]
+Mm = Annotated[float, Field(ge=-1000, le=1000)]
+XY = Annotated[list[Mm], Field(min_length=2, max_length=2)]
+
+
+class Closed(BaseModel):
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+
+class Component(Closed):
+    ref: Ref
+    symbol: LibId | None = Field(None, description="KiCad symbol Lib:Name; default the part's")
+    part: str | None = Field(None, pattern=r"^C[0-9]+$", description="Catalogue LCSC code (parts.search)")
+    value: str | None = Field(None, max_length=100, description="Default: the part's number or the symbol's value")
+    footprint: LibId | None = Field(None, description="Default: the part's package footprint or the symbol's")
+    fields: dict[str, str] = Field(default_factory=dict, description="Extra symbol fields (LCSC and MPN come from part)")
+
+    @model_validator(mode="after")
+    def _source(self):
+        if self.symbol is None and self.part is None:
+            raise ValueError(f"{self.ref}: give symbol or part")
+        return self
+
+
+class Board(Closed):
+    size: list[Annotated[float, Field(gt=5, le=500)]] | None = Field(
+        None, min_length=2, max_length=2, description="[width, height] mm; default from the parts' area")
+    outline: list[XY] | None = Field(None, min_length=3, description="Polygon instead of size")
+    layers: Literal[2] = 2
+    rules: Literal["2layer-starter", "jlcpcb"] = Field(
+        "2layer-starter", description="2layer-starter: 0.2 mm clearance and tracks, 0.6/0.3 mm vias; "
+                                      "jlcpcb: JLCPCB's 2-layer minimums, 0.127 mm clearance, 0.2 mm tracks")
+    ground_plane: str | None = Field("GND", description="Net poured on B.Cu after routing; null for none")
+
+
+class Pinned(Closed):
+    at: XY = Field(description="Footprint anchor, mm from the outline's top-left corner")
+    angle: Literal[0, 90, 180, 270] = 0
+
+
+class Router(Closed):
+    seed: int = Field(1, ge=0, le=2**31 - 1)
+    effort: int = Field(2, ge=1, le=3)
+    time_limit: float = Field(60, gt=0, le=1800, description="s")
+    via_cost: float = Field(2.0, ge=0, le=100)
+
+
+class Constraints(Closed):
+    pinned: dict[str, Pinned] = Field(default_factory=dict, description="ref -> placement kept as given")
+    edge: list[Ref] = Field(default_factory=list, description="Connectors placed at the board edge")
+    keepouts: list[Annotated[list[Mm], Field(min_length=4, max_length=4)]] = Field(
+        default_factory=list, description="[x1, y1, x2, y2] mm where no footprint is placed")
+    router: Router = Field(default_factory=Router)
+    routing: Literal["auto", "none"] = Field("auto", description="none: leave routing to the caller")
+
+
+class Design(Closed):
+    version: Literal[1] = SCHEMA_VERSION
+    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+    description: str = Field("", max_length=2000)
+    components: list[Component] = Field(min_length=1, max_length=2000)
+    nets: dict[str, list[PinRef]] = Field(description="Net name -> pins")
+    power: list[str] | None = Field(None, description="Nets drawn as power symbols; default GND*, +*, VCC, VDD, VBUS")
+    no_connect: list[PinRef] = Field(default_factory=list)
+    board: Board = Field(default_factory=Board)
+    constraints: Constraints = Field(default_factory=Constraints)
+
+
+def schema() -> dict:
+    """The published JSON Schema of a design document."""
+    return Design.model_json_schema()
+
+
+def dumps(design: Design) -> str:
+    """The JSON text of a design as built: every field with its default filled in, keys
+    in the schema's order and nets in the order given (the order the build draws and
+    numbers them), two-space indent, a final newline."""
+    return json.dumps(design.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"

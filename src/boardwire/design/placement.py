@@ -1,0 +1,60 @@
+"""The fallback placement of design.build (used only when pcb.autoplace is not in the
+registry): footprints packed in shelves inside the outline, largest first, connectors
+named at the edge against the left edge, pinned footprints and keep-outs left alone.
+It places; it does not optimise wire length (that is pcb.autoplace's job).
+
+Boxes are courtyards (mm, relative to each footprint's anchor, from lib.footprint);
+positions are board mm.
+"""
+
+from __future__ import annotations
+
+GAP = 1.0     # mm between courtyards
+EDGE = 0.5    # mm from the outline to a courtyard
+
+
+def _hits(box, boxes) -> bool:
+    return any(box[0] < b[2] + GAP and b[0] < box[2] + GAP and box[1] < b[3] + GAP and b[1] < box[3] + GAP
+               for b in boxes)
+
+
+def shelf_place(outline: tuple[float, float, float, float], sizes: dict[str, tuple[float, float, float, float]],
+                edge: list[str], taken: list[tuple[float, float, float, float]]) -> dict[str, tuple[float, float]]:
+    """Anchors (mm) for footprints ``sizes`` (ref -> courtyard x1, y1, x2, y2 relative to
+    the anchor) inside ``outline`` (x1, y1, x2, y2), avoiding ``taken`` boxes (pinned
+    footprints, keep-outs). A footprint that fits nowhere is left out of the result."""
+    x1, y1, x2, y2 = outline
+    boxes = list(taken)
+    out: dict[str, tuple[float, float]] = {}
+    y = y1 + EDGE
+    for ref in edge:  # down the left edge
+        if ref not in sizes:
+            continue
+        cx1, cy1, cx2, cy2 = sizes[ref]
+        while y + (cy2 - cy1) <= y2 - EDGE:
+            box = (x1 + EDGE, y, x1 + EDGE + cx2 - cx1, y + cy2 - cy1)
+            if not _hits(box, boxes):
+                boxes.append(box)
+                out[ref] = (round(box[0] - cx1, 3), round(box[1] - cy1, 3))
+                y = box[3] + GAP
+                break
+            y += 0.5
+    rest = sorted((r for r in sizes if r not in out and r not in edge),
+                  key=lambda r: (-(sizes[r][3] - sizes[r][1]) * (sizes[r][2] - sizes[r][0]), r))
+    for ref in rest:
+        cx1, cy1, cx2, cy2 = sizes[ref]
+        w, h = cx2 - cx1, cy2 - cy1
+        placed = False
+        yy = y1 + EDGE
+        while not placed and yy + h <= y2 - EDGE:
+            xx = x1 + EDGE
+            while xx + w <= x2 - EDGE:
+                box = (xx, yy, xx + w, yy + h)
+                if not _hits(box, boxes):
+                    boxes.append(box)
+                    out[ref] = (round(xx - cx1, 3), round(yy - cy1, 3))
+                    placed = True
+                    break
+                xx += 0.5
+            yy += 0.5
+    return out
