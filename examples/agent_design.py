@@ -45,6 +45,8 @@ async def build(folder: Path, catalogue: Path, server_cmd: list[str] | None = No
     server = StdioServerParameters(command=cmd[0], args=cmd[1:], cwd=str(folder), env=dict(os.environ))
     async with Client(server, mode="auto") as client:
         call = Agent(client)
+        # parts.import and parts.pins are in the parts family, outside the default tool set
+        await call("toolset_enable", toolset="parts")
         await call("parts_import", file=catalogue.name)
         ldo = chosen(await call("parts_search", query="AMS1117-3.3"))
         r_cc = chosen(await call("parts_search", query="5.1k resistor", package="0603"))

@@ -20,7 +20,10 @@ from boardwire.protocols.mcp import toolsets
 # (request, the tool that does it); written as a user would ask, before ranking.
 REQUESTS = [
     ("route the board", "pcb_autoroute"),
-    ("find a 10k 0603 resistor", "lib_search"),
+    ("find a 10k 0603 resistor", "parts_search"),
+    ("find a timer symbol in the KiCad libraries", "lib_search"),
+    ("build the board from my design document", "design_build"),
+    ("import a parts catalogue file", "parts_import"),
     ("check clearances", "check_drc"),
     ("make gerbers", "fab_gerbers"),
     ("open a board file", "session_open"),

@@ -136,7 +136,7 @@ def _build(ctx: Context, d: Design, out: str, until: str | None, seed: str | Non
 @command("design.build", kind="session", args=BuildArgs, result=Result, long=True,
          examples=({"file": "blinker.json"}, {"file": "usbc.json", "until": "erc"}))
 def build_cmd(ctx: Context, a: BuildArgs) -> dict:
-    """Build a design into a new version folder OUT/NAME/vNNN with progress per stage: project, schematic (layout, sch.connect, annotate), erc, update, outline, placement (pcb.autoplace, or a marked fallback; pinned parts kept), route (pcb.autoroute), zones (GND on B.Cu), save, drc (with parity), verdict, fab (fab.zip when clean). Errors: check-failed with design.check's errors."""
+    """Build the board from a design document (parts, nets, board): a new version folder OUT/NAME/vNNN, with progress per stage: project, schematic (layout, sch.connect, annotate), erc, update, outline, placement (pcb.autoplace, or a marked fallback; pinned parts kept), route (pcb.autoroute), zones (GND on B.Cu), save, drc (with parity), verdict, fab (fab.zip when clean). Errors: check-failed with design.check's errors."""
     return _build(ctx, load(ctx, a), a.out, a.until)
 
 

@@ -23,17 +23,19 @@ import threading
 from ...registry.command import Command
 from .tools import _by_name, tool_dict
 
-# The designer's path: open, describe, query, the common edits, checks, a look,
-# fabrication. The only declaration of the default set; ids, in the order listed.
+# The designer's path: open, describe, query, the common edits, checks, the design
+# pipeline and its parts, a look, fabrication (pcb.addTrack is left to pcb.route, which
+# does the same and changes layer). The only declaration of the default set; ids, in the order listed.
 DEFAULT_TOOLS: tuple[str, ...] = (
     "session.open", "session.save", "session.undo", "session.batch",
     "query.describe", "query.items", "query.nets", "query.pads", "query.unrouted", "query.symbols",
     "lib.search", "lib.symbol",
     "project.new", "project.updatePcb",
     "sch.placeSymbol", "sch.wire", "sch.label", "sch.power", "sch.annotate",
-    "pcb.placeFootprint", "pcb.move", "pcb.rotate", "pcb.flip", "pcb.delete", "pcb.outline",
-    "pcb.route", "pcb.addTrack", "pcb.addVia", "pcb.addZone", "pcb.fillZones", "pcb.autoplace", "pcb.autoroute",
+    "pcb.placeFootprint", "pcb.move", "pcb.rotate", "pcb.delete", "pcb.outline",
+    "pcb.route", "pcb.addVia", "pcb.addZone", "pcb.fillZones", "pcb.autoplace", "pcb.autoroute",
     "check.erc", "check.drc",
+    "parts.search", "design.brief", "design.check", "design.build", "design.verdict",
     "render.png",
     "fab.package",
 )
@@ -58,6 +60,8 @@ FAMILY_NOTES: dict[str, str] = {
     "library": "symbol and footprint libraries",
     "project": "projects, back-annotation, fabrication: Gerbers, drill, bill of materials, pick and place",
     "firmware": "build, flash, serial monitor, pins",
+    "parts": "import a parts catalogue file (JLCPCB CSV, jlcparts), a part's pins",
+    "design": "design versions: rebuild with changed settings",
 }
 ENABLE_TOOL = "toolset_enable"
 DEFAULT = "default"
