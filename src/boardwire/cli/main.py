@@ -218,6 +218,33 @@ def serve(stdio: bool = typer.Option(False, "--stdio", help="Serve one client on
         raise typer.Exit(e.exit_status)
 
 
+@app.command()
+def bridge(host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (loopback by default)"),
+           port: int = typer.Option(8766, "--port", min=0, max=65535, help="TCP port (0: any free port)"),
+           open_: list[str] = typer.Option([], "--open", help="Open this document at start (repeatable)"),
+           pair: bool = typer.Option(False, "--pair", help="Require pairing; prints a new pairing token once"),
+           max_payload: int = typer.Option(None, "--max-payload", min=1024, help="Largest incoming message, bytes (default 16 MiB)"),
+           allow_origin: list[str] = typer.Option([], "--allow-origin", help="An extra allowed browser Origin (repeatable)"),
+           attach: bool = typer.Option(False, "--attach", help="Attach the board open in KiCad's PCB editor (IPC API)"),
+           auto_save: bool = typer.Option(False, "--auto-save", help="Save each modified document after each call"),
+           dev: bool = typer.Option(False, "--dev", help="Announce devMode in the hello"),
+           root: str = typer.Option(".", "--root", help="Working directory of the session")):
+    """WebSocket bridge for editor extensions (docs/bridge.md): a versioned handshake,
+    then JSON-RPC 2.0 on every command, document.changed pushed."""
+    from ..protocols.bridge import run as run_bridge  # lazy: `boardwire info` stays fast
+
+    try:
+        hook = None
+        if attach:
+            from ..session.live import attach_hook
+            hook = attach_hook()
+        run_bridge(root=root, host=host, port=port, open_paths=tuple(open_), pair=pair, max_payload=max_payload,
+                   allow_origins=tuple(allow_origin), auto_save=auto_save, dev_mode=dev, attach=hook)
+    except BoardwireError as e:
+        err.print(f"[red]error[/red] {e.code}: {e.message}" + (f"\n  {e.hint}" if e.hint else ""))
+        raise typer.Exit(e.exit_status)
+
+
 @app.command("run")
 def run_script_command(
         script: str = typer.Argument(..., help="The Python script to run"),
