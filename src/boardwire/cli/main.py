@@ -236,8 +236,9 @@ def bridge(host: str = typer.Option("127.0.0.1", "--host", help="Address to list
     try:
         hook = None
         if attach:
+            from ..registry import REGISTRY
             from ..session.live import attach_hook
-            hook = attach_hook()
+            hook = attach_hook(REGISTRY)
         run_bridge(root=root, host=host, port=port, open_paths=tuple(open_), pair=pair, max_payload=max_payload,
                    allow_origins=tuple(allow_origin), auto_save=auto_save, dev_mode=dev, attach=hook)
     except BoardwireError as e:
