@@ -287,6 +287,10 @@ from .mcp_cmd import mcp_app  # noqa: E402 - registered after the app exists
 
 app.add_typer(mcp_app, name="mcp")
 
+from .kicad_cmd import kicad_app  # noqa: E402
+
+app.add_typer(kicad_app, name="kicad")
+
 
 def main() -> None:
     try:
