@@ -314,5 +314,17 @@ class EditorBusy(BoardwireError):
     hint = "Finish or cancel the tool running in KiCad's window (Escape), then call again."
 
 
+class EditorHoldsFile(BoardwireError):
+    """KiCad has the file open (its lock file ``~NAME.lck`` is beside it): writing it
+    would be overwritten by, or overwrite, the editor's copy."""
+
+    code = "editor-holds-file"
+    exit_status = 48
+    rpc_code = -32048
+    hint = ("Save or close the file in KiCad first (then revert here to read its version), "
+            "or save with force=true to overwrite; a lock file left by a KiCad that crashed "
+            "can be deleted.")
+
+
 # Process exit status of `boardwire call` for each code.
 EXIT_CODES: dict[str, int] = {code: cls.exit_status for code, cls in ALL_CODES.items()}

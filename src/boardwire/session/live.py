@@ -80,6 +80,7 @@ class LiveBoard:
                        actor=LIVE_ACTOR)
             self.synced = item_texts(od.doc)
             self.attached = True
+            s.attached.add(self.path)
             self._unsubscribe = s.subscribe(self._on_event)
             _LIVE[id(s)] = self
         self._thread = threading.Thread(target=self._poll, name="boardwire-live", daemon=True)
@@ -92,6 +93,7 @@ class LiveBoard:
             return
         self.attached = False
         self.reason = reason
+        self.session.attached.discard(self.path)
         self._stop.set()
         if self._unsubscribe:
             try:
