@@ -48,6 +48,8 @@ class LiveBoard:
         self.unmirrored: set[str] = set()
         self.pushed = 0  # KiCad commits made
         self.pulled = 0  # person's changes taken in
+        self._ids: dict[bytes, str] = {}  # item text -> UUID, for KiCad's boards (mirror.item_texts)
+        self._ours: set[str] = set()  # keys committed to KiCad since its board was last read
         self._stop = threading.Event()
         self._unsubscribe = None
         self._thread: threading.Thread | None = None
@@ -72,7 +74,7 @@ class LiveBoard:
             self.path = od.path
             text = self.editor.board_text()
             theirs = Board(text.encode())
-            self.kicad_text, self.kicad_items = text, item_texts(theirs)
+            self.kicad_text, self.kicad_items = text, item_texts(theirs, self._ids)
             on_disk = item_texts(Board(od.full.read_bytes())) if od.full.is_file() else {}
             unsaved = [k for k in changed_keys(on_disk, self.kicad_items) if k in self.kicad_items]
             if unsaved and not od.modified:
@@ -120,11 +122,14 @@ class LiveBoard:
             if text == self.kicad_text:
                 return False
             theirs = Board(text.encode())
-            items = item_texts(theirs)
-            keys = changed_keys(self.kicad_items, items)
+            items = item_texts(theirs, self._ids)
+            # what we committed comes back as KiCad prints it: a new baseline, not an edit
+            keys = [k for k in changed_keys(self.kicad_items, items)
+                    if k not in self._ours and not (self._ours and k.startswith("net:"))]
+            self._ours.clear()
             od = self.session.get(self.path)
             if keys:
-                self.session.edit("KiCad: edit in the PCB editor", lambda: adopt(od.doc, theirs, keys),
+                self.session.edit("KiCad: edit in the PCB editor", lambda: adopt(od.doc, theirs, keys, self._ids),
                                   actor=LIVE_ACTOR)
                 self.pulled += 1
             self.kicad_text, self.kicad_items = text, items
@@ -169,26 +174,17 @@ class LiveBoard:
         keys = changed_keys(self.synced, now)
         if not keys:
             return
-        change, skipped = change_for(od.doc, keys, self.editor)
+        change, skipped = change_for(od.doc, keys, self.editor, set(self.kicad_items) | self._ours)
         self.editor.commit(change, f"boardwire: {label}")
         if change:
             self.pushed += 1
         self.synced = now
         self.unmirrored |= set(skipped)
-        # KiCad's new baseline: what the commit did is taken as it prints it; anything
-        # else that moved there meanwhile (a person's edit) stays "changed" for pull().
-        text = self.editor.board_text()
-        items = item_texts(Board(text.encode()))
-        mine, meanwhile = set(keys), False
-        for key in changed_keys(self.kicad_items, items):
-            if key not in mine and not key.startswith("net:"):
-                meanwhile = True
-                if key in self.kicad_items:
-                    items[key] = self.kicad_items[key]
-                else:
-                    items.pop(key, None)
-        self.kicad_items = items
-        self.kicad_text = "" if meanwhile else text  # "": the next pull() looks again
+        # KiCad's board is read again by the next pull() (KiCad redraws after a commit,
+        # and a read now would wait for it): the keys committed here are then taken as
+        # its new baseline, everything else that changed there as a person's edit.
+        self._ours |= set(keys) - set(skipped)
+        self.kicad_text = ""
 
     def _reload_saved(self) -> None:
         """After a save, KiCad reloads the file: it then shows what its API could not
@@ -198,7 +194,8 @@ class LiveBoard:
             return
         self.editor.revert()
         self.kicad_text = self.editor.board_text()
-        self.kicad_items = item_texts(Board(self.kicad_text.encode()))
+        self.kicad_items = item_texts(Board(self.kicad_text.encode()), self._ids)
+        self._ours.clear()
         self.unmirrored.clear()
 
 

@@ -32,14 +32,31 @@ def _key(node: SList, seen: dict[str, int]) -> str:
     return key if n == 1 else f"{key}#{n}"
 
 
-def _top(board: BoardReading) -> dict[str, SList]:
+def _top(board: BoardReading, cache: dict[bytes, str] | None = None) -> dict[str, tuple[SList, bytes]]:
+    """Key -> (list, its text) for every top-level list. ``cache`` (text -> UUID key,
+    kept by the caller between calls) spares reading the UUID of a list seen before:
+    a freshly parsed board is read lazily, and finding a UUID materialises the list
+    (about 80 ms for the 0.15 MB ecc83 demo; a few ms with the cache)."""
+    out: dict[str, tuple[SList, bytes]] = {}
     seen: dict[str, int] = {}
-    return {_key(k, seen): k for k in board.root.kids if type(k) is SList}
+    for node in board.root.kids:
+        if type(node) is not SList:
+            continue
+        text = node.to_bytes()
+        key = cache.get(text) if cache is not None else None
+        if key is None:
+            key = _key(node, seen)
+            if cache is not None and ":" not in key:
+                if len(cache) > 100_000:
+                    cache.clear()
+                cache[text] = key
+        out[key] = (node, text)
+    return out
 
 
-def item_texts(board: BoardReading) -> dict[str, bytes]:
+def item_texts(board: BoardReading, cache: dict[bytes, str] | None = None) -> dict[str, bytes]:
     """Key -> the list's text (whitespace inside it included) for every top-level list."""
-    return {key: node.to_bytes() for key, node in _top(board).items()}
+    return {key: text for key, (_, text) in _top(board, cache).items()}
 
 
 def changed_keys(before: dict[str, bytes], after: dict[str, bytes]) -> list[str]:
@@ -49,12 +66,14 @@ def changed_keys(before: dict[str, bytes], after: dict[str, bytes]) -> list[str]
     return out + [k for k in before if k not in after]
 
 
-def adopt(board: BoardReading, source: BoardReading, keys: list[str]) -> dict[str, list[str]]:
+def adopt(board: BoardReading, source: BoardReading, keys: list[str],
+          cache: dict[bytes, str] | None = None) -> dict[str, list[str]]:
     """Make the lists of ``board`` under ``keys`` what they are in ``source``: replaced,
     inserted (after the last list of the same keyword, as KiCad groups them) or
     removed. Returns ``{"changed": [...], "added": [...], "removed": [...]}`` (keys).
     The copies are laid out in ``board``'s own format (tabs or spaces, line ending)."""
-    mine, theirs = _top(board), _top(source)
+    mine = {k: node for k, (node, _) in _top(board).items()}
+    theirs = {k: node for k, (node, _) in _top(source, cache).items()}
     out: dict[str, list[str]] = {"changed": [], "added": [], "removed": []}
     for key in keys:
         new, old = theirs.get(key), mine.get(key)

@@ -68,14 +68,18 @@ def _via(board: Board, view: Via, nets: dict):
     return v
 
 
-def change_for(board: Board, keys: list[str], editor: Editor) -> tuple[Change, list[str]]:
+def change_for(board: Board, keys: list[str], editor: Editor,
+               in_kicad: set[str] | None = None) -> tuple[Change, list[str]]:
     """The commit that makes KiCad's board what ``board`` is for ``keys`` (from
-    `documents.board.mirror.changed_keys`), and the keys it cannot carry."""
+    `documents.board.mirror.changed_keys`), and the keys it cannot carry.
+    ``in_kicad``: the item ids KiCad's board has (asked from KiCad when not given:
+    the first request after a commit waits for KiCad's redraw, 0.2-0.5 s under Xvfb)."""
     from kipy.geometry import Angle
 
     change, skipped = Change(), []
-    in_kicad = editor.existing_ids()
-    footprints = editor.footprints()
+    if in_kicad is None:
+        in_kicad = editor.existing_ids()
+    footprints = None
     nets = None
     for key in keys:
         if key.startswith("net:"):
@@ -88,6 +92,7 @@ def change_for(board: Board, keys: list[str], editor: Editor) -> tuple[Change, l
                 change.remove.append(key)
             continue
         if isinstance(view, Footprint):
+            footprints = footprints if footprints is not None else editor.footprints()
             fp = footprints.get(key)
             if fp is None:
                 skipped.append(key)
