@@ -196,6 +196,38 @@ def test_person_edit_pushed_over_the_bridge(editor):
     assert params["actor"] == "kicad" and params["path"] == BOARD
 
 
+def test_vias_rotations_deletes_undo_and_what_the_api_cannot_carry(editor):
+    """Each mirrored kind reaches KiCad; session.undo is mirrored too; a text (which
+    KiCad 9's API cannot create) is counted as unmirrored, and appears in KiCad once
+    the session saves the board (KiCad reloads the file)."""
+    ed, work = editor
+    session = Session(work)
+    live = attach(session, Editor(str(ed.socket)).connect(), registry=REGISTRY, poll_s=0.1)
+    kicad = person(ed)
+    ctx = Context(session, actor="test")
+    try:
+        via = REGISTRY.call("pcb.addVia", {"path": BOARD, "at": [152, 128], "size": 0.8, "drill": 0.4,
+                                           "net": "GND"}, ctx)
+        vid = via["new_ids"][0]
+        got = {v.id.value: v for v in kicad.get_vias()}[vid]
+        assert (got.position.x, got.position.y, got.diameter, got.drill_diameter, got.net.name) == \
+            (152 * MM, 128 * MM, 800_000, 400_000, "GND")
+        REGISTRY.call("pcb.rotate", {"path": BOARD, "reference": "R1", "angle": 90}, ctx)
+        assert footprint(kicad, "R1").orientation.degrees == pytest.approx(90)
+        REGISTRY.call("pcb.delete", {"path": BOARD, "ids": [vid]}, ctx)
+        assert vid not in {v.id.value for v in kicad.get_vias()}
+        REGISTRY.call("session.undo", {"path": BOARD}, ctx)
+        assert vid in {v.id.value for v in kicad.get_vias()}
+        out = REGISTRY.call("pcb.addText", {"path": BOARD, "text": "LIVE-PROBE", "at": [140, 80]}, ctx)
+        assert out["live"]["unmirrored"] == 1
+        assert "LIVE-PROBE" not in kicad.get_as_string()
+        REGISTRY.call("session.save", {"path": BOARD}, ctx)  # attached: KiCad's lock file is no obstacle
+        assert "LIVE-PROBE" in person(ed).get_as_string()
+        assert live.status()["unmirrored"] == 0 and live.attached
+    finally:
+        live.detach("test over")
+
+
 def test_kicad_not_running(tmp_path):
     """No editor: a clear error with a stable code and how to enable the API."""
     stale = tmp_path / "api.sock"
@@ -260,4 +292,4 @@ def test_kicad_closed_mid_session_keeps_everything(editor, tmp_path):
     c1_0 = REGISTRY.call("query.footprint", {"path": BOARD, "reference": "C1"}, Context(original))["at"]
     r4_0 = REGISTRY.call("query.footprint", {"path": BOARD, "reference": "R4"}, Context(original))["at"]
     assert c1 == [c1_0[0], round(c1_0[1] + 2, 6)]
-    assert r4 == [round(r4_0[0] + 3, 6), r4_0[1]]  # the first test's move, taken in from KiCad at attach
+    assert r4 == [round(r4_0[0] + 3, 6), r4_0[1]]  # the first test's move (saved by the test before)

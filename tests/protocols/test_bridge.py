@@ -301,3 +301,17 @@ def test_hundred_clients_lose_no_event(tmp_path):
     with bridge_server(tmp_path) as (url, _):
         got = asyncio.run(scenario(url))
     assert got == [list(range(1, edits + 1))] * clients
+
+
+def test_docs_page_states_the_contract():
+    from tests.inputs import REPO
+
+    page = (REPO / "docs" / "bridge.md").read_text()
+    for reason, code in contract.CLOSE_CODES.items():
+        assert f"| {code} | `{reason}` |" in page, reason
+    assert f"| protocol | `{contract.PROTOCOL}` |" in page
+    assert f"| contractVersion | `{contract.CONTRACT_VERSION}` |" in page
+    assert f"| supported protocolVersion | {', '.join(f'`{v}`' for v in contract.PROTOCOL_VERSIONS)} |" in page
+    assert f"`{contract.MAX_PAYLOAD}` bytes" in page
+    for name in contract.CLIENT_NAMES:
+        assert f"`{name}`" in page
