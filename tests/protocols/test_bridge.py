@@ -315,3 +315,31 @@ def test_docs_page_states_the_contract():
     assert f"`{contract.MAX_PAYLOAD}` bytes" in page
     for name in contract.CLIENT_NAMES:
         assert f"`{name}`" in page
+
+
+def test_boardwire_bridge_command(tmp_path):
+    """`boardwire bridge` as a person starts it: prints where it listens, serves, stops on SIGTERM."""
+    import os
+    import re
+    import signal
+    import subprocess
+    import sys
+
+    from tests.inputs import REPO
+
+    shutil.copy(need(DEMOS / "ecc83" / "ecc83-pp.kicad_pcb"), tmp_path / BOARD)
+    proc = subprocess.Popen([sys.executable, "-m", "boardwire.cli.main", "bridge", "--port", "0", "--open", BOARD,
+                             "--max-payload", "100000"], cwd=tmp_path, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": str(REPO / "src")})
+    try:
+        line = proc.stderr.readline()
+        url = re.search(r"ws://\S+", line).group(0)
+        with client(url) as (ws, hello):
+            assert hello["maxPayloadSize"] == 100000
+            docs = call(ws, 1, "session.documents")["result"]["documents"]
+            assert [d["path"] for d in docs] == [BOARD]
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
