@@ -228,6 +228,42 @@ def test_vias_rotations_deletes_undo_and_what_the_api_cannot_carry(editor):
         live.detach("test over")
 
 
+def test_kicad_busy_with_an_interactive_tool(editor):
+    """A person routing in the window (the router started with X and a click on a pad):
+    KiCad answers "busy"; boardwire retries for busy_s, then fails with editor-busy;
+    Escape ends the tool and the same call goes through."""
+    if shutil.which("xdotool") is None:
+        absent("xdotool is not installed (.ci/install-xvfb.sh)")
+    ed, _ = editor
+    env = ed.env
+
+    def x(*args):
+        subprocess.run(["xdotool", *args], env=env, check=True, timeout=10, capture_output=True)
+
+    window = subprocess.run(["xdotool", "search", "--name", "PCB Editor"], env=env, capture_output=True,
+                            text=True, timeout=10).stdout.split()[-1]
+    x("mousemove", "400", "400")
+    x("key", "--window", window, "x")
+    time.sleep(0.5)
+    x("mousemove", "306", "243", "click", "1")  # pad 1 of P3 in the zoomed-to-fit view
+    time.sleep(0.5)
+    x("mousemove", "500", "300")
+    time.sleep(0.3)
+    e = Editor(str(ed.socket), busy_s=1.0).connect()
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(EditorBusy) as err:
+            e._retry(e.board.begin_commit)
+        assert 0.5 <= time.monotonic() - t0 < 3 and err.value.code == "editor-busy"
+        assert "Escape" in err.value.hint
+    finally:
+        x("key", "--window", window, "Escape")
+        time.sleep(0.3)
+        x("key", "--window", window, "Escape")
+        time.sleep(0.3)
+    e.board.drop_commit(e._retry(e.board.begin_commit))
+
+
 def test_kicad_not_running(tmp_path):
     """No editor: a clear error with a stable code and how to enable the API."""
     stale = tmp_path / "api.sock"
