@@ -57,10 +57,15 @@ def footprint(board, ref):
     return next(f for f in board.get_footprints() if f.reference_field.text.value == ref)
 
 
+CANVAS = (40, 110, 990, 655)  # the drawing area of the 1600x1000 screen: no toolbars, panels, status bar
+
+
 def changed_pixels(a: Path, b: Path) -> int:
+    """Pixels of KiCad's drawing area that differ between two screenshots."""
     from PIL import Image, ImageChops
 
-    diff = ImageChops.difference(Image.open(a).convert("RGB"), Image.open(b).convert("RGB")).convert("L")
+    diff = ImageChops.difference(Image.open(a).convert("RGB").crop(CANVAS),
+                                 Image.open(b).convert("RGB").crop(CANVAS)).convert("L")
     return diff.point(lambda v: 255 if v else 0).histogram()[255]
 
 
@@ -262,6 +267,37 @@ def test_kicad_busy_with_an_interactive_tool(editor):
         x("key", "--window", window, "Escape")
         time.sleep(0.3)
     e.board.drop_commit(e._retry(e.board.begin_commit))
+
+
+def test_board_reloaded_in_kicad(editor):
+    """File > Revert in KiCad (a reload from disk) is a person's edit like any other:
+    what it changed comes into the session."""
+    from kipy.geometry import Vector2
+
+    ed, work = editor
+    kicad = person(ed)
+    fp = footprint(kicad, "P1")
+    on_disk = (fp.position.x, fp.position.y)
+    fp.position = Vector2.from_xy(fp.position.x + 2 * MM, fp.position.y)
+    commit = kicad.begin_commit()
+    kicad.update_items([fp])
+    kicad.push_commit(commit, "a person moves P1, unsaved")
+    session = Session(work)
+    live = attach(session, Editor(str(ed.socket)).connect(), registry=REGISTRY, poll_s=0.1)
+    try:
+        ctx = Context(session, actor="test")
+        at = REGISTRY.call("query.footprint", {"path": BOARD, "reference": "P1"}, ctx)["at"]
+        assert at == [(on_disk[0] + 2 * MM) / MM, on_disk[1] / MM]  # KiCad's unsaved edit, taken at attach
+        od = session.get(BOARD)
+        before = od.revision
+        kicad.revert()
+        t0 = time.monotonic()
+        while od.revision == before and time.monotonic() - t0 < 10:
+            time.sleep(0.02)
+        at = REGISTRY.call("query.footprint", {"path": BOARD, "reference": "P1"}, ctx)["at"]
+        assert at == [on_disk[0] / MM, on_disk[1] / MM]
+    finally:
+        live.detach("test over")
 
 
 def test_kicad_not_running(tmp_path):
