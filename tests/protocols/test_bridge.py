@@ -233,10 +233,11 @@ def test_oversize_message_answered_and_connection_kept(tmp_path):
 
 def test_origin_checked(tmp_path):
     with bridge_server(tmp_path, allow_origins=("https://editor.example",)) as (url, _):
-        with pytest.raises(InvalidStatus) as e:
-            with connect(url, origin="https://evil.example"):
-                pass
-        assert e.value.response.status_code == 403
+        for origin in ("https://evil.example", "http://localhost.evil.example", "http://127.0.0.1.evil.example:80"):
+            with pytest.raises(InvalidStatus) as e:
+                with connect(url, origin=origin):
+                    pass
+            assert e.value.response.status_code == 403
         for origin in ("http://localhost:5173", "http://127.0.0.1", "https://editor.example", None):
             with connect(url, origin=origin) as ws:
                 ws.send(json.dumps(handshake()))

@@ -40,7 +40,7 @@ def attach(host: str = typer.Option("127.0.0.1", "--host"),
 
     try:
         editor = Editor(socket).connect(wait_s=10)
-        folder = Path(editor.board.get_project().path)
+        folder = Path(editor.board_path()).parent
         if log:
             (folder / ".boardwire").mkdir(exist_ok=True)
             sys.stderr = open(folder / ".boardwire" / "bridge.log", "a", buffering=1)

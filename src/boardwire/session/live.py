@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import logging
 import threading
-from pathlib import Path
 
 from ..documents import Board
 from ..documents.board.mirror import adopt, changed_keys, item_texts
@@ -64,8 +63,7 @@ class LiveBoard:
         s = self.session
         with s.lock:
             if path is None:
-                folder = Path(self.editor.board.get_project().path)
-                path = str(folder / self.editor.board_file())
+                path = self.editor.board_path()
             try:
                 od = s.open(path, actor=LIVE_ACTOR)
             except BoardwireError as e:

@@ -136,9 +136,10 @@ class Editor:
         """The board as KiCad would save it now (``SaveDocumentToString``)."""
         return self._retry(self._board().get_as_string)
 
-    def board_file(self) -> str:
-        """The board's file name as KiCad has it open (no folder)."""
-        return self._board().name
+    def board_path(self) -> str:
+        """The absolute path of the board KiCad has open (its project folder and name)."""
+        board = self._board()
+        return os.path.join(self._retry(board.get_project).path, board.name)
 
     def footprints(self) -> dict[str, object]:
         return {fp.id.value: fp for fp in self._retry(self._board().get_footprints)}
