@@ -223,6 +223,10 @@ def test_vias_rotations_deletes_undo_and_what_the_api_cannot_carry(editor):
         assert vid not in {v.id.value for v in kicad.get_vias()}
         REGISTRY.call("session.undo", {"path": BOARD}, ctx)
         assert vid in {v.id.value for v in kicad.get_vias()}
+        out = REGISTRY.call("pcb.addText", {"path": BOARD, "text": "GONE-AGAIN", "at": [140, 80]}, ctx)
+        assert out["live"]["unmirrored"] == 1
+        REGISTRY.call("session.undo", {"path": BOARD}, ctx)  # gone from both sides: nothing left to carry
+        assert live.status()["unmirrored"] == 0 and live.attached
         out = REGISTRY.call("pcb.addText", {"path": BOARD, "text": "LIVE-PROBE", "at": [140, 80]}, ctx)
         assert out["live"]["unmirrored"] == 1
         assert "LIVE-PROBE" not in kicad.get_as_string()

@@ -203,6 +203,7 @@ def serve(stdio: bool = typer.Option(False, "--stdio", help="Serve one client on
           socket: str = typer.Option(None, "--socket", help="Serve many clients on this Unix socket instead"),
           open_: list[str] = typer.Option([], "--open", help="Open this document at start (repeatable)"),
           auto_save: bool = typer.Option(False, "--auto-save", help="Save each modified document after each call"),
+          attach: bool = typer.Option(False, "--attach", help="Attach the board open in KiCad's PCB editor (IPC API; docs/bridge.md)"),
           root: str = typer.Option(".", "--root", help="Working directory of the session")):
     """JSON-RPC 2.0 server (docs/jsonrpc.md): every command is a method; LSP framing, or
     one JSON message per line when the client starts with { or [."""
@@ -212,7 +213,12 @@ def serve(stdio: bool = typer.Option(False, "--stdio", help="Serve one client on
     from ..protocols.jsonrpc import run as serve_jsonrpc  # lazy: `boardwire info` stays fast
 
     try:
-        serve_jsonrpc(root=root, socket_path=socket, open_paths=tuple(open_), auto_save=auto_save)
+        hook = None
+        if attach:
+            from ..registry import REGISTRY
+            from ..session.live import attach_hook
+            hook = attach_hook(REGISTRY)
+        serve_jsonrpc(root=root, socket_path=socket, open_paths=tuple(open_), auto_save=auto_save, attach=hook)
     except BoardwireError as e:
         err.print(f"[red]error[/red] {e.code}: {e.message}" + (f"\n  {e.hint}" if e.hint else ""))
         raise typer.Exit(e.exit_status)

@@ -177,7 +177,7 @@ class LiveBoard:
         if change:
             self.pushed += 1
         self.synced = now
-        self.unmirrored |= set(skipped)
+        self.unmirrored = (self.unmirrored - set(keys)) | set(skipped)
         # KiCad's board is read again by the next pull() (KiCad redraws after a commit,
         # and a read now would wait for it): the keys committed here are then taken as
         # its new baseline, everything else that changed there as a person's edit.

@@ -5,7 +5,8 @@ What KiCad 9's IPC API can take, item by item (kicad-python 0.6 wrappers):
 * tracks (``segment``), track arcs (``arc``) and vias: created or updated whole, with
   their own UUID (KiCad keeps it), width, layer, net (by name), via diameter and drill;
 * footprints already on the board: position and orientation (``pcb.move``,
-  ``pcb.rotate``);
+  ``pcb.rotate``; a footprint's other changes, such as fields, pad nets or a flip,
+  are not carried, and not reported either);
 * removal of any item by UUID.
 
 Everything else (new footprints, zones, drawings, texts, fields, flips, board
@@ -88,9 +89,9 @@ def change_for(board: Board, keys: list[str], editor: Editor,
         if view is None:
             if ":" in key:  # a settings list (setup, layers, general...) went
                 skipped.append(key)
-            else:
+            elif key in in_kicad:
                 change.remove.append(key)
-            continue
+            continue  # gone from both (an item KiCad never had, undone)
         if isinstance(view, Footprint):
             footprints = footprints if footprints is not None else editor.footprints()
             fp = footprints.get(key)
