@@ -131,7 +131,13 @@ class LiveBoard:
                                   actor=LIVE_ACTOR)
                 self.pulled += 1
             self.kicad_text, self.kicad_items = text, items
-            self.synced = item_texts(od.doc)
+            if keys:  # the adopted items are in step; anything not yet sent stays pending
+                now = item_texts(od.doc)
+                for key in keys:
+                    if key in now:
+                        self.synced[key] = now[key]
+                    else:
+                        self.synced.pop(key, None)
             return bool(keys)
 
     def _poll(self) -> None:

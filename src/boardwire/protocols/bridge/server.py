@@ -116,7 +116,10 @@ class Bridge:
                                   session_token=session_token)
         for warning in greeting["warnings"]:
             log.warning("bridge: %s: %s", hs.client_name, warning)
-        await ws.send(json.dumps(greeting))
+        try:
+            await ws.send(json.dumps(greeting))
+        except ConnectionClosed:
+            return
         await self.rpc.serve(WebSocketTransport(ws), actor=hs.client_name)
 
     async def _admit(self, ws: ServerConnection) -> tuple[contract.Handshake, str | None]:
