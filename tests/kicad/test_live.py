@@ -304,6 +304,51 @@ def test_board_reloaded_in_kicad(editor):
         live.detach("test over")
 
 
+def test_kicad_attach_command_serves_the_bridge(editor):
+    """`boardwire kicad attach` (what the toolbar button runs): the bridge from the
+    board's folder, the board attached, a client's edit landing in KiCad."""
+    import os
+    import re
+    import signal
+
+    from websockets.sync.client import connect
+
+    from boardwire import __version__
+
+    ed, work = editor
+    r3 = footprint(person(ed), "R3").position
+    proc = subprocess.Popen([sys.executable, "-m", "boardwire.cli.main", "kicad", "attach", "--port", "0",
+                             "--kicad-socket", str(ed.socket)], cwd="/", stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": str(REPO / "src")})
+    try:
+        url = None
+        while url is None:
+            line = proc.stderr.readline()
+            assert line, "the bridge did not start"
+            m = re.search(r"ws://\S+", line)
+            url = m.group(0) if m else None
+        assert f"(root {work})" in line
+        with connect(url) as ws:
+            ws.send(json.dumps({"type": "handshake", "protocol": "boardwire.bridge", "protocolVersion": "1.0.0",
+                                "contractVersion": 1, "clientName": "boardwire-kicad", "clientVersion": __version__}))
+            hello = json.loads(ws.recv(timeout=10))
+            assert "kicad.live" in hello["capabilities"]
+            ws.send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "pcb.move",
+                                "params": {"path": BOARD, "reference": "R3", "by": [0, 1]}}))
+            while True:
+                msg = json.loads(ws.recv(timeout=30))
+                if msg.get("id") == 1:
+                    break
+        assert msg["result"]["live"]["kicad_commits"] == 1 and msg["result"]["live"]["attached"], msg
+        moved = footprint(person(ed), "R3").position
+        assert (moved.x - r3.x, moved.y - r3.y) == (0, MM)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
 def test_kicad_not_running(tmp_path):
     """No editor: a clear error with a stable code and how to enable the API."""
     stale = tmp_path / "api.sock"
