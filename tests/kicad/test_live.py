@@ -251,14 +251,28 @@ def test_kicad_busy_with_an_interactive_tool(editor):
 
     window = subprocess.run(["xdotool", "search", "--name", "PCB Editor"], env=env, capture_output=True,
                             text=True, timeout=10).stdout.split()[-1]
-    x("mousemove", "400", "400")
-    x("key", "--window", window, "x")
-    time.sleep(0.5)
-    x("mousemove", "306", "243", "click", "1")  # pad 1 of P3 in the zoomed-to-fit view
-    time.sleep(0.5)
-    x("mousemove", "500", "300")
-    time.sleep(0.3)
     e = Editor(str(ed.socket), busy_s=1.0).connect()
+
+    def routing() -> bool:
+        try:
+            e.board.drop_commit(e.board.begin_commit())
+            return False
+        except Exception as err:  # kipy's ApiError: "KiCad is busy"
+            return "busy" in str(err)
+
+    for _ in range(3):  # a loaded machine may drop the first key or click: start the router again
+        x("mousemove", "400", "400")
+        x("key", "--window", window, "x")
+        time.sleep(0.5)
+        x("mousemove", "306", "243", "click", "1")  # pad 1 of P3 in the zoomed-to-fit view
+        time.sleep(0.5)
+        x("mousemove", "500", "300")
+        t0 = time.monotonic()
+        while not routing() and time.monotonic() - t0 < 3:
+            time.sleep(0.2)
+        if routing():
+            break
+        x("key", "--window", window, "Escape")
     try:
         t0 = time.monotonic()
         with pytest.raises(EditorBusy) as err:
@@ -399,7 +413,7 @@ def test_kicad_closed_mid_session_keeps_everything(editor, tmp_path):
     REGISTRY.call("pcb.move", {"path": BOARD, "reference": "C1", "by": [0, 1]}, ctx)
     ed.stop()
     t0 = time.monotonic()
-    while live.attached and time.monotonic() - t0 < 10:
+    while live.attached and time.monotonic() - t0 < 30:
         time.sleep(0.05)
     assert not live.attached and "went away" in live.status()["reason"]
     out = REGISTRY.call("pcb.move", {"path": BOARD, "reference": "C1", "by": [0, 1]}, ctx)
