@@ -290,5 +290,41 @@ class ExpectFailed(BoardwireError):
     hint = "Read data.events (and fw.monitor.read since boot) to see what the board printed instead."
 
 
+# -- the live editor (KiCad's PCB editor through its IPC API) -----------------------------
+
+class EditorUnavailable(BoardwireError):
+    """KiCad's PCB editor cannot be reached: not running, its API server disabled, no
+    board open, or it closed mid-session (the session keeps its last state)."""
+
+    code = "editor-unavailable"
+    exit_status = 46
+    rpc_code = -32046
+    hint = ("Start KiCad's PCB editor with the board open and enable its API server "
+            "(Preferences > Plugins > Enable KiCad API), then attach again; the session "
+            "keeps every edit made meanwhile.")
+
+
+class EditorBusy(BoardwireError):
+    """The editor answered "busy" on every retry: an interactive tool or a modal
+    dialog holds it."""
+
+    code = "editor-busy"
+    exit_status = 47
+    rpc_code = -32047
+    hint = "Finish or cancel the tool running in KiCad's window (Escape), then call again."
+
+
+class EditorHoldsFile(BoardwireError):
+    """KiCad has the file open (its lock file ``~NAME.lck`` is beside it): writing it
+    would be overwritten by, or overwrite, the editor's copy."""
+
+    code = "editor-holds-file"
+    exit_status = 48
+    rpc_code = -32048
+    hint = ("Save or close the file in KiCad first (then revert here to read its version), "
+            "or save with force=true to overwrite; a lock file left by a KiCad that crashed "
+            "can be deleted.")
+
+
 # Process exit status of `boardwire call` for each code.
 EXIT_CODES: dict[str, int] = {code: cls.exit_status for code, cls in ALL_CODES.items()}

@@ -230,6 +230,7 @@ def serve(stdio: bool = typer.Option(False, "--stdio", help="Serve one client on
           socket: str = typer.Option(None, "--socket", help="Serve many clients on this Unix socket instead"),
           open_: list[str] = typer.Option([], "--open", help="Open this document at start (repeatable)"),
           auto_save: bool = typer.Option(False, "--auto-save", help="Save each modified document after each call"),
+          attach: bool = typer.Option(False, "--attach", help="Attach the board open in KiCad's PCB editor (IPC API; docs/bridge.md)"),
           root: str = typer.Option(".", "--root", help="Working directory of the session")):
     """JSON-RPC 2.0 server (docs/jsonrpc.md): every command is a method; LSP framing, or
     one JSON message per line when the client starts with { or [."""
@@ -239,7 +240,40 @@ def serve(stdio: bool = typer.Option(False, "--stdio", help="Serve one client on
     from ..protocols.jsonrpc import run as serve_jsonrpc  # lazy: `boardwire info` stays fast
 
     try:
-        serve_jsonrpc(root=root, socket_path=socket, open_paths=tuple(open_), auto_save=auto_save)
+        hook = None
+        if attach:
+            from ..registry import REGISTRY
+            from ..session.live import attach_hook
+            hook = attach_hook(REGISTRY)
+        serve_jsonrpc(root=root, socket_path=socket, open_paths=tuple(open_), auto_save=auto_save, attach=hook)
+    except BoardwireError as e:
+        err.print(f"[red]error[/red] {e.code}: {e.message}" + (f"\n  {e.hint}" if e.hint else ""))
+        raise typer.Exit(e.exit_status)
+
+
+@app.command()
+def bridge(host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (loopback by default)"),
+           port: int = typer.Option(8766, "--port", min=0, max=65535, help="TCP port (0: any free port)"),
+           open_: list[str] = typer.Option([], "--open", help="Open this document at start (repeatable)"),
+           pair: bool = typer.Option(False, "--pair", help="Require pairing; prints a new pairing token once"),
+           max_payload: int = typer.Option(None, "--max-payload", min=1024, help="Largest incoming message, bytes (default 16 MiB)"),
+           allow_origin: list[str] = typer.Option([], "--allow-origin", help="An extra allowed browser Origin (repeatable)"),
+           attach: bool = typer.Option(False, "--attach", help="Attach the board open in KiCad's PCB editor (IPC API)"),
+           auto_save: bool = typer.Option(False, "--auto-save", help="Save each modified document after each call"),
+           dev: bool = typer.Option(False, "--dev", help="Announce devMode in the hello"),
+           root: str = typer.Option(".", "--root", help="Working directory of the session")):
+    """WebSocket bridge for editor extensions (docs/bridge.md): a versioned handshake,
+    then JSON-RPC 2.0 on every command, document.changed pushed."""
+    from ..protocols.bridge import run as run_bridge  # lazy: `boardwire info` stays fast
+
+    try:
+        hook = None
+        if attach:
+            from ..registry import REGISTRY
+            from ..session.live import attach_hook
+            hook = attach_hook(REGISTRY)
+        run_bridge(root=root, host=host, port=port, open_paths=tuple(open_), pair=pair, max_payload=max_payload,
+                   allow_origins=tuple(allow_origin), auto_save=auto_save, dev_mode=dev, attach=hook)
     except BoardwireError as e:
         err.print(f"[red]error[/red] {e.code}: {e.message}" + (f"\n  {e.hint}" if e.hint else ""))
         raise typer.Exit(e.exit_status)
@@ -289,6 +323,10 @@ app.add_typer(mcp_app, name="mcp")
 from .parts_cmd import parts_app  # noqa: E402
 
 app.add_typer(parts_app, name="parts")
+
+from .kicad_cmd import kicad_app  # noqa: E402
+
+app.add_typer(kicad_app, name="kicad")
 
 
 def main() -> None:

@@ -38,7 +38,10 @@ def mcp(ctx: typer.Context,
         port: int = typer.Option(8765, "--port", min=1, max=65535),
         allow_origin: list[str] = typer.Option([], "--allow-origin", help="An extra allowed browser Origin (repeatable)."),
         root: str = typer.Option(".", "--root", help="Working directory (stdio), or the folder holding the keys file and key workspaces (HTTP)."),
-        no_auth: bool = typer.Option(False, "--no-auth", help="HTTP without keys (only on 127.0.0.1; for local tests).")):
+        no_auth: bool = typer.Option(False, "--no-auth", help="HTTP without keys (only on 127.0.0.1; for local tests)."),
+        attach: bool = typer.Option(False, "--attach", help="Serve the board open in KiCad's PCB editor, live (IPC API; docs/bridge.md)."),
+        kicad_socket: str = typer.Option(None, "--kicad-socket", help="KiCad's API socket (default: KICAD_API_SOCKET, then $TMPDIR/kicad/api.sock)."),
+        kicad_wait: float = typer.Option(10.0, "--kicad-wait", min=0, help="Seconds to wait for a starting KiCad (--attach).")):
     """Serve MCP on stdio (or --http): the default tool set; every other family is one
     toolset_enable call (or --toolset) away."""
     if ctx.invoked_subcommand is not None:
@@ -62,6 +65,9 @@ def mcp(ctx: typer.Context,
     _quiet_logging()
     import anyio
 
+    if http and attach:
+        typer.echo("error invalid-args: --attach serves one board over stdio; it does not combine with --http", err=True)
+        raise typer.Exit(2)
     if http:
         from ..protocols.mcp.http import serve_http
 
@@ -73,10 +79,31 @@ def mcp(ctx: typer.Context,
         return
     from ..protocols.mcp.server import serve_stdio
 
+    hook = None
+    if attach:
+        from ..registry import REGISTRY
+        from ..session.live import attach_hook
+
+        hook = _attach_or_exit(attach_hook(REGISTRY, kicad_socket, kicad_wait))
     try:
-        anyio.run(serve_stdio, root, sets)
+        anyio.run(serve_stdio, root, sets, hook)
     except* (BrokenPipeError, ConnectionResetError, anyio.BrokenResourceError):
         pass  # the client went away mid-answer: nobody is left to tell
+
+
+def _attach_or_exit(hook):
+    """The attach hook, failing the start (exit status of the code) when KiCad cannot
+    be reached: an agent's host shows the message and the hint."""
+    from ..errors import BoardwireError
+
+    def checked(session):
+        try:
+            return hook(session)
+        except BoardwireError as e:
+            typer.echo(f"error {e.code}: {e.message}\n  {e.hint}", err=True)
+            raise SystemExit(e.exit_status)
+
+    return checked
 
 
 @keys_app.command("add")

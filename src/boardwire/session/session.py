@@ -23,7 +23,8 @@ from typing import Any, Callable, Iterator
 
 from ..documents import Document, SexprDocument, document_class, journal
 from ..documents.journal import recording
-from ..errors import BoardwireError, NoDocument, NothingToUndo, StaleRevision, UnsavedChanges, WrongKind
+from ..errors import (BoardwireError, EditorHoldsFile, NoDocument, NothingToUndo, StaleRevision,
+                      UnsavedChanges, WrongKind)
 from .workspace import Workspace
 
 
@@ -114,6 +115,7 @@ class Session:
         self._listeners: list[Callable[[Event], None]] = []
         self._depth = 0  # > 0 while an edit runs: nested edits join it (batches)
         self._json_before: dict[str, bytes] | None = None  # JSON documents' content before the edit
+        self.attached: set[str] = set()  # paths mirrored live into an editor (session.live)
 
     # -- events ----------------------------------------------------------------------
 
@@ -352,9 +354,16 @@ class Session:
         """Write a document to its file (atomic, backup kept, permissions kept); refuses
         with ``file-changed`` if the file changed on disk since opened, unless ``force``.
         The files the document creates on saving (a new sheet's file) are written too:
-        as they are open in the session, if they are."""
+        as they are open in the session, if they are. A file KiCad holds open (its lock
+        file ``~NAME.lck`` beside it; KiCad 9's schematic editor has no API to edit
+        through) is refused with ``editor-holds-file`` unless ``force`` or the document
+        is attached live."""
         with self.lock:
             od = self.get(path, actor=actor)
+            lock = od.full.with_name(f"~{od.full.name}.lck")
+            if not force and od.path not in self.attached and lock.exists():
+                raise EditorHoldsFile(f"{od.path} is open in KiCad ({lock.name} exists); not overwriting it",
+                                      path=od.path)
             for full in od.doc.new_files():  # files it creates that are open here: as edited
                 child = self.documents.get(self.workspace.relative(full))
                 if child is not None and child is not od:

@@ -19,8 +19,10 @@ __all__ = ["Server", "run"]
 
 
 def run(*, root: str = ".", socket_path: str | None = None, open_paths: tuple[str, ...] = (),
-        auto_save: bool = False) -> None:
+        auto_save: bool = False, attach=None) -> None:
     """Open the session, serve until stdin ends (stdio) or a signal (socket).
+    ``attach``: called with the session before serving (``--attach``, see
+    `boardwire.session.live.attach_hook`); returns (capabilities, stop).
 
     Raises BoardwireError before serving when a document or the socket cannot be had."""
     from ...errors import NoDocument
@@ -34,6 +36,7 @@ def run(*, root: str = ".", socket_path: str | None = None, open_paths: tuple[st
         session.open(path, actor="serve")
     if socket_path is not None:
         claim_socket(Path(socket_path))  # fail before anything else starts
+    stop_attach = attach(session)[1] if attach else None
     server = Server(session, auto_save=auto_save)
 
     async def main() -> None:
@@ -54,5 +57,7 @@ def run(*, root: str = ".", socket_path: str | None = None, open_paths: tuple[st
                 stopped.cancel()
         finally:
             await server.close()
+            if stop_attach:
+                stop_attach()
 
     asyncio.run(main())

@@ -24,6 +24,8 @@ PROTOCOL_CODES: dict[str, tuple[int, str]] = {
     "invalid-json": (PARSE_ERROR, "Send one JSON value per frame: UTF-8, no NaN or Infinity."),
     "bad-frame": (PARSE_ERROR, "Frame messages with 'Content-Length: N\\r\\n\\r\\n' (LSP) or one JSON value per line."),
     "frame-too-large": (INVALID_REQUEST, "Split the work into smaller calls (session.batch steps, paged queries)."),
+    "payload-too-large": (INVALID_REQUEST, "Send less per message: the hello's maxPayloadSize is the limit "
+                                           "(split the work into smaller calls); the connection stays open."),
     "invalid-request": (INVALID_REQUEST, "A request is an object with \"jsonrpc\": \"2.0\", a string \"method\", "
                                          "optional \"params\" (an object) and an optional string or number \"id\"."),
 }

@@ -7,6 +7,8 @@
 * Newline-delimited JSON: one message per line. A client whose first byte (after any
   whitespace) is ``{`` or ``[`` speaks it for the whole connection, so
   ``echo '{...}' | boardwire serve`` works; replies use the client's framing.
+* Messages: a transport that carries whole messages (a WebSocket, RFC 6455) passes
+  ``mode="message"``; each chunk fed is one frame.
 
 `FrameReader` knows nothing of sockets or pipes: bytes go in as they arrive (a frame
 split across reads is reassembled), whole frames and framing errors come out. A frame
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 MAX_FRAME = 64 * 1024 * 1024
 MAX_HEADER = 8192  # LSP headers are two short lines; more is not a header
@@ -30,18 +32,20 @@ class FrameError:
     """A framing failure to answer with an error (id null). ``fatal``: the stream
     cannot be resynchronised and the connection ends after the reply."""
 
-    code: str  # frame-too-large | bad-frame
+    code: str  # frame-too-large | bad-frame | payload-too-large
     message: str
     fatal: bool = False
+    id: object = None  # the request's id when it could be read (payload-too-large)
+    data: dict = field(default_factory=dict)  # more for error.data (the limit and the size)
 
 
 _HEADER_LINE = re.compile(rb"^[A-Za-z][A-Za-z0-9-]*:")  # an LSP header field, e.g. Content-Length:
 
 
 class FrameReader:
-    def __init__(self, max_frame: int = MAX_FRAME):
+    def __init__(self, max_frame: int = MAX_FRAME, mode: str | None = None):
         self.max_frame = max_frame
-        self.mode: str | None = None  # "lsp" | "ndjson", fixed by the first byte
+        self.mode: str | None = mode  # "lsp" | "ndjson", fixed by the first byte; or "message"
         self._buf = bytearray()
         self._scan = 0  # NDJSON: bytes of _buf already searched for a newline
         self._need: int | None = None  # LSP: length of the body being read
@@ -57,6 +61,12 @@ class FrameReader:
             if not data:
                 return []
             self.mode = "ndjson" if data[:1] in (b"{", b"[") else "lsp"
+        if self.mode == "message":
+            if len(data) > self.max_frame:
+                return [FrameError("payload-too-large", f"a message of {len(data)} bytes exceeds the "
+                                   f"server's limit of {self.max_frame} bytes", id=sniff_id(data),
+                                   data={"size": len(data), "maxPayloadSize": self.max_frame})]
+            return [data]
         if self.mode == "ndjson":
             return self._feed_lines(data)
         return self._feed_lsp(data)
@@ -161,6 +171,23 @@ class FrameReader:
                           f"{what} {size} bytes exceeds the server's limit of {self.max_frame} bytes")
 
 
+_ID = re.compile(rb'^\s*\{.{0,4096}?"id"\s*:\s*(-?\d{1,18}|"(?:[^"\\]|\\.){0,200}")\s*[,}]', re.S)
+
+
+def sniff_id(message: bytes):
+    """The ``id`` of a JSON-RPC request too large to parse, read from its first bytes
+    (a number or a string), so the error answers that call; None when not found."""
+    import json
+
+    m = _ID.match(message[:8192])
+    if m is None:
+        return None
+    try:
+        return json.loads(m.group(1))
+    except ValueError:
+        return None
+
+
 def _content_length(header: bytes) -> int | FrameError:
     length = None
     for line in header.split(b"\r\n"):
@@ -181,6 +208,8 @@ def _content_length(header: bytes) -> int | FrameError:
 
 def encode(message: bytes, mode: str | None) -> bytes:
     """One JSON message in the client's framing (LSP unless it spoke NDJSON)."""
+    if mode == "message":
+        return message
     if mode == "ndjson":
         return message + b"\n"
     return b"Content-Length: %d\r\n\r\n" % len(message) + message

@@ -96,7 +96,7 @@ class Connection:
         self.server = server
         self.transport = transport
         self.actor = actor
-        self.frames = FrameReader(server.max_frame)
+        self.frames = FrameReader(server.max_frame, getattr(transport, "framing", None))
         self.calls: dict[str, list[Call]] = {}
         self.closed = False
         self._out: asyncio.Queue[bytes | None] = asyncio.Queue()
@@ -141,7 +141,7 @@ class Connection:
                 fatal = False
                 for item in items:
                     if isinstance(item, FrameError):
-                        self.send(_err(None, protocol_error(item.code, item.message)))
+                        self.send(_err(item.id, protocol_error(item.code, item.message, **item.data)))
                         fatal = fatal or item.fatal
                     else:
                         self.server.dispatch_frame(self, item)
@@ -208,10 +208,11 @@ class Server:
         self._unsubscribe()
         self._executor.shutdown(wait=False, cancel_futures=True)
 
-    async def serve(self, transport: Transport) -> None:
-        """Serve one connection until its input ends and its calls are answered."""
+    async def serve(self, transport: Transport, actor: str | None = None) -> None:
+        """Serve one connection until its input ends and its calls are answered.
+        ``actor`` names its changes (default ``client-N``; ``rpc.hello`` may rename it)."""
         self._count += 1
-        conn = Connection(self, transport, f"client-{self._count}")
+        conn = Connection(self, transport, f"{actor or 'client'}-{self._count}")
         self.connections.add(conn)
         try:
             await conn.run()

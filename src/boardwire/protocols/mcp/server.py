@@ -199,14 +199,17 @@ async def _answer_bad_lines(read, write, forward) -> None:
                 await forward.send(item)
 
 
-async def serve_stdio(root: str, toolsets: list[str] | None = None) -> None:
-    """Serve MCP on stdin/stdout until the client closes stdin."""
+async def serve_stdio(root: str, toolsets: list[str] | None = None, attach=None) -> None:
+    """Serve MCP on stdin/stdout until the client closes stdin. ``attach``: called
+    with the session before serving (``--attach``: the board open in KiCad)."""
     from mcp.server.stdio import stdio_server
     from mcp.shared.memory import create_context_streams
     from mcp.shared.message import SessionMessage
 
     bus = InMemorySubscriptionBus()
     ws = Workspace(root, bus, toolsets=toolsets)
+    if attach is not None:
+        attach(ws.session)
     server = build_server(lambda ctx: ws, toolsets, bus)
     async with stdio_server() as (read, write):
         forward, messages = create_context_streams[SessionMessage | Exception](0)
