@@ -834,7 +834,7 @@ class _Board(Namespace):
         """
         ...
 
-    def zone(self, *, outline: Sequence[Sequence[float]], path: str | os.PathLike[str] | None = None, revision: int | None = None, layer: str = 'F.Cu', net: str | None = None, clearance: float = 0.5, min_width: float = 0.25, priority: int = 0, name: str | None = None) -> dict[str, Any]:
+    def zone(self, *, outline: Sequence[Sequence[float]], path: str | os.PathLike[str] | None = None, revision: int | None = None, layer: str = 'F.Cu', net: str | None = None, clearance: float = 0.5, min_width: float = 0.25, priority: int = 0, name: str | None = None, pads: Literal['thermal', 'solid', 'thermal_tht'] = 'thermal') -> dict[str, Any]:
         """Add a copper zone (unfilled; run pcb.fillZones).
 
         Registry command ``pcb.addZone`` (edit; units: mm).
@@ -850,6 +850,7 @@ class _Board(Namespace):
             min_width (float): mm (default 0.25)
             priority (int): (default 0)
             name (str | None):
+            pads (Literal['thermal', 'solid', 'thermal_tht']): Pad connection: thermal reliefs, solid, or reliefs on THT pads only (default 'thermal')
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
