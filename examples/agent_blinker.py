@@ -241,6 +241,16 @@ def totals(rows: list[dict]) -> dict:
             "counted_with": rows[0]["counted"] if rows else "", "seconds": round(sum(r["ms"] for r in rows) / 1000, 1)}
 
 
+def print_calls(rows: list[dict], width: int = 20) -> dict:
+    """One line per call, then the totals line's start; returns `totals`."""
+    for i, r in enumerate(rows, 1):
+        print(f"{i:3} {r['tool']:<{width}} {r['ms']:8.1f} ms {r['tokens_in']:6} + {r['tokens_out']:6} tok  {r['summary']}")
+    t = totals(rows)
+    print(f"{t['calls']} calls, {t['tokens']} tokens ({t['tokens_in']} requests + {t['tokens_out']} results, "
+          f"{t['counted_with']}), {t['seconds']} s in calls", end="")
+    return t
+
+
 def main(argv: list[str]) -> int:
     import anyio
 
@@ -255,11 +265,8 @@ def main(argv: list[str]) -> int:
     except ToolError as e:  # e.g. service-unavailable: kicad-cli is needed for ERC, DRC and fab
         print(f"the build stopped: {e}", file=sys.stderr)
         return 1
-    for i, r in enumerate(rows, 1):
-        print(f"{i:3} {r['tool']:<20} {r['ms']:8.1f} ms {r['tokens_in']:6} + {r['tokens_out']:6} tok  {r['summary']}")
-    t = totals(rows)
-    print(f"{t['calls']} calls, {t['tokens']} tokens ({t['tokens_in']} requests + {t['tokens_out']} results, "
-          f"{t['counted_with']}), {t['seconds']} s in calls; files in {folder}")
+    print_calls(rows)
+    print(f"; files in {folder}")
     return 0
 
 

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from agent_blinker import Agent, ToolError, totals  # noqa: E402
+from agent_blinker import Agent, ToolError, print_calls  # noqa: E402
 
 SAMPLE = next((p for p in (Path(__file__).resolve().parents[n] / "shared" / "parts" / "jlc-basic-preferred-sample.csv"
                             for n in (2, 3)) if p.is_file()), Path("jlc-basic-preferred-sample.csv"))
@@ -106,11 +106,8 @@ def main(argv: list[str]) -> int:
     except ToolError as e:
         print(f"the build stopped: {e}", file=sys.stderr)
         return 1
-    for i, r in enumerate(rows, 1):
-        print(f"{i:3} {r['tool']:<16} {r['ms']:8.1f} ms {r['tokens_in']:6} + {r['tokens_out']:6} tok  {r['summary'][:90]}")
-    t = totals(rows)
-    print(f"{t['calls']} calls, {t['tokens']} tokens ({t['tokens_in']} requests + {t['tokens_out']} results, "
-          f"{t['counted_with']}), {t['seconds']} s in calls; {built['summary']}")
+    print_calls(rows, 16)
+    print(f"; {built['summary']}")
     return 0 if (built.get("verdict") or {}).get("clean") else 1
 
 

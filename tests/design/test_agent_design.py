@@ -14,7 +14,7 @@ from tests.design.test_design import kicad_drc, kicad_erc_errors
 from tests.inputs import REPO, SYMBOLS, need
 from tests.parts.test_parts import SAMPLE
 
-pytestmark = [pytest.mark.kicad]
+pytestmark = [pytest.mark.kicad, pytest.mark.heavy(minutes=1)]
 
 
 def test_agent_builds_the_breakout_in_twelve_calls(tmp_path):

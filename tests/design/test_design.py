@@ -1,5 +1,7 @@
 """design.*: the 555 blinker and the USB-C 5 V -> 3.3 V breakout built from their JSON
-(examples/designs/) with real parts from KiCad's libraries and the JLCPCB sample
+(examples/designs/), then an ATmega328P board (crystal, reset, ISP header, decoupling)
+and a CH340C USB-UART bridge, and uno-mini (32 parts: both of those with a regulator,
+LEDs and headers), with real parts from KiCad's libraries and the JLCPCB sample
 catalogue, judged by kicad-cli on the saved files (ERC 0 errors; DRC with schematic
 parity: 0 errors, 0 unconnected, 0 parity issues), the schematic's item boxes (no
 overlaps), fab outputs complete; a rebuild byte for byte; check errors a model can act on.
@@ -91,6 +93,15 @@ def test_blinker_from_json(workspace, blinker, tmp_path):
     assert v["clean"] and v["unrouted"] == 0 and v["rubric"]["schematic_overlaps"] == 0, blinker["stages"]
     assert [st["stage"] for st in blinker["stages"]][-1] == "fab"
     judge_files(root, blinker, tmp_path)
+
+
+@pytest.mark.parametrize("name", ["atmega328p", "usb-uart",
+                                  pytest.param("uno-mini", marks=pytest.mark.heavy(minutes=2))])
+def test_mcu_and_bridge_from_json(workspace, tmp_path, name):
+    s, root = workspace
+    out = c(s, "design.build", file=f"{name}.json")
+    assert out["verdict"]["clean"] and out["verdict"]["rubric"]["schematic_overlaps"] == 0, out["stages"]
+    judge_files(root, out, tmp_path)
 
 
 def test_usbc_breakout_from_json(workspace, tmp_path):

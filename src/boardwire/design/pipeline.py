@@ -187,7 +187,12 @@ class Build:
         # FALLBACK (until pcb.autoplace is in the registry): shelves, no wire-length goal
         st.data = {"engine": "fallback shelf placement (design/placement.py)"}
         keep = [(ORIGIN[0] + k[0], ORIGIN[1] + k[1], ORIGIN[0] + k[2], ORIGIN[1] + k[3]) for k in self.d.constraints.keepouts]
-        at = shelf_place(self.outline, free, [r for r in self.d.constraints.edge if r in free], taken + keep)
+        signal = {}
+        for net, pins in self.d.nets.items():
+            if net not in self.r.power:
+                for p in pins:
+                    signal.setdefault(p.split(".")[0], set()).add(net)
+        at = shelf_place(self.outline, free, [r for r in self.d.constraints.edge if r in free], taken + keep, signal)
         missing = sorted(set(free) - set(at))
         if missing:
             raise StageFailed(f"no room on the board for {', '.join(missing)}; give board.size larger")

@@ -18,11 +18,29 @@ def _hits(box, boxes) -> bool:
                for b in boxes)
 
 
+def connected_order(refs: list[str], sizes: dict, nets: dict[str, set[str]]) -> list[str]:
+    """The largest footprint first, then always the one sharing most signal nets with
+    those already ordered (ties: larger, then by name), so the shelves keep connected
+    parts near each other."""
+    left = set(refs)
+    area = {r: (sizes[r][2] - sizes[r][0]) * (sizes[r][3] - sizes[r][1]) for r in refs}
+    order: list[str] = []
+    seen: set[str] = set()
+    while left:
+        best = max(left, key=lambda r: (len(nets.get(r, set()) & seen), area[r], r))
+        order.append(best)
+        left.discard(best)
+        seen |= nets.get(best, set())
+    return order
+
+
 def shelf_place(outline: tuple[float, float, float, float], sizes: dict[str, tuple[float, float, float, float]],
-                edge: list[str], taken: list[tuple[float, float, float, float]]) -> dict[str, tuple[float, float]]:
+                edge: list[str], taken: list[tuple[float, float, float, float]],
+                nets: dict[str, set[str]] | None = None) -> dict[str, tuple[float, float]]:
     """Anchors (mm) for footprints ``sizes`` (ref -> courtyard x1, y1, x2, y2 relative to
     the anchor) inside ``outline`` (x1, y1, x2, y2), avoiding ``taken`` boxes (pinned
-    footprints, keep-outs). A footprint that fits nowhere is left out of the result."""
+    footprints, keep-outs); ``nets`` (ref -> signal nets) orders them by connection
+    (`connected_order`). A footprint that fits nowhere is left out of the result."""
     x1, y1, x2, y2 = outline
     boxes = list(taken)
     out: dict[str, tuple[float, float]] = {}
@@ -39,8 +57,7 @@ def shelf_place(outline: tuple[float, float, float, float], sizes: dict[str, tup
                 y = box[3] + GAP
                 break
             y += 0.5
-    rest = sorted((r for r in sizes if r not in out and r not in edge),
-                  key=lambda r: (-(sizes[r][3] - sizes[r][1]) * (sizes[r][2] - sizes[r][0]), r))
+    rest = connected_order(sorted(r for r in sizes if r not in out and r not in edge), sizes, nets or {})
     for ref in rest:
         cx1, cy1, cx2, cy2 = sizes[ref]
         w, h = cx2 - cx1, cy2 - cy1

@@ -66,11 +66,18 @@ def _grow(box: Box, by: int) -> Box:
 
 def power_box(at: Point, value: str, body: tuple[int, int], size: int = DEFAULT_SIZE) -> Box:
     """A power symbol's box: its body and value text from ``at`` along ``body`` (unit
-    step), 3.8 mm deep plus the text, as wide as the text."""
-    depth = int(3.81 * MM) + size
-    half = max(int(1.27 * MM), int(len(value) * 0.8 * size) // 2 + size // 4)
+    step). Upright, 3.8 mm deep plus the text's height, as wide as the text; turned
+    sideways, the text turns too (KiCad draws a turned symbol's fields turned): as
+    tall as the text, deep by the body and the text's height."""
+    text = int(len(value) * 0.8 * size)
     x, y = at
     dx, dy = body
+    if dy != 0:
+        depth = int(3.81 * MM) + size
+        half = max(int(1.27 * MM), text // 2 + size // 4)
+    else:
+        depth = int(3.81 * MM) + size
+        half = max(int(1.27 * MM), text // 2 + size // 4)
     if dx == 0:
         y2 = y + dy * depth
         return (x - half, min(y, y2), x + half, max(y, y2))
@@ -118,8 +125,10 @@ def _add(p: Point, d: tuple[int, int], n: int) -> Point:
     return (p[0] + d[0] * n, p[1] + d[1] * n)
 
 
-def _candidates(pin: PinSide, kind: str):
-    """(wire points, end, direction of the item at the end) to try, best first."""
+def _candidates(pin: PinSide, kind: str, along: bool = False):
+    """(wire points, end, direction of the item at the end) to try, best first;
+    ``along``: a sideways power pin tries its symbol turned along the pin first (on a
+    connector, whose pins sit 2.54 mm apart, a turning wire runs into the next pin's)."""
     d = pin.out
     if kind == "label":
         for k in range(1, MAX_STEPS + 1):
@@ -131,6 +140,15 @@ def _candidates(pin: PinSide, kind: str):
         for k in range(1, MAX_STEPS + 1):
             end = _add(pin.at, d, k * STEP)
             yield [pin.at, end], end, d
+    elif d[1] == 0 and along:  # the short turn, then turned symbols, then longer turns
+        corner = _add(pin.at, d, STEP)
+        yield [pin.at, corner, _add(corner, want, STEP)], _add(corner, want, STEP), want
+        for k in range(1, MAX_STEPS + 1):
+            end = _add(pin.at, d, k * STEP)
+            yield [pin.at, end], end, d
+        for k in range(2, MAX_STEPS + 1):
+            corner = _add(pin.at, d, k * STEP)
+            yield [pin.at, corner, _add(corner, want, STEP)], _add(corner, want, STEP), want
     elif d[1] == 0:  # sideways: out, then turn
         for k in range(1, MAX_STEPS + 1):
             corner = _add(pin.at, d, k * STEP)
@@ -152,20 +170,21 @@ def _item_box(kind: str, end: Point, d: tuple[int, int], text: str) -> Box:
 
 
 def place_one(sheet: Sheet, pin: PinSide, net: str, kind: str, owner: str, plan: Plan,
-              symbol: str = "", value: str | None = None) -> Point:
+              symbol: str = "", value: str | None = None, along: bool = False) -> Point:
     """Plan the wire and the label or power symbol of one pin; returns the wire's end."""
     text = value or net
     chosen = None
-    for pts, end, d in _candidates(pin, kind):
+    margin = GRID // 4 if kind == "label" else 0  # a power symbol's box is its outline already
+    for pts, end, d in _candidates(pin, kind, along):
         if not all(sheet.wire_ok(a, b, net, owner) for a, b in zip(pts, pts[1:])):
             continue
         box = _item_box(kind, end, d, text)
-        if sheet.free(_grow(box, GRID // 4), f"wire:{net}"):
+        if sheet.free(_grow(box, margin), f"wire:{net}"):
             continue
         chosen = (pts, end, d, box)
         break
     if chosen is None:  # nothing clean: the shortest, reported
-        pts, end, d = next(iter(_candidates(pin, kind)))
+        pts, end, d = next(iter(_candidates(pin, kind, along)))
         box = _item_box(kind, end, d, text)
         hit = sheet.free(box, f"wire:{net}")
         plan.overlaps.append(f"{pin.reference}.{pin.number} {net}: overlaps {', '.join(sorted(set(hit)))}"
@@ -281,7 +300,8 @@ def plan_sheet(doc, nets: dict[str, list[str]], power: set[str], no_connect: lis
             if p.at in drawn:  # a pin stacked on one already drawn (same net): connected there
                 continue
             drawn.add(p.at)
-            ends.append((name, place_one(sheet, p, net, kind, owner[p.reference], plan, symbol, value)))
+            along = p.reference.rstrip("0123456789").startswith(("J", "P", "CN"))
+            ends.append((name, place_one(sheet, p, net, kind, owner[p.reference], plan, symbol, value, along)))
         types = {pins[n].type for n in names}
         if flags and "power_out" not in types and (kind != "label" or "power_in" in types):
             # at a connector if there is one: that is where the supply comes in

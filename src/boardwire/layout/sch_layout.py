@@ -4,7 +4,7 @@ Connectors stand at the sides (the first half on the left, the rest on the right
 in a middle column, and each passive beside the IC pin it serves: a passive goes with
 the IC it shares most signal nets with (else the IC with a power pin on its net), on
 the side that pin points to, stacked outward. Passives that serve no IC form a row
-below. Each symbol's box is its pins' box plus room for the labels and power symbols
+below, in rows as wide as the columns above. Each symbol's box is its pins' box plus room for the labels and power symbols
 sch.connect will draw (the longest net name on that side, the stub, a margin), so the
 arrangement leaves space for them. Anchors are on the 100 mil (2.54 mm) grid.
 
@@ -21,6 +21,7 @@ PITCH = 2_540_000
 CHAR = int(0.8 * 1.27 * MM)
 MARGIN = 3 * PITCH
 CONNECTOR_PREFIXES = ("J", "P", "CN", "USB")
+ROW_MIN = 150 * MM  # the narrowest row of passives that serve no IC
 
 
 @dataclass
@@ -129,5 +130,15 @@ def arrange(items: list[Item], origin: tuple[int, int] = (25_400_000, 25_400_000
     x += width
     rw, rh = _stack(right, x, y, True, out)
     bottom = max(y + lh, top, y + rh)
-    _stack(loose, origin[0], bottom, False, out)
+    row: list[Item] = []
+    for it in loose + [None]:  # rows no wider than the columns above (at least ROW_MIN)
+        if it is not None:
+            b = it.box()
+            used = sum(r.box()[2] - r.box()[0] for r in row)
+            if not row or used + b[2] - b[0] <= max(x + rw - origin[0], ROW_MIN):
+                row.append(it)
+                continue
+        _, h = _stack(row, origin[0], bottom, False, out)
+        bottom += h
+        row = [it] if it is not None else []
     return out

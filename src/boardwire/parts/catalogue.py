@@ -129,8 +129,8 @@ class Catalogue:
         if in_stock:
             where.append("p.stock > 0")
         match = " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
-        sql = (f"SELECT p.*, f.words AS words FROM parts_fts f JOIN parts p ON p.lcsc = f.lcsc "
-               f"WHERE parts_fts MATCH ?" + "".join(f" AND {w}" for w in where))
+        sql = ("SELECT p.*, f.words AS words FROM parts_fts f JOIN parts p ON p.lcsc = f.lcsc "
+               "WHERE parts_fts MATCH ?" + "".join(f" AND {w}" for w in where))
         with self._connect() as con:
             con.row_factory = sqlite3.Row
             found = con.execute(sql, [match, *params]).fetchall()

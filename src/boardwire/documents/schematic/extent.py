@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from ...sexpr import atoms
 from ..views import Point
 from .lib_info import lib_info
-from .orientation import apply, pin_world, symbol_transform
+from .orientation import apply
+from .points import placed_pins
 
 MM = 1_000_000
 CHAR = 0.8
@@ -53,17 +54,11 @@ _INTO = {0: (1, 0), 90: (0, 1), 180: (-1, 0), 270: (0, -1)}
 
 def pin_sides(sym, table: dict) -> list[PinSide]:
     """The pins of placed symbol ``sym`` (its placed units, body style 1)."""
-    info = lib_info(table, sym.lib_key)
-    if info is None:
-        return []
-    t = symbol_transform(sym.orientation, sym.mirror)
     out = []
-    for unit in sorted(sym.units_placed):
-        for lp in info.pins_of(unit, 1):
-            ix, iy = _INTO.get(lp.angle % 360, (1, 0))
-            wx, wy = apply(t, (-ix, iy))  # outward is -into; library y is flipped as in pin_world
-            out.append(PinSide(sym.reference, lp.number, lp.name, lp.type, pin_world(sym.position, t, lp.at),
-                               (int(wx), int(wy))))
+    for lp, at, t in placed_pins(sym, table):
+        ix, iy = _INTO.get(lp.angle % 360, (1, 0))
+        wx, wy = apply(t, (-ix, iy))  # outward is -into; library y is flipped as in pin_world
+        out.append(PinSide(sym.reference, lp.number, lp.name, lp.type, at, (int(wx), int(wy))))
     return out
 
 

@@ -89,20 +89,23 @@ def on_segment(p: Point, a: Point, b: Point) -> bool:
     return (b[0] - a[0]) * (p[1] - a[1]) == (b[1] - a[1]) * (p[0] - a[0])
 
 
-def symbol_pins(sym: SymbolInstance, table: dict) -> list[tuple[str, Point]]:
-    """(pin number, sheet position) of the pins of a placed symbol's units (its own
-    unit, and the units its instances give it); ``table``: the sheet's lib_symbols
-    entries by name."""
+def placed_pins(sym: SymbolInstance, table: dict):
+    """(library pin, sheet position, the symbol's transform) for each pin of a placed
+    symbol's units (its own unit, and the units its instances give it), body style 1;
+    ``table``: the sheet's lib_symbols entries by name."""
     info = lib_info(table, sym.lib_key)
     if info is None:
-        return []
+        return
     t = symbol_transform(sym.orientation, sym.mirror)
-    out = []
     for unit in sorted(sym.units_placed):
         for lp in info.pins_of(unit, 1):
-            if lp.type != "no_connect":
-                out.append((lp.number, pin_world(sym.position, t, lp.at)))
-    return out
+            yield lp, pin_world(sym.position, t, lp.at), t
+
+
+def symbol_pins(sym: SymbolInstance, table: dict) -> list[tuple[str, Point]]:
+    """(pin number, sheet position) of the pins of a placed symbol (`placed_pins`),
+    but its no-connect pins."""
+    return [(lp.number, at) for lp, at, _ in placed_pins(sym, table) if lp.type != "no_connect"]
 
 
 def sheet_points(doc) -> SheetPoints:
