@@ -51,7 +51,7 @@ def test_tools_query_edit_error_over_stdio(ws, mode):
     async def main():
         async with Client(stdio(ws, env={"BOARDWIRE_MCP_LOG": str(log)}), mode=mode) as c:
             listed = (await c.list_tools()).tools
-            assert {t.name for t in listed} == {tools.tool_name(cmd.id) for cmd in REGISTRY.all()}
+            assert {t.name for t in listed} == {tools.tool_name(c.id) for c in REGISTRY.all() if c.scope != "agent"}
             assert "boardwire" in (c.instructions or "")
             r = await c.call_tool("query_describe", {"path": BOARD})
             assert not r.is_error and "15 footprints" in r.structured_content["summary"]
@@ -110,7 +110,7 @@ def test_resources_prompts_and_change_notifications(ws, mode):
                         event = await sub.__anext__()
                     assert str(event.uri) == nets
             names = [p.name for p in (await c.list_prompts()).prompts]
-            assert names == ["design-workflow", "fix-drc"]
+            assert names == ["design-workflow", "fix-drc", "editor-chat"]
             text = (await c.get_prompt("fix-drc", {"board": BOARD})).messages[0].content.text
             assert BOARD in text and "check_drc" in text
 
@@ -141,15 +141,19 @@ def test_prompts_name_only_existing_tools():
 
     names = {tools.tool_name(c.id) for c in REGISTRY.all()}
     texts = prompts.INSTRUCTIONS + "".join(t for _, _, t in prompts.PROMPTS.values())
-    mentioned = set(re.findall(r"\b(?:session|query|pcb|check|render|sch|lib|project|fab)_[A-Za-z]+", texts))
+    mentioned = set(re.findall(r"\b(?:session|query|pcb|check|render|sch|lib|project|fab|agent)_[A-Za-z]+", texts))
     missing = mentioned - names - {"check_erc"}  # check_erc: named for when the schematic tools exist
     assert not missing, missing
 
 
 def test_tool_list_parity_and_size():
     listed = tools.tool_list()
-    by_name = {t["name"]: t for t in listed}
+    by_name = {t["name"]: t for t in tools.tool_list(["all", "agent"])}
+    assert {"agent_chat", "agent_reply"} <= set(by_name) and not {"agent_chat", "agent_reply"} & {t["name"] for t in listed}
     for cmd in REGISTRY.all():
+        if cmd.id in tools.PAGE_ONLY:  # the live view's own commands (over the bridge)
+            assert tools.tool_name(cmd.id) not in by_name
+            continue
         t = by_name[tools.tool_name(cmd.id)]
         registry_schema = cmd.input_schema()
         assert set(t["inputSchema"]["properties"]) == set(registry_schema["properties"]), cmd.id

@@ -32,7 +32,7 @@ def _quiet_logging() -> None:
 @mcp_app.callback()
 def mcp(ctx: typer.Context,
         tools: bool = typer.Option(False, "--tools", help="Print the tool list as JSON and exit."),
-        toolset: str = typer.Option(None, "--toolset", help="Comma-separated tool groups (core, board, schematic, library, project); default all."),
+        toolset: str = typer.Option(None, "--toolset", help="Comma-separated tool groups (core, board, schematic, library, project, firmware; agent: the live view's chat box); default all."),
         http: bool = typer.Option(False, "--http", help="Serve Streamable HTTP instead of stdio."),
         host: str = typer.Option("127.0.0.1", "--host"),
         port: int = typer.Option(8765, "--port", min=1, max=65535),
@@ -67,13 +67,12 @@ def mcp(ctx: typer.Context,
         typer.echo("error invalid-args: --attach serves one board over stdio; it does not combine with --http", err=True)
         raise typer.Exit(2)
     if http:
-        from ..protocols.mcp.http import serve_http
+        from ..web.server import serve  # MCP at /mcp, the live view at /view behind the same keys
 
         if no_auth and host not in ("127.0.0.1", "localhost", "::1"):
             typer.echo("error policy-denied: --no-auth is only allowed on a loopback host", err=True)
             raise typer.Exit(2)
-        serve_http(root, host=host, port=port, toolsets=sets, allow_origins=allow_origin,
-                   auth=not no_auth)
+        serve(root, host=host, port=port, toolsets=sets, allow_origins=allow_origin, auth=not no_auth)
         return
     from ..protocols.mcp.server import serve_stdio
 

@@ -26,7 +26,11 @@ TOOLSETS: dict[str, tuple[str, ...]] = {
     "library": ("lib",),
     "project": ("project", "fab"),
     "firmware": ("fw",),
+    "agent": ("agent",),  # the live view's chat box: opt-in, not part of "all"
 }
+OPT_IN = ("agent",)  # toolsets served only when named
+# Commands of the live view's page (over the bridge), never MCP tools.
+PAGE_ONLY = ("agent.ask", "agent.requests")
 TOKEN_BUDGET = 15_500  # counted with the published Claude tokenizer (count_tokens); +500 for pcb.autoroute, exportDsn, importSes
 
 # Result shape shared by every command: a one-line summary plus the command's fields.
@@ -39,7 +43,7 @@ def tool_name(command_id: str) -> str:
 
 @lru_cache(maxsize=1)
 def _by_name() -> dict[str, Command]:
-    return {tool_name(c.id): c for c in REGISTRY.all()}
+    return {tool_name(c.id): c for c in REGISTRY.all() if c.id not in PAGE_ONLY}
 
 
 def command_for(name: str) -> Command | None:
@@ -129,17 +133,20 @@ def tool_dict(cmd: Command) -> dict:
 
 
 def select(toolsets: list[str] | None) -> list[Command]:
-    """Commands of the named toolsets (every tool when None or ["all"]; a test keeps
-    the whole list within TOKEN_BUDGET).
+    """Commands of the named toolsets. "all" (the default, also when None) is every
+    toolset but the opt-in ones (`OPT_IN`: ``all,agent`` adds the chat box); a test
+    keeps "all" within TOKEN_BUDGET.
 
     Raises ValueError naming the known toolsets for an unknown name."""
     commands = list(_by_name().values())
-    if not toolsets or toolsets == ["all"]:
-        return commands
-    unknown = [t for t in toolsets if t not in TOOLSETS]
+    names = list(toolsets or ["all"])
+    unknown = [t for t in names if t not in TOOLSETS and t != "all"]
     if unknown:
         raise ValueError(f"unknown toolset {', '.join(unknown)}; known: all, {', '.join(TOOLSETS)}")
-    scopes = {s for t in toolsets for s in TOOLSETS[t]}
+    hidden = {s for t in OPT_IN if t not in names for s in TOOLSETS[t]}
+    if "all" in names:
+        return [c for c in commands if c.scope not in hidden]
+    scopes = {s for t in names for s in TOOLSETS[t]}
     return [c for c in commands if c.scope in scopes]
 
 
