@@ -58,6 +58,12 @@ def test_page_draws_the_board_and_follows_an_mcp_edit(view_server, page, tmp_pat
         elapsed = time.perf_counter() - start
         page.mouse.move(5, 5)
         after = page.locator("#canvas").screenshot()
+        # the move shorts U1's pads to tracks and breaks connections: markers and ratsnest
+        drc = agent.call("check_drc", {"path": BOARD, "engine": "builtin"})
+        unrouted = agent.call("query_unrouted", {"path": BOARD, "limit": 5000})
+        assert drc["violations"] and unrouted["total"]
+        assert page.locator('#drawing [data-layer="DRC"] circle').count() == len(drc["violations"])
+        assert page.locator('#drawing [data-layer="Ratsnest"] line').count() == unrouted["total"]
         # hover: the footprint's reference, value and the pad's net, as the session has them
         pad = agent.call("query_pads", {"path": BOARD, "reference": "R1"})["pads"][0]
         fp = agent.call("query_footprint", {"path": BOARD, "reference": "R1"})

@@ -93,7 +93,7 @@ def board_svg(board, *, side: str = "front", unrouted: list[dict] = (), markers:
 
     ``unrouted``: ratsnest links ``{"net", "from_at": [x, y], "to_at": [x, y]}`` (mm,
     query.unrouted's rows); ``markers``: DRC violations ``{"type", "severity",
-    "description", "items": [{"pos": {"x", "y"}}]}`` (mm, check.drc's; or ``"at": [x, y]``). ``side``: "front" or "back".
+    "description", "items": [{"at": [x, y]}]}`` (mm, check.drc's; drawn at the first item). ``side``: "front" or "back".
     Raises ValueError for another side."""
     if side not in ("front", "back"):
         raise ValueError(f"side is front or back, not {side!r}")
@@ -171,7 +171,8 @@ def board_svg(board, *, side: str = "front", unrouted: list[dict] = (), markers:
     out.append(f'<g class="layer" data-layer="Ratsnest" stroke="{RATSNEST}" stroke-width="0.1">{lines}</g>')
     marks = []
     for v in markers:
-        at = v.get("at") or next(([i["pos"]["x"], i["pos"]["y"]] for i in v.get("items", []) if "pos" in i), None)
+        at = v.get("at") or next((i.get("at") or [i["pos"]["x"], i["pos"]["y"]] for i in v.get("items", [])
+                                  if "at" in i or "pos" in i), None)
         if not at:
             continue
         mx, my = at
