@@ -133,12 +133,12 @@ def board_svg(board, *, side: str = "front", unrouted: list[dict] = (), markers:
     order = copper if back else list(reversed(copper))  # the side looked at is drawn last
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{_n(x)} {_n(y)} {_n(w)} {_n(h)}"'
            f' data-path="{escape(path)}" data-revision="{revision}" data-side="{side}">',
-           "<style>.t{fill:none;stroke-linecap:round;stroke-linejoin:round}</style>",
+           "<style>.t{fill:none;stroke:currentColor;stroke-linecap:round;stroke-linejoin:round}</style>",
            f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" fill="{BACKGROUND}"/>',
            f'<g class="board"' + (f' transform="translate({_n(2 * x + w)} 0) scale(-1 1)"' if back else "") + ">"]
     for name in order:
         c = colour[name]
-        out.append(f'<g class="layer" data-layer="{escape(name)}" fill="{c}" stroke="{c}">'
+        out.append(f'<g class="layer" data-layer="{escape(name)}" fill="{c}" color="{c}">'
                    f'<g class="zones" opacity="0.45" stroke="none">{"".join(zones[name])}</g>'
                    f'{"".join(layers[name])}</g>')
     out.append(f'<g class="layer" data-layer="Vias" fill="{VIA}">{"".join(vias)}</g>')
