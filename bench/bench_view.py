@@ -10,7 +10,7 @@ follows an edit as it does in the view:
   median of 3 runs, ms);
 * agreement: the F.Cu copper of both drawings (kicad-cli's plotted on its page, whose
   user space is the board's millimetres) rasterised at 20 px/mm in the board's
-  Edge.Cuts box (copper dark on white, holes white, zones included) and compared
+  Edge.Cuts box (copper and vias dark on white, holes white, zones included) and compared
   pixel by pixel: intersection over union of the copper, best over shifts of up to
   1 px (rounding of the two plots).
 
@@ -64,12 +64,13 @@ def _mask(png: bytes):
 
 
 def _own_fcu(svg: str, box) -> bytes:
-    """Our drawing's F.Cu layer and holes alone, black on white, in ``box`` (mm)."""
+    """Our drawing's F.Cu layer, vias and holes alone, black on white, in ``box`` (mm)
+    (every via of these boards reaches F.Cu)."""
     import cairosvg
 
     root = ET.fromstring(svg)
     body = ""
-    for name, colour in (("F.Cu", "#000"), ("Holes", "#fff")):
+    for name, colour in (("F.Cu", "#000"), ("Vias", "#000"), ("Holes", "#fff")):
         layer = next(g for g in root.iter(SVG + "g") if g.get("data-layer") == name)
         for el in layer.iter():
             for attr in ("fill", "color"):
