@@ -93,8 +93,10 @@ class Agent:
     """An MCP client over Streamable HTTP in a thread of its own (so the browser and
     the agent act at the same time): ``call`` blocks, ``start`` returns a Future."""
 
-    def __init__(self, url: str, key: str | None = None):
-        self.url, self.key = url, key
+    def __init__(self, url: str | None, key: str | None = None, stdio=None):
+        """Over HTTP at ``url`` (with ``key``), or spawned on stdio (``stdio``: the
+        SDK's StdioServerParameters)."""
+        self.url, self.key, self.stdio = url, key, stdio
 
     def __enter__(self):
         from anyio.from_thread import start_blocking_portal
@@ -122,6 +124,10 @@ class Agent:
 
         @asynccontextmanager
         async def cm():
+            if self.stdio is not None:
+                async with Client(self.stdio) as c:
+                    yield c
+                return
             async with httpx2.AsyncClient(headers=self._headers(self.key), timeout=120) as hc:
                 async with Client(streamable_http_client(self.url + "/mcp", http_client=hc)) as c:
                     yield c

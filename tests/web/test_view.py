@@ -86,6 +86,17 @@ def test_back_side_and_schematic_sheet(view_server, page, tmp_path):
     url, _ = view_server
     page.goto(url + "/view/")
     page.wait_for_selector('#drawing svg[data-side="front"]', timeout=30_000)
+    # zoom with the wheel about the pointer, pan by dragging
+    before = page.eval_on_selector("#drawing", "el => el.style.transform")
+    page.mouse.move(600, 400)
+    page.mouse.wheel(0, -400)
+    zoomed = page.eval_on_selector("#drawing", "el => el.style.transform")
+    page.mouse.down()
+    page.mouse.move(700, 450)
+    page.mouse.up()
+    panned = page.eval_on_selector("#drawing", "el => el.style.transform")
+    scale = lambda t: float(t.split("scale(")[1].rstrip(")"))  # noqa: E731
+    assert scale(zoomed) > scale(before) and panned != zoomed and scale(panned) == scale(zoomed)
     page.check('input[name="side"][value="back"]')
     page.wait_for_selector('#drawing svg[data-side="back"]')
     assert page.get_attribute('#drawing svg g.board', "transform").startswith("translate(")  # mirrored
@@ -122,6 +133,27 @@ def test_chat_round_trip_with_the_edit_and_its_undo(view_server, page):
         item.locator("button.undo").click()
         page.wait_for_selector(f'#drawing[data-revision="{moved["revision"] - 1}"]', timeout=5000)
         assert agent.call("query_footprint", {"path": BOARD, "reference": "R4"})["at"] == x0
+
+
+def test_a_stdio_mcp_server_serves_its_view(tmp_path, page):
+    """`boardwire mcp --view PORT`, as an agent's host spawns it: the page shows that
+    stdio session, and the agent's edits reach it."""
+    from mcp import StdioServerParameters
+
+    from tests.web.conftest import free_port
+
+    folder = copy_demo(tmp_path / "w")
+    port = free_port()
+    params = StdioServerParameters(command=sys.executable, cwd=str(folder), env=dict(os.environ),
+                                   args=["-m", "boardwire.cli.main", "mcp", "--view", str(port)])
+    with Agent(None, stdio=params) as agent:
+        tools = {t.name for t in agent.portal.call(agent.c.list_tools).tools}
+        assert {"agent_chat", "agent_reply", "pcb_move"} <= tools
+        agent.call("session_open", {"path": BOARD})
+        page.goto(f"http://127.0.0.1:{port}/view/")
+        page.wait_for_selector('#drawing svg [data-ref="U1"]', timeout=30_000)
+        out = agent.call("pcb_move", {"path": BOARD, "reference": "R2", "by": [2, 0]})
+        page.wait_for_selector(f'#drawing[data-revision="{out["revision"]}"]', timeout=5000)
 
 
 def test_no_agent_listening_runs_the_agent_command(tmp_path, page):

@@ -41,13 +41,16 @@ def mcp(ctx: typer.Context,
         no_auth: bool = typer.Option(False, "--no-auth", help="HTTP without keys (only on 127.0.0.1; for local tests)."),
         attach: bool = typer.Option(False, "--attach", help="Serve the board open in KiCad's PCB editor, live (IPC API; docs/bridge.md)."),
         kicad_socket: str = typer.Option(None, "--kicad-socket", help="KiCad's API socket (default: KICAD_API_SOCKET, then $TMPDIR/kicad/api.sock)."),
-        kicad_wait: float = typer.Option(10.0, "--kicad-wait", min=0, help="Seconds to wait for a starting KiCad (--attach).")):
+        kicad_wait: float = typer.Option(10.0, "--kicad-wait", min=0, help="Seconds to wait for a starting KiCad (--attach)."),
+        view: int = typer.Option(None, "--view", min=0, max=65535, help="Also serve the live view of this session on 127.0.0.1:PORT (0: any free port; stdio).")):
     """Serve MCP on stdio (or --http). Every registry command is a tool."""
     if ctx.invoked_subcommand is not None:
         return
     from ..protocols.mcp.tools import TOKEN_BUDGET, measured_tokens, tool_list
 
     sets = _toolsets(toolset)
+    if view is not None and sets is None:
+        sets = ["all", "agent"]  # the view's chat box needs agent_chat / agent_reply
     try:
         listed = tool_list(sets)
     except ValueError as e:
@@ -82,10 +85,24 @@ def mcp(ctx: typer.Context,
         from ..session.live import attach_hook
 
         hook = _attach_or_exit(attach_hook(REGISTRY, kicad_socket, kicad_wait))
+    if view is not None:
+        hook = _with_view(hook, view)
     try:
         anyio.run(serve_stdio, root, sets, hook)
     except* (BrokenPipeError, ConnectionResetError, anyio.BrokenResourceError):
         pass  # the client went away mid-answer: nobody is left to tell
+
+
+def _with_view(hook, port: int):
+    """The attach hook, then the live view of the stdio server's session on ``port``."""
+    from ..web.server import serve_in_thread
+
+    def both(session):
+        out = hook(session) if hook is not None else None
+        serve_in_thread(session, port=port)
+        return out
+
+    return both
 
 
 def _attach_or_exit(hook):

@@ -76,3 +76,39 @@ def serve(root: str, *, host: str = "127.0.0.1", port: int = 8767, toolsets=None
 
     server.startup = startup
     server.run()
+
+
+def serve_in_thread(session, *, host: str = "127.0.0.1", port: int = 8767, allow_origins=(),
+                    agent_command: str | None = None):
+    """The live view of one session (``boardwire mcp --view``: the stdio server's) on a
+    loopback address, served by a daemon thread; returns the uvicorn Server (its
+    ``servers`` hold the bound port once ``started``). Raises ValueError for a host
+    that is not loopback (no keys here)."""
+    import threading
+
+    import uvicorn
+
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        raise ValueError("the view of a stdio server is served on a loopback address only")
+    runners = []
+
+    def on_session(s):
+        if agent_command:
+            from .runner import AgentCommand
+
+            runners.append(AgentCommand(s, agent_command))
+
+    view = View(lambda name, folder: session, host=host, allow_origins=allow_origins, on_session=on_session)
+    server = uvicorn.Server(uvicorn.Config(view, host=host, port=port, log_level="warning",
+                                           ws="websockets-sansio", lifespan="off"))
+    original = server.startup
+
+    async def startup(sockets=None):
+        await original(sockets)
+        bound = server.servers[0].sockets[0].getsockname()[1] if server.servers else port
+        log.warning("boardwire live view on http://%s:%d/view/", host, bound)
+
+    server.startup = startup
+    server.install_signal_handlers = lambda: None  # the stdio server owns the signals
+    threading.Thread(target=server.run, daemon=True, name="boardwire-view").start()
+    return server
