@@ -81,7 +81,8 @@ def _own_fcu(svg: str, box) -> bytes:
     x0, y0, x1, y1 = box
     doc = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{x0} {y0} {x1 - x0} {y1 - y0}">'
            f'<style>.t{{fill:none;stroke:currentColor;stroke-linecap:round;stroke-linejoin:round}}</style>'
-           f'<rect x="{x0}" y="{y0}" width="{x1 - x0}" height="{y1 - y0}" fill="#fff"/>{body}</svg>')
+           f'<rect x="{x0}" y="{y0}" width="{x1 - x0}" height="{y1 - y0}" fill="#fff"/>'
+           f'<g transform="scale(0.001)">{body}</g></svg>')
     return cairosvg.svg2png(bytestring=doc.encode(), output_width=round((x1 - x0) * PX_PER_MM),
                             output_height=round((y1 - y0) * PX_PER_MM))
 

@@ -5,7 +5,9 @@ vias, filled zones, holes), the board edge (Edge.Cuts), courtyards, reference
 designators, the ratsnest and DRC markers. Every layer is a ``<g class="layer"
 data-layer="NAME">`` the page toggles; pads and courtyards carry ``data-ref``,
 ``data-value``, ``data-net`` and ``data-pad`` for the page's hover. Units: millimetres
-in the SVG's user space, KiCad's axes (x right, y down); ``side="back"`` mirrors the
+in the SVG's user space (the viewBox, references, ratsnest, markers), whole
+micrometres inside the group scaled by 0.001 that holds copper, edges and courtyards
+(integers print several times faster than decimals); KiCad's axes (x right, y down); ``side="back"`` mirrors the
 board left to right (as KiCad's "flip board view") and stacks the layers from the back.
 Colours are KiCad 9's default PCB editor theme. Measured against kicad-cli's SVG plot
 in bench/bench_view.py (docs/benchmarks.md).
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 from html import escape
 
+import numpy as np
 import shapely
 
 from ..geometry import geometry_of
@@ -36,9 +39,15 @@ def _n(v: float) -> str:
     return f"{v / 1e6:.4f}".rstrip("0").rstrip(".")
 
 
-def _ring(coords) -> str:
-    pts = list(coords)
-    return "M" + " L".join(f"{_n(x)} {_n(y)}" for x, y in pts[:-1]) + " Z"
+def _u(v: float) -> str:
+    """Nanometres as whole micrometres (the copper's user space, see `board_svg`)."""
+    return str(round(v / 1000))
+
+
+def _pts(xy: np.ndarray) -> str:
+    """Points (N x 2, nm) as "x y x y ..." in whole micrometres: SVG reads the pairs
+    after a moveto as linetos, and integers print fast."""
+    return " ".join(map(str, np.rint(xy / 1000).astype(np.int64).ravel().tolist()))
 
 
 def _path_of(geom) -> str:
@@ -47,14 +56,13 @@ def _path_of(geom) -> str:
     for poly in shapely.get_parts(geom):
         if poly.geom_type != "Polygon" or poly.is_empty:
             continue
-        out.append(_ring(poly.exterior.coords))
-        out.extend(_ring(r.coords) for r in poly.interiors)
+        for ring in (poly.exterior, *poly.interiors):
+            out.append("M" + _pts(shapely.get_coordinates(ring)[:-1]) + "Z")
     return "".join(out)
 
 
 def _line(core) -> str:
-    pts = list(core.coords)
-    return "M" + " L".join(f"{_n(x)} {_n(y)}" for x, y in pts)
+    return "M" + _pts(shapely.get_coordinates(core))
 
 
 def _attrs(**kv) -> str:
@@ -65,9 +73,9 @@ def _shape(it) -> str:
     """One copper item as an SVG element (``it.core`` swept by ``it.r``)."""
     core = it.core
     if core.geom_type == "Point" and it.r > 0:
-        return f'<circle cx="{_n(core.x)}" cy="{_n(core.y)}" r="{_n(it.r)}"'
+        return f'<circle cx="{_u(core.x)}" cy="{_u(core.y)}" r="{_u(it.r)}"'
     if core.geom_type == "LineString" and it.kind in ("track", "arc", "shape"):
-        return f'<path class="t" d="{_line(core)}" stroke-width="{_n(2 * it.r)}"'
+        return f'<path class="t" d="{_line(core)}" stroke-width="{_u(2 * it.r)}"'
     geom = shapely.buffer(core, it.r, quad_segs=QUAD_SEGS) if it.r > 0 else core
     return f'<path d="{_path_of(geom)}"'
 
@@ -135,7 +143,8 @@ def board_svg(board, *, side: str = "front", unrouted: list[dict] = (), markers:
            f' data-path="{escape(path)}" data-revision="{revision}" data-side="{side}">',
            "<style>.t{fill:none;stroke:currentColor;stroke-linecap:round;stroke-linejoin:round}</style>",
            f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" fill="{BACKGROUND}"/>',
-           f'<g class="board"' + (f' transform="translate({_n(2 * x + w)} 0) scale(-1 1)"' if back else "") + ">"]
+           f'<g class="board"' + (f' transform="translate({_n(2 * x + w)} 0) scale(-1 1)"' if back else "") + ">",
+           '<g transform="scale(0.001)">']  # copper, edges and courtyards in micrometres
     for name in order:
         c = colour[name]
         out.append(f'<g class="layer" data-layer="{escape(name)}" fill="{c}" color="{c}">'
@@ -145,7 +154,7 @@ def board_svg(board, *, side: str = "front", unrouted: list[dict] = (), markers:
     out.append(f'<g class="layer" data-layer="Holes" fill="{HOLE}" pointer-events="none">{"".join(holes)}</g>')
     edges = "".join(f'<path d="{_line(e.core)}"/>' for e in model.edges
                     if e is not None and e.layer == "Edge.Cuts" and e.core.geom_type == "LineString")
-    out.append(f'<g class="layer" data-layer="Edge.Cuts" fill="none" stroke="{EDGE}" stroke-width="0.15"'
+    out.append(f'<g class="layer" data-layer="Edge.Cuts" fill="none" stroke="{EDGE}" stroke-width="150"'
                f' pointer-events="none">{edges}</g>')
     for s, key in (("front", "F.CrtYd"), ("back", "B.CrtYd")):
         parts = []
@@ -156,7 +165,8 @@ def board_svg(board, *, side: str = "front", unrouted: list[dict] = (), markers:
                          + _attrs(ref=fp.reference, value=values.get(fp.id) or getattr(fp.owner, "value", ""),
                                   kind="footprint") + "/>")
         out.append(f'<g class="layer" data-layer="{key}" fill="{COURTYARD[s]}" fill-opacity="0.04"'
-                   f' stroke="{COURTYARD[s]}" stroke-width="0.05">{"".join(parts)}</g>')
+                   f' stroke="{COURTYARD[s]}" stroke-width="50">{"".join(parts)}</g>')
+    out.append("</g>")  # the rest in millimetres
     refs = []
     for fp in fps:
         if fp is None or not fp.reference:
