@@ -187,6 +187,13 @@ def test_another_origin_is_refused(view_server, page):
     })""", url)
     assert result["ws"] == "error", result
     assert result["fetch"] in ("blocked", 403), result
+    # a name rebound to this machine (DNS rebinding) is refused without keys
+    import urllib.error
+    import urllib.request
+
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(urllib.request.Request(url + "/view/", headers={"Host": "evil.example"}), timeout=10)
+    assert e.value.code == 403
     # the same page from boardwire itself connects
     page.goto(url + "/view/")
     page.wait_for_selector('#status[data-state="connected"]', timeout=30_000)

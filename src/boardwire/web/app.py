@@ -13,9 +13,9 @@ Routes (an ASGI app, Starlette), all under ``/view``:
   then JSON-RPC 2.0 on every registry command with ``document.changed`` and
   ``agent.chatEvent`` notifications).
 
-Safety: a request whose ``Host`` is not a loopback name (or the served host) is
-refused (DNS rebinding), as is a browser ``Origin`` other than a loopback one or an
-``--allow-origin`` (403, before a WebSocket opens). With keys (the HTTP server's
+Safety: without keys, a request whose ``Host`` is not a loopback name (or the served
+host) is refused (DNS rebinding); a browser ``Origin`` other than a loopback one or an
+``--allow-origin`` is refused (403, before a WebSocket opens). With keys (the HTTP server's
 `KeyStore`), every route needs one: ``Authorization: Bearer KEY``, or ``?key=KEY``
 once, which sets an HttpOnly, SameSite=Strict cookie and redirects to the page
 without it; each key sees its own workspace's session.
@@ -93,7 +93,7 @@ class View:
     def _admit(self, conn: HTTPConnection):
         """The session this request may see; raises PolicyDenied."""
         host = HOST_NAME.match(conn.headers.get("host") or "").group(1)
-        if host not in self.hosts:
+        if self.keys is None and host not in self.hosts:  # with keys, a rebound name still needs one
             raise PolicyDenied(f"host {host!r} is not served here (DNS rebinding protection)")
         origin = conn.headers.get("origin")
         if origin is not None and not (LOCAL_ORIGIN.fullmatch(origin) or origin in self.origins):
