@@ -107,7 +107,7 @@ def test_back_side_and_schematic_sheet(view_server, page, tmp_path):
     page.screenshot(path=str(_shots_dir(tmp_path) / "view-schematic.png"))
 
 
-def test_chat_round_trip_with_the_edit_and_its_undo(view_server, page):
+def test_chat_round_trip_with_the_edit_and_its_undo(view_server, page, tmp_path):
     url, _ = view_server
     page.goto(url + "/view/")
     page.wait_for_selector('#drawing svg [data-ref="R1"]', timeout=30_000)
@@ -130,6 +130,7 @@ def test_chat_round_trip_with_the_edit_and_its_undo(view_server, page):
         item = card.locator("ul.edits li")
         assert item.count() == 1 and "pcb.move" in item.inner_text()
         page.wait_for_selector(f'#drawing[data-revision="{moved["revision"]}"]', timeout=5000)
+        page.screenshot(path=str(_shots_dir(tmp_path) / "view-chat.png"))
         item.locator("button.undo").click()
         page.wait_for_selector(f'#drawing[data-revision="{moved["revision"] - 1}"]', timeout=5000)
         assert agent.call("query_footprint", {"path": BOARD, "reference": "R4"})["at"] == x0
