@@ -572,7 +572,8 @@ def test_every_command_is_a_method_listed_by_discover(ws):
             assert methods[cmd.id]["params"] == cmd.input_schema(), cmd.id
             assert methods[cmd.id]["kind"] == cmd.kind
         assert {"rpc.discover", "rpc.hello", "$/cancel"} <= set(methods)
-        assert {n["name"] for n in d["notifications"]} == {"document.changed", "command.progress", "session.log"}
+        assert {n["name"] for n in d["notifications"]} == {"document.changed", "command.progress", "session.log",
+                                                                "agent.chatEvent"}
         assert len(json.dumps(d)) < 200_000  # compact
         ids = [c.id for c in REGISTRY.all()]
         c.send([{"jsonrpc": "2.0", "id": i, "method": m, "params": {"no_such_argument": 1}}

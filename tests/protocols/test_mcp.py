@@ -108,7 +108,7 @@ def test_resources_prompts_and_change_notifications(ws, mode):
                         event = await sub.__anext__()
                     assert str(event.uri) == nets
             names = [p.name for p in (await c.list_prompts()).prompts]
-            assert names == ["design-workflow", "design-pipeline", "fix-drc"]
+            assert names == ["design-workflow", "design-pipeline", "fix-drc", "editor-chat"]
             text = (await c.get_prompt("fix-drc", {"board": BOARD})).messages[0].content.text
             assert BOARD in text and "check_drc" in text
 
@@ -139,7 +139,7 @@ def test_prompts_name_only_existing_tools():
 
     names = {tools.tool_name(c.id) for c in REGISTRY.all()} | {toolsets.ENABLE_TOOL}
     texts = prompts.INSTRUCTIONS + "".join(t for _, _, t in prompts.PROMPTS.values())
-    mentioned = set(re.findall(r"\b(?:session|query|pcb|check|render|sch|lib|project|fab|parts|design|toolset)_[A-Za-z]+", texts))
+    mentioned = set(re.findall(r"\b(?:session|query|pcb|check|render|sch|lib|project|fab|parts|design|agent|toolset)_[A-Za-z]+", texts))
     assert not mentioned - names, mentioned - names
     assert all(f in prompts.INSTRUCTIONS for f in toolsets.families())  # the instructions name every family
 
@@ -150,8 +150,11 @@ def test_tool_list_parity_and_size():
     Claude tokenizer (a test extra), whatever families are added later."""
     listed = toolsets.tool_list(["all"])
     by_name = {t["name"]: t for t in listed}
-    assert set(by_name) == {tools.tool_name(c.id) for c in REGISTRY.all()}
+    assert set(by_name) == {tools.tool_name(c.id) for c in REGISTRY.all() if c.id not in tools.PAGE_ONLY}
     for cmd in REGISTRY.all():
+        if cmd.id in tools.PAGE_ONLY:  # the live view's own commands (over the bridge)
+            assert tools.tool_name(cmd.id) not in by_name
+            continue
         t = by_name[tools.tool_name(cmd.id)]
         registry_schema = cmd.input_schema()
         assert set(t["inputSchema"]["properties"]) == set(registry_schema["properties"]), cmd.id

@@ -28,6 +28,91 @@ def refresh() -> None: ...
 namespaces: dict[str, Namespace]
 
 
+class _Agent(Namespace):
+    """boardwire.api.agent: generated from the registry."""
+
+    def ask(self, *, text: str, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+        """(The live view's chat box) Send a request to the agents; says whether one is listening.
+
+        Registry command ``agent.ask`` (session).
+
+        Args:
+            text (str): (required)
+            path (str | os.PathLike[str] | None): The document the request is about; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def chat(self, *, wait: float = 0) -> dict[str, Any]:
+        """Take the requests typed in the live view's chat box: [{chatId, text, path, at}]; each is yours until agent_reply done or error.
+
+        Registry command ``agent.chat`` (session; units: seconds).
+
+        Args:
+            wait (float): Seconds to wait for a request when none is pending (default 0)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            agent.chat(wait=60)
+        """
+        ...
+
+    def reply(self, *, chatId: str, progress: str | None = None, percent: float | None = None, text: str | None = None, done: bool = False, error: str | None = None) -> dict[str, Any]:
+        """Answer a chat request: progress, answer text, then done (or error); the edits you made meanwhile are listed on the page with their undo.
+
+        Registry command ``agent.reply`` (session; units: percent 0..100).
+
+        Args:
+            chatId (str): (required)
+            progress (str | None): The progress line shown on the page
+            percent (float | None):
+            text (str | None): Answer text, appended
+            done (bool): (default False)
+            error (str | None): The request failed: why
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            agent.reply(chatId='c1', progress='routing GND', percent=40)
+            agent.reply(chatId='c1', text='Moved R1 2 mm right.', done=True)
+        """
+        ...
+
+    def requests(self) -> dict[str, Any]:
+        """(The live view's chat box) Every request with its state, answer, progress and edits.
+
+        Registry command ``agent.requests`` (session, read-only).
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
 class _Board(Namespace):
     """boardwire.api.board: generated from the registry."""
 
@@ -2969,6 +3054,7 @@ class _Session(Namespace):
         """
         ...
 
+agent: _Agent
 board: _Board
 check: _Check
 design: _Design

@@ -279,6 +279,38 @@ def bridge(host: str = typer.Option("127.0.0.1", "--host", help="Address to list
         raise typer.Exit(e.exit_status)
 
 
+@app.command()
+def view(open_: list[str] = typer.Option([], "--open", help="Open this document at start (repeatable)"),
+         host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (loopback unless --keys)"),
+         port: int = typer.Option(8767, "--port", min=0, max=65535, help="TCP port (0: any free port)"),
+         keys: bool = typer.Option(False, "--keys", help="Require a key of `boardwire mcp keys add` (each key its own workspace)"),
+         allow_origin: list[str] = typer.Option([], "--allow-origin", help="An extra allowed browser Origin (repeatable)"),
+         agent_command: str = typer.Option(None, "--agent-command", help="Run this for chat requests no agent takes (request on stdin, its output the answer)"),
+         toolset: str = typer.Option("all,agent", "--toolset", help="MCP tool groups served at /mcp"),
+         browser: bool = typer.Option(False, "--browser", help="Open the page in the default browser"),
+         root: str = typer.Option(".", "--root", help="Working directory of the session")):
+    """The live view in the browser (board, schematic sheets, ratsnest, DRC markers, the
+    agent chat box) and MCP over HTTP at /mcp on the same session."""
+    from ..web.server import serve  # lazy: `boardwire info` stays fast
+
+    if not keys and host not in ("127.0.0.1", "localhost", "::1"):
+        err.print("[red]error[/red] policy-denied: without --keys the view is served on a loopback address only")
+        raise typer.Exit(2)
+
+    def announce(url: str) -> None:
+        if browser:
+            import webbrowser
+            webbrowser.open(f"{url}/view/")
+
+    sets = [t.strip() for t in toolset.split(",") if t.strip()]
+    try:
+        serve(root, host=host, port=port, toolsets=sets, allow_origins=tuple(allow_origin), auth=keys,
+              open_paths=tuple(open_), agent_command=agent_command, announce=announce)
+    except BoardwireError as e:
+        err.print(f"[red]error[/red] {e.code}: {e.message}" + (f"\n  {e.hint}" if e.hint else ""))
+        raise typer.Exit(e.exit_status)
+
+
 @app.command("run")
 def run_script_command(
         script: str = typer.Argument(..., help="The Python script to run"),

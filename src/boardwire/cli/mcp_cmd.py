@@ -41,7 +41,8 @@ def mcp(ctx: typer.Context,
         no_auth: bool = typer.Option(False, "--no-auth", help="HTTP without keys (only on 127.0.0.1; for local tests)."),
         attach: bool = typer.Option(False, "--attach", help="Serve the board open in KiCad's PCB editor, live (IPC API; docs/bridge.md)."),
         kicad_socket: str = typer.Option(None, "--kicad-socket", help="KiCad's API socket (default: KICAD_API_SOCKET, then $TMPDIR/kicad/api.sock)."),
-        kicad_wait: float = typer.Option(10.0, "--kicad-wait", min=0, help="Seconds to wait for a starting KiCad (--attach).")):
+        kicad_wait: float = typer.Option(10.0, "--kicad-wait", min=0, help="Seconds to wait for a starting KiCad (--attach)."),
+        view: int = typer.Option(None, "--view", min=0, max=65535, help="Also serve the live view of this session on 127.0.0.1:PORT (0: any free port; stdio).")):
     """Serve MCP on stdio (or --http): the default tool set; every other family is one
     toolset_enable call (or --toolset) away."""
     if ctx.invoked_subcommand is not None:
@@ -50,6 +51,8 @@ def mcp(ctx: typer.Context,
     from ..protocols.mcp.toolsets import DEFAULT_TOKEN_BUDGET, tool_list
 
     sets = _toolsets(toolset)
+    if view is not None and sets is None:
+        sets = ["default", "agent"]  # the view's chat box needs agent_chat / agent_reply
     try:
         listed = tool_list(sets)
     except ValueError as e:
@@ -69,13 +72,12 @@ def mcp(ctx: typer.Context,
         typer.echo("error invalid-args: --attach serves one board over stdio; it does not combine with --http", err=True)
         raise typer.Exit(2)
     if http:
-        from ..protocols.mcp.http import serve_http
+        from ..web.server import serve  # MCP at /mcp, the live view at /view behind the same keys
 
         if no_auth and host not in ("127.0.0.1", "localhost", "::1"):
             typer.echo("error policy-denied: --no-auth is only allowed on a loopback host", err=True)
             raise typer.Exit(2)
-        serve_http(root, host=host, port=port, toolsets=sets, allow_origins=allow_origin,
-                   auth=not no_auth)
+        serve(root, host=host, port=port, toolsets=sets, allow_origins=allow_origin, auth=not no_auth)
         return
     from ..protocols.mcp.server import serve_stdio
 
@@ -85,10 +87,24 @@ def mcp(ctx: typer.Context,
         from ..session.live import attach_hook
 
         hook = _attach_or_exit(attach_hook(REGISTRY, kicad_socket, kicad_wait))
+    if view is not None:
+        hook = _with_view(hook, view)
     try:
         anyio.run(serve_stdio, root, sets, hook)
     except* (BrokenPipeError, ConnectionResetError, anyio.BrokenResourceError):
         pass  # the client went away mid-answer: nobody is left to tell
+
+
+def _with_view(hook, port: int):
+    """The attach hook, then the live view of the stdio server's session on ``port``."""
+    from ..web.server import serve_in_thread
+
+    def both(session):
+        out = hook(session) if hook is not None else None
+        serve_in_thread(session, port=port)
+        return out
+
+    return both
 
 
 def _attach_or_exit(hook):

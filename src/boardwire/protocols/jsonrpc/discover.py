@@ -36,6 +36,11 @@ NOTIFICATIONS = [
      "params": {"id": "the request's id", "fraction": "number 0..1", "message": "string"}},
     {"name": "session.log", "to": "every client",
      "params": {"level": "info|warning|error", "message": "string", "actor": "string (optional)"}},
+    {"name": "agent.chatEvent", "to": "every client",
+     "params": {"chatId": "string", "kind": "request|taken|progress|text|edit|done|error",
+                "text": "string (progress, text, done, error)", "percent": "number 0..100 (progress)",
+                "request": "object (request)", "edit": "{path, revision, label, actor} (edit)",
+                "actor": "string (taken)"}},
 ]
 
 

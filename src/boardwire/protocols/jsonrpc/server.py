@@ -12,8 +12,9 @@ Nothing about a command is written here.
   thread, in arrival order; the event loop keeps reading meanwhile, so ``$/cancel``
   (LSP ``$/cancelRequest``) reaches a queued call (answered -32800 without running) or
   a running one (its CancelToken is set).
-* Notifications from the server: ``document.changed`` (every session event) and
-  ``session.log`` to every client, ``command.progress`` to the caller only.
+* Notifications from the server: ``document.changed`` (every session event),
+  ``agent.chatEvent`` (the live view's chat box, `session.chat`) and ``session.log``
+  to every client, ``command.progress`` to the caller only.
 * A client that goes away does not take its calls with it: what it sent still runs
   and lands in the session; only the replies are dropped.
 """
@@ -30,6 +31,7 @@ from typing import Any, Protocol
 from ... import __version__
 from ...errors import BoardwireError, Cancelled, Internal, InvalidArgs
 from ...registry import REGISTRY, Context, Registry
+from ...session.chat import chat_box
 from .codes import error_object, protocol_error
 from .discover import discover
 from .framing import MAX_FRAME, FrameError, FrameReader, encode
@@ -189,6 +191,7 @@ class Server:
         # One thread: calls are serialised here, in arrival order, whatever the client.
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="boardwire-rpc")
         self._unsubscribe = session.subscribe(self._on_event)
+        self._unsubscribe_chat = chat_box(session).subscribe(self._on_chat)
         self._discover: bytes | None = None
 
     # -- lifetime --------------------------------------------------------------------
@@ -206,6 +209,7 @@ class Server:
         if self._worker is not None:
             self._worker.cancel()
         self._unsubscribe()
+        self._unsubscribe_chat()
         self._executor.shutdown(wait=False, cancel_futures=True)
 
     async def serve(self, transport: Transport, actor: str | None = None) -> None:
@@ -363,6 +367,11 @@ class Server:
         self._call_soon(self._broadcast, "document.changed", params)
         if event.reason == "save":
             self.log("info", f"saved {event.path} at revision {event.revision}", event.actor)
+
+    def _on_chat(self, event: dict) -> None:
+        """Chat box listener (any thread): ``agent.chatEvent`` to every client."""
+        if self._loop is not None and self.connections:
+            self._call_soon(self._broadcast, "agent.chatEvent", event)
 
     def log(self, level: str, message: str, actor: str | None = None) -> None:
         """A line for the person (stderr) and a ``session.log`` for every client."""

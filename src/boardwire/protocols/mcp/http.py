@@ -96,7 +96,10 @@ class Workspaces:
     def for_request(self, ctx) -> Workspace:
         request = ctx.request
         state = getattr(request, "scope", {}).get("state", {}) if request is not None else {}
-        name, workspace = state.get(SCOPE_KEY, ("local", None))
+        return self.get(*state.get(SCOPE_KEY, ("local", None)))
+
+    def get(self, name: str, workspace: Path | None = None) -> Workspace:
+        """The workspace of key ``name`` (``workspace``: its folder; None: the root)."""
         with self._lock:
             ws = self._by_name.get(name)
             if ws is None:
@@ -107,10 +110,12 @@ class Workspaces:
             return ws
 
 
-def build_app(root: str, *, host: str = "127.0.0.1", toolsets=None, allow_origins=(), auth: bool = True):
-    """The ASGI app: the SDK's Streamable HTTP app behind KeyAuth."""
-    bus = InMemorySubscriptionBus()
-    spaces = Workspaces(Path(root).resolve(), bus, toolsets)
+def build_app(root: str, *, host: str = "127.0.0.1", toolsets=None, allow_origins=(), auth: bool = True,
+              spaces: Workspaces | None = None):
+    """The ASGI app: the SDK's Streamable HTTP app behind KeyAuth. ``spaces``: the
+    workspaces to serve (shared with the live view, `boardwire.web`); default new ones."""
+    bus = spaces.bus if spaces is not None else InMemorySubscriptionBus()
+    spaces = spaces or Workspaces(Path(root).resolve(), bus, toolsets)
     server = build_server(spaces.for_request, toolsets, bus)
     security = TransportSecuritySettings(
         enable_dns_rebinding_protection=True,
@@ -118,17 +123,3 @@ def build_app(root: str, *, host: str = "127.0.0.1", toolsets=None, allow_origin
         allowed_origins=[*LOCAL_ORIGINS, *allow_origins])
     app = server.streamable_http_app(host=host, transport_security=security)
     return KeyAuth(app, KeyStore(root) if auth else None), app
-
-
-def serve_http(root: str, *, host: str, port: int, toolsets=None, allow_origins=(), auth: bool = True) -> None:
-    import uvicorn
-
-    wrapped, inner = build_app(root, host=host, toolsets=toolsets, allow_origins=allow_origins, auth=auth)
-
-    async def lifespan_app(scope, receive, send):  # Starlette's lifespan runs the session manager
-        if scope["type"] == "lifespan":
-            return await inner(scope, receive, send)
-        return await wrapped(scope, receive, send)
-
-    log.warning("boardwire MCP on http://%s:%d/mcp (%s)", host, port, "keys required" if auth else "no keys")
-    uvicorn.run(lifespan_app, host=host, port=port, log_level="warning")

@@ -63,6 +63,16 @@ PROMPTS = {
 - silkscreen issues are warnings: fix only if asked.
 After each group, run check_drc again and compare counts. Never hide a violation by editing design rules unless the user asks; say what you changed.""",
     ),
+    "editor-chat": (
+        "Serve the chat box of the live view (boardwire view): take requests, work, answer",
+        [],
+        """A person types requests in the chat box of boardwire's live view (the page shows the board and schematic as you edit). Serve it in a loop:
+1. agent_chat with wait (up to 600 s) returns the pending requests [{chatId, text, path, at}]; each is yours until you finish it.
+2. Do what it asks with the other tools, on its path when it names one. Every edit you make meanwhile is listed on the page's answer card with its undo, so make each change a command of its own.
+3. Report as you go: agent_reply {chatId, progress, percent}; then agent_reply {chatId, text: what you did and what you found, done: true}, or {chatId, error} if you cannot.
+4. Call agent_chat again for the next request.
+(These tools are in the toolset `agent`: boardwire mcp --toolset all,agent.)""",
+    ),
 }
 
 

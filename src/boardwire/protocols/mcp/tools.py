@@ -17,6 +17,9 @@ from functools import lru_cache
 from ...registry import REGISTRY
 from ...registry.command import Command
 
+# Commands of the live view's page (over the bridge), never MCP tools.
+PAGE_ONLY = ("agent.ask", "agent.requests")
+
 # Result shape shared by every command: a one-line summary plus the command's fields.
 OUTPUT_SCHEMA = {"type": "object", "properties": {"summary": {"type": "string"}}}
 
@@ -27,7 +30,7 @@ def tool_name(command_id: str) -> str:
 
 @lru_cache(maxsize=1)
 def _by_name() -> dict[str, Command]:
-    return {tool_name(c.id): c for c in REGISTRY.all()}
+    return {tool_name(c.id): c for c in REGISTRY.all() if c.id not in PAGE_ONLY}
 
 
 def command_for(name: str) -> Command | None:

@@ -62,6 +62,7 @@ FAMILY_NOTES: dict[str, str] = {
     "firmware": "build, flash, serial monitor, pins",
     "parts": "import a parts catalogue file (JLCPCB CSV, jlcparts), a part's pins",
     "design": "design versions: rebuild with changed settings",
+    "agent": "the live view's chat box: agent_chat waits for a person's request, agent_reply answers",
 }
 ENABLE_TOOL = "toolset_enable"
 DEFAULT = "default"

@@ -1,0 +1,209 @@
+"""The live view's server side: the page, its assets, the drawings and the bridge.
+
+Routes (an ASGI app, Starlette), all under ``/view``:
+
+* ``/view/`` the page, ``/view/static/NAME`` its script and style (served from this
+  package: nothing is fetched from outside the machine);
+* ``/view/board.svg?path=P&side=front|back`` the board as it is in memory
+  (`board_svg`: copper, edge, courtyards, references, the ratsnest of query.unrouted
+  and the markers of the built-in DRC), cached per revision;
+* ``/view/sheet.svg?path=P&page=N`` one schematic sheet, KiCad's plot of the in-memory
+  hierarchy (render.svg);
+* ``/view/bridge`` the bridge over WebSocket (`protocols.bridge`: handshake, hello,
+  then JSON-RPC 2.0 on every registry command with ``document.changed`` and
+  ``agent.chatEvent`` notifications).
+
+Safety: without keys, a request whose ``Host`` is not a loopback name (or the served
+host) is refused (DNS rebinding); a browser ``Origin`` other than a loopback one or an
+``--allow-origin`` is refused (403, before a WebSocket opens). With keys (the HTTP server's
+`KeyStore`), every route needs one: ``Authorization: Bearer KEY``, or ``?key=KEY``
+once, which sets an HttpOnly, SameSite=Strict cookie and redirects to the page
+without it; each key sees its own workspace's session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import threading
+from importlib import resources
+from typing import Callable
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket
+
+from .. import __version__
+from ..errors import BoardwireError, InvalidArgs, PolicyDenied
+from ..protocols.bridge import Bridge
+from ..protocols.bridge.server import LOCAL_ORIGIN
+from ..registry import REGISTRY, Context
+from .board_svg import board_svg
+from .socket import StarletteSocket
+
+COOKIE = "boardwire_view"
+STATIC = {"view.js": "text/javascript", "view.css": "text/css"}
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
+ACTOR = "view"
+HOST_NAME = re.compile(r"(\[[^\]]*\]|[^:]*)")  # a Host header without its port
+RATSNEST_LIMIT = 5000  # query.unrouted's page size limit
+
+
+def _status(e: BoardwireError) -> int:
+    return 404 if e.not_found else 403 if isinstance(e, PolicyDenied) else 400
+
+
+class View:
+    """The live view of the sessions ``session_for(name, folder)`` returns.
+
+    ``keys``: the HTTP server's KeyStore (None: no keys, loopback only);
+    ``host``: the address served (also allowed as a Host header);
+    ``allow_origins``: extra browser Origins; ``on_session``: called once per new
+    session (the agent command hooks in there)."""
+
+    def __init__(self, session_for: Callable, *, keys=None, host: str = "127.0.0.1",
+                 allow_origins=(), on_session: Callable | None = None):
+        self.session_for = session_for
+        self.keys = keys
+        self.hosts = {*LOOPBACK_HOSTS, host}
+        self.origins = set(allow_origins)
+        self.on_session = on_session
+        self._bridges: dict[int, Bridge] = {}
+        self._seen: set[int] = set()
+        self._cache: dict[tuple, str] = {}
+        self._lock = threading.Lock()
+        self.app = Starlette(routes=[
+            Route("/", lambda r: RedirectResponse("/view/")),
+            Route("/view", lambda r: RedirectResponse("/view/")),
+            Route("/view/", self.page),
+            Route("/view/static/{name}", self.static),
+            Route("/view/board.svg", self.board),
+            Route("/view/sheet.svg", self.sheet),
+            WebSocketRoute("/view/bridge", self.bridge),
+        ])
+
+    async def __call__(self, scope, receive, send):
+        await self.app(scope, receive, send)
+
+    # -- admission --------------------------------------------------------------------
+
+    def _admit(self, conn: HTTPConnection):
+        """The session this request may see; raises PolicyDenied."""
+        host = HOST_NAME.match(conn.headers.get("host") or "").group(1)
+        if self.keys is None and host not in self.hosts:  # with keys, a rebound name still needs one
+            raise PolicyDenied(f"host {host!r} is not served here (DNS rebinding protection)")
+        origin = conn.headers.get("origin")
+        if origin is not None and not (LOCAL_ORIGIN.fullmatch(origin) or origin in self.origins):
+            raise PolicyDenied(f"origin {origin} is not allowed", hint="open the page from this server, "
+                                                                      "or start it with --allow-origin")
+        name, folder = "local", None
+        if self.keys is not None:
+            auth = conn.headers.get("authorization", "")
+            key = auth[7:].strip() if auth.lower().startswith("bearer ") else \
+                conn.query_params.get("key") or conn.cookies.get(COOKIE)
+            found = self.keys.lookup(key) if key else None
+            if found is None:
+                raise PolicyDenied("this view needs a key" if not key else "unknown or revoked key",
+                                   hint="open /view/?key=KEY with a key of `boardwire mcp keys add NAME`")
+            name, folder = found
+        session = self.session_for(name, folder)
+        if id(session) not in self._seen:
+            self._seen.add(id(session))
+            if self.on_session is not None:
+                self.on_session(session)
+        return session
+
+    def _deny(self, e: BoardwireError) -> Response:
+        return JSONResponse({"error": e.to_dict()}, status_code=_status(e))
+
+    # -- the page ---------------------------------------------------------------------
+
+    async def page(self, request: Request) -> Response:
+        try:
+            self._admit(request)
+        except BoardwireError as e:
+            return self._deny(e)
+        if "key" in request.query_params:  # keep the key out of the address bar and history
+            rest = "&".join(f"{k}={v}" for k, v in request.query_params.multi_items() if k != "key")
+            out = RedirectResponse("/view/" + (f"?{rest}" if rest else ""), status_code=303)
+            out.set_cookie(COOKIE, request.query_params["key"], httponly=True, samesite="strict", path="/view")
+            return out
+        html = resources.files(__package__).joinpath("static/index.html").read_text(encoding="utf-8")
+        return HTMLResponse(html.replace("{{version}}", __version__),
+                            headers={"content-security-policy": "default-src 'self'; img-src 'self' data:; "
+                                                                "style-src 'self' 'unsafe-inline'; connect-src 'self'"})
+
+    async def static(self, request: Request) -> Response:
+        try:
+            self._admit(request)
+        except BoardwireError as e:
+            return self._deny(e)
+        name = request.path_params["name"]
+        if name not in STATIC:
+            return JSONResponse({"error": {"code": "not-found", "message": f"no asset {name}"}}, status_code=404)
+        body = resources.files(__package__).joinpath(f"static/{name}").read_bytes()
+        return Response(body, media_type=STATIC[name], headers={"cache-control": "no-cache"})
+
+    # -- drawings ---------------------------------------------------------------------
+
+    async def board(self, request: Request) -> Response:
+        try:
+            session = self._admit(request)
+            path, side = request.query_params.get("path", ""), request.query_params.get("side", "front")
+            if side not in ("front", "back"):
+                raise InvalidArgs("side is front or back", errors=[{"loc": "side", "msg": "front or back", "type": "value"}])
+            svg = await run_in_threadpool(self.board_svg, session, path, side)
+        except BoardwireError as e:
+            return self._deny(e)
+        return Response(svg, media_type="image/svg+xml", headers={"cache-control": "no-store"})
+
+    def board_svg(self, session, path: str, side: str) -> str:
+        """The board drawing at its current revision (cached per revision and side)."""
+        ctx = Context(session, actor=ACTOR)
+        od = session.get(path, "board", ACTOR)
+        key = (id(session), od.path, od.revision, od.content_hash, side)
+        with self._lock:
+            if key in self._cache:
+                return self._cache[key]
+        links = REGISTRY.call("query.unrouted", {"path": od.path, "limit": RATSNEST_LIMIT}, ctx)["links"]
+        drc = REGISTRY.call("check.drc", {"path": od.path, "engine": "builtin"}, ctx)
+        with session.lock:
+            svg = board_svg(od.doc, side=side, unrouted=links, markers=drc.get("violations", []),
+                            path=od.path, revision=od.revision)
+        with self._lock:
+            self._cache = {k: v for k, v in self._cache.items() if k[:2] != key[:2]}  # one revision kept
+            self._cache[key] = svg
+        return svg
+
+    async def sheet(self, request: Request) -> Response:
+        try:
+            session = self._admit(request)
+            args = {"path": request.query_params.get("path", "")}
+            if request.query_params.get("page"):
+                args["page"] = request.query_params["page"]
+            out = await run_in_threadpool(REGISTRY.call, "render.svg", args, Context(session, actor=ACTOR))
+        except BoardwireError as e:
+            return self._deny(e)
+        svg = re.sub(r"<\?xml[^>]*>\s*", "", out["svg"], count=1)
+        return Response(svg, media_type="image/svg+xml", headers={"cache-control": "no-store"})
+
+    # -- the bridge -------------------------------------------------------------------
+
+    async def bridge(self, ws: WebSocket) -> None:
+        try:
+            session = self._admit(ws)
+        except BoardwireError:
+            await ws.close(code=1008)  # before accept: the browser sees 403
+            return
+        bridge = self._bridges.get(id(session))
+        if bridge is None:
+            bridge = self._bridges[id(session)] = Bridge(session)
+            await bridge.start()
+        await ws.accept()
+        await bridge.handle(StarletteSocket(ws))
+
+    async def close(self) -> None:
+        await asyncio.gather(*(b.close() for b in self._bridges.values()), return_exceptions=True)

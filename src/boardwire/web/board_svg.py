@@ -1,0 +1,194 @@
+"""The live view's board drawing: an SVG of the in-memory board from `geometry/`.
+
+Drawn from the copper model the built-in DRC uses (pads of every shape, tracks, arcs,
+vias, filled zones, holes), the board edge (Edge.Cuts), courtyards, reference
+designators, the ratsnest and DRC markers. Every layer is a ``<g class="layer"
+data-layer="NAME">`` the page toggles; pads and courtyards carry ``data-ref``,
+``data-value``, ``data-net`` and ``data-pad`` for the page's hover. Units: millimetres
+in the SVG's user space (the viewBox, references, ratsnest, markers), whole
+micrometres inside the group scaled by 0.001 that holds copper, edges and courtyards
+(integers print several times faster than decimals); KiCad's axes (x right, y down); ``side="back"`` mirrors the
+board left to right (as KiCad's "flip board view") and stacks the layers from the back.
+Colours are KiCad 9's default PCB editor theme. Measured against kicad-cli's SVG plot
+in bench/bench_view.py (docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+import numpy as np
+import shapely
+
+from ..geometry import geometry_of
+
+# KiCad 9 default colour theme ("KiCad Default"), copper and technical layers.
+COPPER_COLOURS = ["#c83434", "#7f4a4a", "#c2c200", "#c261c2", "#4d7fc4", "#009999", "#e07f00", "#4d7fc4"]
+EDGE = "#d0d2cd"
+COURTYARD = {"front": "#ff26e2", "back": "#26e9ff"}
+HOLE = "#1a1a1a"
+VIA = "#ececec"
+RATSNEST = "#f5f5f5"
+MARKER = {"error": "#ff3030", "warning": "#ffb000"}
+BACKGROUND = "#001023"
+QUAD_SEGS = 6  # quarter-circle segments of a round pad or a rounded end drawn as a polygon
+
+
+def _n(v: float) -> str:
+    """Nanometres as millimetres, 4 decimals (0.1 um), trailing zeros dropped."""
+    return f"{v / 1e6:.4f}".rstrip("0").rstrip(".")
+
+
+def _u(v: float) -> str:
+    """Nanometres as whole micrometres (the copper's user space, see `board_svg`)."""
+    return str(round(v / 1000))
+
+
+def _pts(xy: np.ndarray) -> str:
+    """Points (N x 2, nm) as "x y x y ..." in whole micrometres: SVG reads the pairs
+    after a moveto as linetos, and integers print fast."""
+    return " ".join(map(str, np.rint(xy / 1000).astype(np.int64).ravel().tolist()))
+
+
+def _path_of(geom) -> str:
+    """An SVG path (even-odd) of a polygon or multipolygon in nanometres."""
+    out = []
+    for poly in shapely.get_parts(geom):
+        if poly.geom_type != "Polygon" or poly.is_empty:
+            continue
+        for ring in (poly.exterior, *poly.interiors):
+            out.append("M" + _pts(shapely.get_coordinates(ring)[:-1]) + "Z")
+    return "".join(out)
+
+
+def _line(core) -> str:
+    return "M" + _pts(shapely.get_coordinates(core))
+
+
+def _attrs(**kv) -> str:
+    return "".join(f' data-{k}="{escape(str(v))}"' for k, v in kv.items() if v not in (None, ""))
+
+
+def _shape(it) -> str:
+    """One copper item as an SVG element (``it.core`` swept by ``it.r``)."""
+    core = it.core
+    if core.geom_type == "Point" and it.r > 0:
+        return f'<circle cx="{_u(core.x)}" cy="{_u(core.y)}" r="{_u(it.r)}"'
+    if core.geom_type == "LineString" and it.kind in ("track", "arc", "shape"):
+        return f'<path class="t" d="{_line(core)}" stroke-width="{_u(2 * it.r)}"'
+    geom = shapely.buffer(core, it.r, quad_segs=QUAD_SEGS) if it.r > 0 else core
+    return f'<path d="{_path_of(geom)}"'
+
+
+def _frame(model) -> tuple[float, float, float, float]:
+    """(x, y, width, height) in nm: the outline's box, else the items' box, plus a margin."""
+    outline = model.outline()
+    if outline is not None and not outline.is_empty:
+        x0, y0, x1, y1 = outline.bounds
+    else:
+        geoms = [it.core for it in model.items if it is not None]
+        geoms += [e.core for e in model.edges if e is not None]
+        if not geoms:
+            return -10e6, -10e6, 20e6, 20e6
+        x0, y0, x1, y1 = shapely.total_bounds(geoms)
+    pad = max(x1 - x0, y1 - y0) * 0.04 + 1e6
+    return x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad
+
+
+def board_svg(board, *, side: str = "front", unrouted: list[dict] = (), markers: list[dict] = (),
+              path: str = "", revision: int = 0) -> str:
+    """The SVG text of ``board`` (a documents Board).
+
+    ``unrouted``: ratsnest links ``{"net", "from_at": [x, y], "to_at": [x, y]}`` (mm,
+    query.unrouted's rows); ``markers``: DRC violations ``{"type", "severity",
+    "description", "items": [{"at": [x, y]}]}`` (mm, check.drc's; drawn at the first item). ``side``: "front" or "back".
+    Raises ValueError for another side."""
+    if side not in ("front", "back"):
+        raise ValueError(f"side is front or back, not {side!r}")
+    model = geometry_of(board)
+    copper = list(model.layers.names)
+    colour = {name: COPPER_COLOURS[i % len(COPPER_COLOURS)] for i, name in enumerate(copper)}
+    if copper:
+        colour[copper[-1]] = "#4d7fc4"  # B.Cu is blue whatever the stack
+    fps = model.footprints
+    values = {}
+    layers: dict[str, list[str]] = {name: [] for name in copper}
+    zones: dict[str, list[str]] = {name: [] for name in copper}
+    vias, holes = [], []
+    for it in model.items:
+        if it is None:
+            continue
+        fp = fps[it.fp] if it.fp is not None and it.fp < len(fps) else None
+        if fp is not None and fp.id not in values:
+            values[fp.id] = getattr(fp.owner, "value", "") or ""
+        data = _attrs(ref=fp.reference if fp else None, value=values.get(fp.id) if fp else None,
+                      net=it.net, pad=it.number if it.kind == "pad" else None, kind=it.kind)
+        if it.kind == "via":
+            vias.append(_shape(it) + data + "/>")
+        elif it.kind == "zone":
+            for name in model.layers.of(it.mask):
+                zones[name].append(f'<path d="{_path_of(it.core)}"{data}/>')
+        else:
+            mask = model.flash(it) if it.kind == "pad" else it.mask
+            element = _shape(it) + data + "/>"
+            for name in model.layers.of(mask):
+                layers[name].append(element)
+        if it.kind in ("pad", "via") and it.hole is not None and it.hole_r > 0:
+            hole = shapely.buffer(it.hole, it.hole_r, quad_segs=QUAD_SEGS)
+            holes.append(f'<path d="{_path_of(hole)}"/>')
+    x, y, w, h = _frame(model)
+    back = side == "back"
+    order = copper if back else list(reversed(copper))  # the side looked at is drawn last
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{_n(x)} {_n(y)} {_n(w)} {_n(h)}"'
+           f' data-path="{escape(path)}" data-revision="{revision}" data-side="{side}">',
+           "<style>.t{fill:none;stroke:currentColor;stroke-linecap:round;stroke-linejoin:round}</style>",
+           f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" fill="{BACKGROUND}"/>',
+           f'<g class="board"' + (f' transform="translate({_n(2 * x + w)} 0) scale(-1 1)"' if back else "") + ">",
+           '<g transform="scale(0.001)">']  # copper, edges and courtyards in micrometres
+    for name in order:
+        c = colour[name]
+        out.append(f'<g class="layer" data-layer="{escape(name)}" fill="{c}" color="{c}">'
+                   f'<g class="zones" opacity="0.45" stroke="none">{"".join(zones[name])}</g>'
+                   f'{"".join(layers[name])}</g>')
+    out.append(f'<g class="layer" data-layer="Vias" fill="{VIA}">{"".join(vias)}</g>')
+    out.append(f'<g class="layer" data-layer="Holes" fill="{HOLE}" pointer-events="none">{"".join(holes)}</g>')
+    edges = "".join(f'<path d="{_line(e.core)}"/>' for e in model.edges
+                    if e is not None and e.layer == "Edge.Cuts" and e.core.geom_type == "LineString")
+    out.append(f'<g class="layer" data-layer="Edge.Cuts" fill="none" stroke="{EDGE}" stroke-width="150"'
+               f' pointer-events="none">{edges}</g>')
+    for s, key in (("front", "F.CrtYd"), ("back", "B.CrtYd")):
+        parts = []
+        for fp in fps:
+            if fp is None or fp.courtyard.get(s) is None:
+                continue
+            parts.append(f'<path d="{_path_of(fp.courtyard[s])}"'
+                         + _attrs(ref=fp.reference, value=values.get(fp.id) or getattr(fp.owner, "value", ""),
+                                  kind="footprint") + "/>")
+        out.append(f'<g class="layer" data-layer="{key}" fill="{COURTYARD[s]}" fill-opacity="0.04"'
+                   f' stroke="{COURTYARD[s]}" stroke-width="50">{"".join(parts)}</g>')
+    out.append("</g>")  # the rest in millimetres
+    refs = []
+    for fp in fps:
+        if fp is None or not fp.reference:
+            continue
+        tx, ty = fp.pos
+        flip = f' transform="translate({_n(2 * tx)} 0) scale(-1 1)"' if back else ""
+        refs.append(f'<text x="{_n(tx)}" y="{_n(ty)}"{flip}>{escape(fp.reference)}</text>')
+    out.append('<g class="layer" data-layer="References" fill="#f2f2f2" font-size="1" font-family="sans-serif"'
+               f' text-anchor="middle" dominant-baseline="middle" pointer-events="none">{"".join(refs)}</g>')
+    lines = "".join(f'<line x1="{a["from_at"][0]}" y1="{a["from_at"][1]}" x2="{a["to_at"][0]}" '
+                    f'y2="{a["to_at"][1]}"{_attrs(net=a.get("net"), kind="ratsnest")}/>' for a in unrouted)
+    out.append(f'<g class="layer" data-layer="Ratsnest" stroke="{RATSNEST}" stroke-width="0.1">{lines}</g>')
+    marks = []
+    for v in markers:
+        at = v.get("at") or next((i.get("at") or [i["pos"]["x"], i["pos"]["y"]] for i in v.get("items", [])
+                                  if "at" in i or "pos" in i), None)
+        if not at:
+            continue
+        mx, my = at
+        c = MARKER.get(v.get("severity", "error"), MARKER["error"])
+        marks.append(f'<circle cx="{mx}" cy="{my}" r="0.6" stroke="{c}"'
+                     + _attrs(kind="drc", rule=v.get("type"), message=v.get("description")) + "/>")
+    out.append(f'<g class="layer" data-layer="DRC" fill="none" stroke-width="0.25">{"".join(marks)}</g>')
+    out.append("</g></svg>")
+    return "".join(out)
