@@ -26,7 +26,7 @@ def build(root: str, *, host: str = "127.0.0.1", toolsets=None, allow_origins=()
     document cannot be opened."""
     from mcp.server.subscriptions import InMemorySubscriptionBus
 
-    spaces = Workspaces(Path(root).resolve(), InMemorySubscriptionBus())
+    spaces = Workspaces(Path(root).resolve(), InMemorySubscriptionBus(), toolsets)
     mcp_app, inner = build_app(root, host=host, toolsets=toolsets, allow_origins=allow_origins, auth=auth,
                                spaces=spaces)
     runners = []
