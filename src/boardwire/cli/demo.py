@@ -12,6 +12,7 @@ transcript with each call's time.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 import time
@@ -19,6 +20,8 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
+
+from ..registry.tables import decode
 
 BOARD = "ecc83-pp.kicad_pcb"
 MOVED = "R4"  # 3 mm to the right is free space: the edit leaves KiCad's DRC at 0 errors
@@ -47,7 +50,8 @@ async def transcript(out: Path) -> list[dict]:
         return f"{n} tokens ({how})"
 
     rows: list[dict] = []
-    server = StdioServerParameters(command=sys.executable, args=["-m", "boardwire.cli.main", "mcp"], cwd=str(out))
+    server = StdioServerParameters(command=sys.executable, args=["-m", "boardwire.cli.main", "mcp"], cwd=str(out),
+                                    env=dict(os.environ))  # the same boardwire as this process (PYTHONPATH)
 
     async with Client(server, mode="auto") as client:
         async def call(tool: str, args: dict) -> dict:
@@ -71,7 +75,7 @@ async def transcript(out: Path) -> list[dict]:
         before = await call("query_pads", {"path": BOARD, "reference": MOVED})
         await call("pcb_move", {"path": BOARD, "reference": MOVED, "by": [3, 0]})
         unrouted = await call("query_unrouted", {"path": BOARD})
-        was = {f"{MOVED}-{p['number']}": p["at"] for p in before.get("pads", [])}
+        was = {f"{MOVED}-{p['number']}": p["at"] for p in decode(before.get("pads", ""))[0]}
         for link in unrouted.get("links", [])[:1]:  # reconnect the pad to where its track ends
             pad, now = (link["from"], link["from_at"]) if link["from"] in was else (link["to"], link["to_at"])
             if pad in was:

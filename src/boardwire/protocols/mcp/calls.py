@@ -89,7 +89,7 @@ async def call_tool(ctx, params: types.CallToolRequestParams, backend: Backend) 
     started = time.perf_counter()
     token = CancelToken()
     report = _progress_reporter(ctx, cmd.id) if _heavy(cmd) else None
-    context = Context(backend.session, actor=backend.actor, progress_fn=report, cancel=token)
+    context = Context(backend.session, actor=backend.actor, progress_fn=report, cancel=token, tables="table")
     out = error = None
     try:
         if _heavy(cmd):
