@@ -1483,7 +1483,7 @@ class _Project(Namespace):
         ...
 
     def new(self, *, name: str, template: Literal['blank', '2layer-starter'] = 'blank', folder: str | None = None) -> dict[str, Any]:
-        """A new KiCad 9 project as KiCad writes one: NAME.kicad_pro, .kicad_sch, .kicad_pcb, empty library tables. Never overwrites (invalid-args).
+        """A new KiCad 9 project as KiCad writes one: NAME.kicad_pro, .kicad_sch, .kicad_pcb, empty library tables; where this machine has no global sym-lib-table or fp-lib-table, the project's lists KiCad's default libraries instead (else ERC warns on every symbol). Never overwrites (invalid-args).
 
         Registry command ``project.new`` (session).
 
