@@ -627,16 +627,17 @@ class _Board(Namespace):
         """
         ...
 
-    def set_field(self, *, reference: str, path: str | os.PathLike[str] | None = None, revision: int | None = None, field: str | None = None, value: str | None = None, dnp: bool | None = None, exclude_from_bom: bool | None = None, exclude_from_pos_files: bool | None = None, board_only: bool | None = None, at: Sequence[float] | None = None, angle: float | None = None, visible: bool | None = None) -> dict[str, Any]:
+    def set_field(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, reference: str | None = None, id: str | None = None, field: str | None = None, value: str | None = None, dnp: bool | None = None, exclude_from_bom: bool | None = None, exclude_from_pos_files: bool | None = None, board_only: bool | None = None, at: Sequence[float] | None = None, angle: float | None = None, visible: bool | None = None) -> dict[str, Any]:
         """Set a footprint's reference, value or any property, its DNP / BOM / position-file / board-only flags, and move, turn, show or hide a field's text (query.footprint lists the texts).
 
         Registry command ``pcb.setField`` (edit; units: mm, degrees).
         One undo step (inside `transaction` it joins the transaction's step).
 
         Args:
-            reference (str): (required)
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
             revision (int | None): Fail with stale-revision unless the document is at this revision
+            reference (str | None): The footprint; or give id
+            id (str | None): Or the id of a field's text (as DRC names it): its footprint and field
             field (str | None): Reference, Value, Datasheet or any property (change the footprint itself with pcb.swapFootprint)
             value (str | None):
             dnp (bool | None): Do not populate
