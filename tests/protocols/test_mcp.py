@@ -408,30 +408,6 @@ def test_http_refusals(http_server):
 
 # -- install and the main job -------------------------------------------------------------
 
-def test_install_merges_and_keeps_other_keys(tmp_path):
-    from boardwire.protocols.mcp.install import install
-
-    cfg = tmp_path / "claude_desktop_config.json"
-    cfg.write_text(json.dumps({"theme": "dark", "mcpServers": {"other": {"command": "x"}}}))
-    os.chmod(cfg, 0o640)
-    preview = install("claude-desktop", root=str(tmp_path), print_only=True, config=str(cfg))
-    assert "boardwire" in preview and "boardwire" not in cfg.read_text()
-    install("claude-desktop", root=str(tmp_path), config=str(cfg))
-    data = json.loads(cfg.read_text())
-    assert data["theme"] == "dark" and data["mcpServers"]["other"] == {"command": "x"}
-    assert data["mcpServers"]["boardwire"]["args"][-3:] == ["mcp", "--root", str(tmp_path.resolve())]
-    assert cfg.stat().st_mode & 0o777 == 0o640
-    vs = tmp_path / "mcp.json"
-    install("vscode", root=str(tmp_path), config=str(vs))
-    assert json.loads(vs.read_text())["servers"]["boardwire"]["type"] == "stdio"
-    assert install("claude-code", root=str(tmp_path)).startswith("claude mcp add boardwire -- ")
-    bad = tmp_path / "bad.json"
-    bad.write_text("{not json")
-    with pytest.raises(ValueError):
-        install("cursor", config=str(bad))
-    assert bad.read_text() == "{not json"
-
-
 @pytest.mark.kicad
 def test_demo_runs_the_main_job(tmp_path, kicad_cli):
     r = subprocess.run([sys.executable, "-m", "boardwire.cli.main", "demo", "--out", str(tmp_path / "out"), "--json"],
