@@ -31,12 +31,20 @@ def bundled_project() -> Path:
     return Path(__file__).resolve().parent.parent / "examples" / "ecc83"
 
 
-def prepare(out: Path) -> None:
-    """Copy the bundled demo project into ``out`` (created; existing files kept apart
-    from the demo board, which is replaced)."""
-    out.mkdir(parents=True, exist_ok=True)
-    for f in bundled_project().glob("ecc83-pp.*"):
-        shutil.copy(f, out / f.name)
+def prepare(out: Path) -> Path:
+    """Copy the bundled demo project into a folder holding none of its files: ``out``,
+    or if that has some already (a board the user may have edited since), the first
+    free ``out-2``, ``out-3``...; the folder used. Never overwrites a file."""
+    files = list(bundled_project().glob("ecc83-pp.*"))
+    folder, n = out, 1
+    while any((folder / f.name).exists() or (folder / f.name).is_symlink() for f in files):
+        n += 1
+        folder = out.with_name(f"{out.name}-{n}")
+    folder.mkdir(parents=True, exist_ok=True)
+    for f in files:
+        with open(f, "rb") as src, open(folder / f.name, "xb") as dst:  # "x": never over a file
+            shutil.copyfileobj(src, dst)
+    return folder
 
 
 async def transcript(out: Path) -> list[dict]:
@@ -97,7 +105,9 @@ def run(out: Path, as_json: bool = False) -> int:
     KiCad ones succeeded; KiCad's absence is reported, not fatal)."""
     import anyio
 
-    prepare(out)
+    asked, out = out, prepare(out)
+    if out != asked:
+        print(f"{asked} already holds the demo's files (kept as they are); this run is in {out}", file=sys.stderr)
     rows = anyio.run(transcript, out)
     if as_json:
         print(json.dumps(rows, indent=1))
