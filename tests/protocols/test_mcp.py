@@ -386,6 +386,40 @@ def test_http_with_keys(http_server, mode):
     assert r.is_error and r.structured_content["error"]["code"] == "no-document"
 
 
+@pytest.mark.kicad
+@pytest.mark.heavy(minutes=1.6)
+def test_an_image_too_big_for_the_event_stream_comes_as_a_link(tmp_path, kicad_cli):
+    """render_png at 4096 px of the video board is over the SDK client's 1 MiB event
+    limit: over HTTP it is written to a file in the workspace and linked."""
+    shutil.copy(need(DEMOS / "video" / "video.kicad_pcb"), tmp_path)
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "boardwire.cli.main", "mcp", "--http", "--no-auth",
+                             "--port", str(port)], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    async def main():
+        for _ in range(300):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                await anyio.sleep(0.1)
+        async with Client(f"http://127.0.0.1:{port}/mcp", mode="legacy") as c:
+            r = await c.call_tool("render_png", {"path": "video.kicad_pcb", "width": 4096})
+            assert not r.is_error, r.content
+            link = next(x for x in r.content if x.type == "resource_link")
+            saved = tmp_path / r.structured_content["output"]
+            assert saved.read_bytes()[:4] == b"\x89PNG" and link.size == saved.stat().st_size > 900_000 * 3 // 4
+            assert str(link.uri) == saved.resolve().as_uri() and "written to" in r.structured_content["summary"]
+            r = await c.call_tool("render_png", {"path": "video.kicad_pcb", "width": 512})  # small: inline
+            assert any(x.type == "image" for x in r.content)
+
+    try:
+        run(main)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
 def test_http_refusals(http_server):
     url, keys, root = http_server
     assert _post(url, {}).status_code == 401

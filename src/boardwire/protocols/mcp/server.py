@@ -42,8 +42,8 @@ class Workspace(Backend):
     for an unknown toolset."""
 
     def __init__(self, root, bus, heavy_slots: int = 2, actor: str = "mcp",
-                 toolsets: list[str] | None = None) -> None:
-        super().__init__(Session(root), anyio.Semaphore(heavy_slots), actor)
+                 toolsets: list[str] | None = None, max_image: int | None = None) -> None:
+        super().__init__(Session(root), anyio.Semaphore(heavy_slots), actor, max_image)
         self.notifier = resources.Notifier(self.session, bus)
         self.served = Served(toolsets)
 
