@@ -254,6 +254,28 @@ def test_lines_that_are_not_messages_get_an_error_reply(ws):
     assert r.returncode == 0, r.stderr[-2000:]
 
 
+def test_a_malformed_tools_call_says_what_is_wrong_and_keeps_its_id(ws):
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+    bad = [({"name": 5}, "params.name", "string"), ({"name": "query_describe", "arguments": [1]},
+                                                     "params.arguments", "dictionary"),
+           (None, "params", "required"), ({"arguments": {}}, "params.name", "required")]
+    lines = [init, {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+    lines += [{"jsonrpc": "2.0", "id": f"r{i}", "method": "tools/call", **({"params": p} if p else {})}
+              for i, (p, _, _) in enumerate(bad)]
+    p = subprocess.Popen([sys.executable, "-m", "boardwire.cli.main", "mcp"], cwd=ws, stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p.stdin.write("".join(json.dumps(m) + "\n" for m in lines))
+    p.stdin.flush()
+    replies = [json.loads(p.stdout.readline()) for _ in range(1 + len(bad))][1:]
+    p.stdin.close()
+    p.wait(timeout=60)
+    for i, ((_, loc, word), r) in enumerate(zip(bad, replies)):
+        assert r["id"] == f"r{i}" and r["error"]["code"] == types.INVALID_PARAMS
+        assert loc in r["error"]["message"] and word in r["error"]["message"].lower(), r
+        assert r["error"]["data"]["errors"][0]["loc"] == loc
+
+
 def _kicad_children(server_cwd: Path) -> list[int]:
     """Pids of kicad-cli processes whose parent runs in ``server_cwd``."""
     out = []
