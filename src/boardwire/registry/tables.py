@@ -49,13 +49,26 @@ def _short(value):
     return value
 
 
+# First characters of text json.loads may read (whitespace, numbers, literals with
+# Python's NaN and Infinity, strings, lists, objects): other strings are bare at once.
+_MAYBE_JSON = frozenset(' \t\r\n0123456789-"[{tfnNI')
+
+
 def _cell(value) -> str:
-    if isinstance(value, str) and value and SEP not in value and "\n" not in value and "\r" not in value \
-            and value[0] not in '"+[{':
-        try:
-            json.loads(value)
-        except ValueError:
-            return value
+    if isinstance(value, str):
+        if value and SEP not in value and "\n" not in value and "\r" not in value and value[0] not in '"+[{':
+            if value[0] not in _MAYBE_JSON:
+                return value
+            try:
+                json.loads(value)
+            except ValueError:
+                return value
+    elif value is None:
+        return "null"
+    elif isinstance(value, bool):
+        return "true" if value else "false"
+    elif isinstance(value, int):
+        return str(value)
     return json.dumps(_short(value), separators=(",", ":"), ensure_ascii=False)
 
 
