@@ -21,7 +21,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
-from boardwire.protocols.mcp import prompts, tools, toolsets
+from boardwire.protocols.mcp import prompts, server, tools, toolsets
 from boardwire.registry import REGISTRY
 from tests.inputs import DEMOS, need
 
@@ -193,8 +193,11 @@ def test_toolset_enable_adds_a_family_and_says_so(ws, mode):
 
     async def main():
         async with Client(stdio(ws), mode=mode, message_handler=on_message) as c:
-            before = {t.name for t in (await c.list_tools()).tools}
+            listed = await c.list_tools()
+            before = {t.name for t in listed.tools}
             assert "session_documents" not in before and toolsets.ENABLE_TOOL in before
+            if mode == "auto":  # 2026-07-28 results carry a cache lifetime
+                assert listed.ttl_ms == server.TOOLS_TTL_MS
             with pytest.raises(MCPError) as e:
                 await c.call_tool("session_documents", {})
             assert "core" in e.value.error.message and toolsets.ENABLE_TOOL in e.value.error.message
