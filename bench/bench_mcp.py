@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import socket
 import statistics
@@ -59,7 +60,8 @@ async def timed_calls(client, path: str, repeat: int) -> list[float]:
 async def over_stdio(root: Path, path: str, repeat: int) -> list[float]:
     from mcp import Client, StdioServerParameters
 
-    params = StdioServerParameters(command=sys.executable, args=["-m", "boardwire.cli.main", "mcp"], cwd=str(root))
+    params = StdioServerParameters(command=sys.executable, args=["-m", "boardwire.cli.main", "mcp"], cwd=str(root),
+                                    env=dict(os.environ))
     async with Client(params, mode="legacy") as client:
         return await timed_calls(client, path, repeat)
 

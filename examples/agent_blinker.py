@@ -22,6 +22,7 @@ it and judges the files with kicad-cli.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -114,6 +115,13 @@ class Agent:
         return body
 
 
+def rows(table: str) -> list[dict]:
+    """The rows of a compact line table (a model reads them off the text)."""
+    from boardwire.registry.tables import decode
+
+    return decode(table)[0]
+
+
 def _outward(pin: tuple[float, float], anchor: tuple[float, float]) -> tuple[int, int]:
     """The direction a pin points away from its symbol's body (pins sit on the body's edge)."""
     dx, dy = pin[0] - anchor[0], pin[1] - anchor[1]
@@ -131,7 +139,7 @@ async def schematic(call: Agent, sch: str) -> dict[str, str]:
     """Place, wire and annotate; returns role -> reference."""
     ids = {}
     found = await call("lib_search", query=TIMER_QUERY, kind="symbol", limit=3)
-    timer = await call("lib_symbol", id=found["items"][0]["id"])
+    timer = await call("lib_symbol", id=rows(found["items"])[0]["id"])
     chosen = {"U1": (timer["id"], timer["fields"]["Value"], timer["fields"]["Footprint"])}
     for role, (symbol, value, footprint, nets) in PARTS.items():
         symbol, value, footprint = chosen.get(role, (symbol, value, footprint))
@@ -175,10 +183,9 @@ async def board(call: Agent, pcb: str) -> None:
             steps.append({"command": "pcb.rotate", "args": {"path": pcb, "reference": ref, "angle": angle}})
     await call("session_batch", steps=steps, label="placement")
 
-    pads = {}
-    for ref in BOARD_AT:
-        for p in (await call("query_pads", path=pcb, reference=ref))["pads"]:
-            pads[f"{ref}.{p['number']}"] = (p["at"], p.get("net") or "")
+    pads = {}  # every pad of the board in one call (a compact table, one line a pad)
+    for p in rows((await call("query_pads", path=pcb, limit=1000))["pads"]):
+        pads[f"{p['reference']}.{p['number']}"] = (p["at"], p.get("net") or "")
 
     def point(p):
         return list(pads[p][0]) if isinstance(p, str) else _rel(p)
@@ -214,7 +221,7 @@ async def build(folder: Path, server_cmd: list[str] | None = None, auto: bool = 
 
     folder.mkdir(parents=True, exist_ok=True)
     cmd = server_cmd or [sys.executable, "-m", "boardwire.cli.main", "mcp"]
-    server = StdioServerParameters(command=cmd[0], args=cmd[1:], cwd=str(folder))
+    server = StdioServerParameters(command=cmd[0], args=cmd[1:], cwd=str(folder), env=dict(os.environ))
     async with Client(server, mode="auto") as client:
         call = Agent(client)
         made = await call("project_new", name=NAME, template="2layer-starter", folder=".")

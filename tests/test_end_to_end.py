@@ -38,9 +38,15 @@ def _agent():
 
 @pytest.fixture(scope="module")
 def built(kicad_cli, tmp_path_factory):
+    """The build on a machine with no KiCad configuration yet (an empty
+    KICAD_CONFIG_HOME: no global library tables), as a new user's, so its numbers do
+    not depend on this machine's."""
     agent = _agent()
     folder = tmp_path_factory.mktemp("agent") / "blinker"
-    rows = anyio.run(agent.build, folder)
+    config = tmp_path_factory.mktemp("kicad-config")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("KICAD_CONFIG_HOME", str(config))
+        rows = anyio.run(agent.build, folder)
     return agent, folder, rows
 
 

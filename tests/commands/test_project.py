@@ -212,3 +212,54 @@ def test_bad_names_and_paths(tmp_path):
             new(tmp_path, name="ok", folder=folder)
         assert "file is a file" in e.value.message
     assert sorted(os.listdir(tmp_path)) == ["file"]
+
+
+def _fresh_home(tmp_path, monkeypatch) -> Path:
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    for var in ("KICAD_CONFIG_HOME", "XDG_CONFIG_HOME"):
+        monkeypatch.delenv(var, raising=False)
+    return home
+
+
+def _erc_library_warnings(work: Path) -> list[dict]:
+    session = Session(work)
+    REGISTRY.call("sch.placeSymbol", {"path": "p.kicad_sch", "symbol": "Device:R", "at": [100.33, 50.8]},
+                  Context(session))
+    erc = REGISTRY.call("check.erc", {"path": "p.kicad_sch", "format": "json"}, Context(session))
+    return [v for v in erc["violations"] if v["type"] == "lib_symbol_issues"]
+
+
+@pytest.mark.kicad
+def test_a_machine_with_no_global_library_tables(kicad_cli, tmp_path, monkeypatch):
+    """On a fresh HOME (no ~/.config/kicad/9.0/sym-lib-table) the project's tables list
+    KiCad's default libraries, so ERC does not warn on every symbol; the empty table
+    project.new wrote before does warn (the check can fail); doctor says how to fix it."""
+    _fresh_home(tmp_path, monkeypatch)
+    work = tmp_path / "w"
+    work.mkdir()
+    r = new(work, name="p", folder=".")
+    assert set(r["library_tables"]) == {"sym-lib-table", "fp-lib-table"} and "KiCad's default" in r["summary"]
+    assert (work / "sym-lib-table").read_bytes() == (KICAD_SHARE / "template" / "sym-lib-table").read_bytes()
+    assert (work / "fp-lib-table").read_bytes() == (KICAD_SHARE / "template" / "fp-lib-table").read_bytes()
+    assert _erc_library_warnings(work) == []
+    (work / "sym-lib-table").write_bytes(new_project.lib_table("sym"))  # the old behaviour
+    assert _erc_library_warnings(work)
+    from boardwire.kicad.cli import library_tables
+
+    tables = library_tables()
+    assert not tables["sym"]["found"] and "cp " in tables["sym"]["fix"] and "ERC" in tables["sym"]["why"]
+
+
+def test_a_machine_with_global_tables_gets_empty_project_tables(tmp_path, monkeypatch):
+    config = tmp_path / "config"
+    config.mkdir()
+    for kind in ("sym", "fp"):
+        (config / f"{kind}-lib-table").write_bytes(new_project.lib_table(kind))
+    monkeypatch.setenv("KICAD_CONFIG_HOME", str(config))
+    work = tmp_path / "w"
+    work.mkdir()
+    r = new(work, name="p", folder=".")
+    assert "library_tables" not in r
+    assert (work / "sym-lib-table").read_bytes() == b"(sym_lib_table\n  (version 7)\n)\n"

@@ -242,7 +242,7 @@ class _Board(Namespace):
         """
         ...
 
-    def drc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', refill_zones: bool = False, schematic_parity: bool = False, limit: int = 200, engine: Literal['kicad', 'builtin', 'both'] = 'kicad') -> dict[str, Any]:
+    def drc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', refill_zones: bool = False, schematic_parity: bool = False, limit: int = 200, engine: Literal['kicad', 'builtin', 'both'] = 'kicad', format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
         """KiCad's design rules check (kicad-cli) on the board as it is in memory (nothing is saved): violations with type, severity, description, items (id, position), unconnected items, counts. engine builtin runs boardwire's own rules instead (milliseconds), both runs the two and compares them.
 
         Registry command ``check.drc`` (check, read-only, long; units: mm).
@@ -254,6 +254,7 @@ class _Board(Namespace):
             schematic_parity (bool): Also compare with the schematic next to the board (default False)
             limit (int): Most violations to list (counts cover all) (default 200)
             engine (Literal['kicad', 'builtin', 'both']): kicad: kicad-cli, the judge (default); builtin: boardwire's own rules on the in-memory geometry (milliseconds; the rules of checks.BUILT_IN); both: KiCad's result plus the built-in one and which violations each found alone (default 'kicad')
+            format (Literal['table', 'json'] | None): table: one line per row under a line of column names (default over MCP); json: row objects
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -403,7 +404,7 @@ class _Board(Namespace):
         """
         ...
 
-    def items(self, *, path: str | os.PathLike[str] | None = None, kind: Sequence[Literal['footprint', 'module', 'segment', 'arc', 'via', 'zone', 'gr_line', 'gr_rect', 'gr_circle', 'gr_arc', 'gr_poly', 'gr_curve', 'gr_bezier', 'gr_text', 'gr_text_box', 'group', 'dimension']] | None = None, layer: str | None = None, net: str | None = None, reference: str | None = None, bbox: Sequence[float] | None = None, offset: int = 0, limit: int = 50) -> dict[str, Any]:
+    def items(self, *, path: str | os.PathLike[str] | None = None, kind: Sequence[Literal['footprint', 'module', 'segment', 'arc', 'via', 'zone', 'gr_line', 'gr_rect', 'gr_circle', 'gr_arc', 'gr_poly', 'gr_curve', 'gr_bezier', 'gr_text', 'gr_text_box', 'group', 'dimension']] | None = None, layer: str | None = None, net: str | None = None, reference: str | None = None, bbox: Sequence[float] | None = None, offset: int = 0, limit: int = 50, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
         """Board items filtered by kind, layer, net, footprint reference and bounding box; paged.
 
         Registry command ``query.items`` (query, read-only; units: mm, degrees).
@@ -417,6 +418,7 @@ class _Board(Namespace):
             bbox (Sequence[float] | None): [x1, y1, x2, y2] mm
             offset (int): (default 0)
             limit (int): (default 50)
+            format (Literal['table', 'json'] | None): table: one line per row under a line of column names (default over MCP); json: row objects
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -495,7 +497,7 @@ class _Board(Namespace):
         """
         ...
 
-    def nets(self, *, path: str | os.PathLike[str] | None = None, offset: int = 0, limit: int = 100, match: str | None = None) -> dict[str, Any]:
+    def nets(self, *, path: str | os.PathLike[str] | None = None, offset: int = 0, limit: int = 100, match: str | None = None, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
         """The board's nets (by net number, paged) with how many pads, tracks and vias each has.
 
         Registry command ``query.nets`` (query, read-only).
@@ -505,6 +507,7 @@ class _Board(Namespace):
             offset (int): (default 0)
             limit (int): (default 100)
             match (str | None): Only nets whose name contains this (case-insensitive), or matches it as a glob with * and ?
+            format (Literal['table', 'json'] | None): table: one line per row under a line of column names (default over MCP); json: row objects
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -546,7 +549,7 @@ class _Board(Namespace):
         """
         ...
 
-    def pads(self, *, path: str | os.PathLike[str] | None = None, reference: str | None = None, net: str | None = None, layer: str | None = None, area: Sequence[float] | None = None, offset: int = 0, limit: int = 200) -> dict[str, Any]:
+    def pads(self, *, path: str | os.PathLike[str] | None = None, reference: str | None = None, net: str | None = None, layer: str | None = None, area: Sequence[float] | None = None, offset: int = 0, limit: int = 200, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
         """Pad positions: the pads of one footprint, or of the board (paged; filter by net, reference, layer, area): number, footprint, type, shape, board position, absolute angle, size, layers, net, and bounding box [x1, y1, x2, y2] in board axes.
 
         Registry command ``query.pads`` (query, read-only; units: mm, degrees).
@@ -559,6 +562,7 @@ class _Board(Namespace):
             area (Sequence[float] | None): [x1, y1, x2, y2] mm: only pads whose box meets this rectangle
             offset (int): (default 0)
             limit (int): (default 200)
+            format (Literal['table', 'json'] | None): table: one line per row under a line of column names (default over MCP); json: row objects
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -765,16 +769,17 @@ class _Board(Namespace):
         """
         ...
 
-    def set_field(self, *, reference: str, path: str | os.PathLike[str] | None = None, revision: int | None = None, field: str | None = None, value: str | None = None, dnp: bool | None = None, exclude_from_bom: bool | None = None, exclude_from_pos_files: bool | None = None, board_only: bool | None = None, at: Sequence[float] | None = None, angle: float | None = None, visible: bool | None = None) -> dict[str, Any]:
+    def set_field(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, reference: str | None = None, id: str | None = None, field: str | None = None, value: str | None = None, dnp: bool | None = None, exclude_from_bom: bool | None = None, exclude_from_pos_files: bool | None = None, board_only: bool | None = None, at: Sequence[float] | None = None, angle: float | None = None, visible: bool | None = None) -> dict[str, Any]:
         """Set a footprint's reference, value or any property, its DNP / BOM / position-file / board-only flags, and move, turn, show or hide a field's text (query.footprint lists the texts).
 
         Registry command ``pcb.setField`` (edit; units: mm, degrees).
         One undo step (inside `transaction` it joins the transaction's step).
 
         Args:
-            reference (str): (required)
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
             revision (int | None): Fail with stale-revision unless the document is at this revision
+            reference (str | None): The footprint; or give id
+            id (str | None): Or the id of a field's text (as DRC names it): its footprint and field
             field (str | None): Reference, Value, Datasheet or any property (change the footprint itself with pcb.swapFootprint)
             value (str | None):
             dnp (bool | None): Do not populate
@@ -1010,7 +1015,7 @@ class _Board(Namespace):
 class _Check(Namespace):
     """boardwire.api.check: generated from the registry."""
 
-    def drc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', refill_zones: bool = False, schematic_parity: bool = False, limit: int = 200, engine: Literal['kicad', 'builtin', 'both'] = 'kicad') -> dict[str, Any]:
+    def drc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', refill_zones: bool = False, schematic_parity: bool = False, limit: int = 200, engine: Literal['kicad', 'builtin', 'both'] = 'kicad', format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
         """KiCad's design rules check (kicad-cli) on the board as it is in memory (nothing is saved): violations with type, severity, description, items (id, position), unconnected items, counts. engine builtin runs boardwire's own rules instead (milliseconds), both runs the two and compares them.
 
         Registry command ``check.drc`` (check, read-only, long; units: mm).
@@ -1022,6 +1027,7 @@ class _Check(Namespace):
             schematic_parity (bool): Also compare with the schematic next to the board (default False)
             limit (int): Most violations to list (counts cover all) (default 200)
             engine (Literal['kicad', 'builtin', 'both']): kicad: kicad-cli, the judge (default); builtin: boardwire's own rules on the in-memory geometry (milliseconds; the rules of checks.BUILT_IN); both: KiCad's result plus the built-in one and which violations each found alone (default 'kicad')
+            format (Literal['table', 'json'] | None): table: one line per row under a line of column names (default over MCP); json: row objects
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1036,7 +1042,7 @@ class _Check(Namespace):
         """
         ...
 
-    def erc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', limit: int = 200) -> dict[str, Any]:
+    def erc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', limit: int = 200, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
         """KiCad's electrical rules check (kicad-cli) on the schematic hierarchy as it is in memory (nothing is saved): violations with type, severity, description, sheet, items (id, position), and counts by type and sheet. Give the root sheet.
 
         Registry command ``check.erc`` (check, read-only, long; units: mm).
@@ -1045,6 +1051,7 @@ class _Check(Namespace):
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
             severity (Literal['error', 'warning', 'all']): Report errors only, warnings only, or both (KiCad's default) (default 'all')
             limit (int): Most violations to list (counts cover all) (default 200)
+            format (Literal['table', 'json'] | None): table: one line per row under a line of column names (default over MCP); json: row objects
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1650,7 +1657,7 @@ class _Lib(Namespace):
         """
         ...
 
-    def search(self, *, query: str, kind: Literal['symbol', 'footprint', 'both'] = 'both', project: str | None = None, offset: int = 0, limit: int = 20) -> dict[str, Any]:
+    def search(self, *, query: str, kind: Literal['symbol', 'footprint', 'both'] = 'both', project: str | None = None, offset: int = 0, limit: int = 20, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
         """Find parts: search the symbol and footprint libraries (project tables, then global ones) by name, keywords, description and footprint filters (e.g. 0603 resistor, LM358); best first: exact name, then every word in the name, then every word anywhere, then some words. With kind both, the best symbol and the best footprint both lead. Rows: kind, id (Library:Name for lib.symbol / lib.footprint / placing), description, keywords, pins or pads (distinct numbers), units. The first search indexes the libraries (10-25 s once, then about 2 s from a disk cache); later ones take milliseconds.
 
         Registry command ``lib.search`` (query, read-only).
@@ -1661,6 +1668,7 @@ class _Lib(Namespace):
             project (str | None): Folder (or a file in it) whose sym-lib-table/fp-lib-table apply; default: the working directory
             offset (int): (default 0)
             limit (int): (default 20)
+            format (Literal['table', 'json'] | None): table: one line per row under a line of column names (default over MCP); json: row objects
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1808,7 +1816,7 @@ class _Project(Namespace):
         ...
 
     def new(self, *, name: str, template: Literal['blank', '2layer-starter'] = 'blank', folder: str | None = None) -> dict[str, Any]:
-        """A new KiCad 9 project as KiCad writes one: NAME.kicad_pro, .kicad_sch, .kicad_pcb, empty library tables. Never overwrites (invalid-args).
+        """A new KiCad 9 project as KiCad writes one: NAME.kicad_pro, .kicad_sch, .kicad_pcb, empty library tables; where this machine has no global sym-lib-table or fp-lib-table, the project's lists KiCad's default libraries instead (else ERC warns on every symbol). Never overwrites (invalid-args).
 
         Registry command ``project.new`` (session).
 
@@ -1947,7 +1955,7 @@ class _Query(Namespace):
         """
         ...
 
-    def items(self, *, path: str | os.PathLike[str] | None = None, kind: Sequence[Literal['footprint', 'module', 'segment', 'arc', 'via', 'zone', 'gr_line', 'gr_rect', 'gr_circle', 'gr_arc', 'gr_poly', 'gr_curve', 'gr_bezier', 'gr_text', 'gr_text_box', 'group', 'dimension']] | None = None, layer: str | None = None, net: str | None = None, reference: str | None = None, bbox: Sequence[float] | None = None, offset: int = 0, limit: int = 50) -> dict[str, Any]:
+    def items(self, *, path: str | os.PathLike[str] | None = None, kind: Sequence[Literal['footprint', 'module', 'segment', 'arc', 'via', 'zone', 'gr_line', 'gr_rect', 'gr_circle', 'gr_arc', 'gr_poly', 'gr_curve', 'gr_bezier', 'gr_text', 'gr_text_box', 'group', 'dimension']] | None = None, layer: str | None = None, net: str | None = None, reference: str | None = None, bbox: Sequence[float] | None = None, offset: int = 0, limit: int = 50, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
         """Board items filtered by kind, layer, net, footprint reference and bounding box; paged.
 
         Registry command ``query.items`` (query, read-only; units: mm, degrees).
@@ -1961,6 +1969,7 @@ class _Query(Namespace):
             bbox (Sequence[float] | None): [x1, y1, x2, y2] mm
             offset (int): (default 0)
             limit (int): (default 50)
+            format (Literal['table', 'json'] | None): table: one line per row under a line of column names (default over MCP); json: row objects
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -2037,7 +2046,7 @@ class _Query(Namespace):
         """
         ...
 
-    def nets(self, *, path: str | os.PathLike[str] | None = None, offset: int = 0, limit: int = 100, match: str | None = None) -> dict[str, Any]:
+    def nets(self, *, path: str | os.PathLike[str] | None = None, offset: int = 0, limit: int = 100, match: str | None = None, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
         """The board's nets (by net number, paged) with how many pads, tracks and vias each has.
 
         Registry command ``query.nets`` (query, read-only).
@@ -2047,6 +2056,7 @@ class _Query(Namespace):
             offset (int): (default 0)
             limit (int): (default 100)
             match (str | None): Only nets whose name contains this (case-insensitive), or matches it as a glob with * and ?
+            format (Literal['table', 'json'] | None): table: one line per row under a line of column names (default over MCP); json: row objects
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -2061,7 +2071,7 @@ class _Query(Namespace):
         """
         ...
 
-    def pads(self, *, path: str | os.PathLike[str] | None = None, reference: str | None = None, net: str | None = None, layer: str | None = None, area: Sequence[float] | None = None, offset: int = 0, limit: int = 200) -> dict[str, Any]:
+    def pads(self, *, path: str | os.PathLike[str] | None = None, reference: str | None = None, net: str | None = None, layer: str | None = None, area: Sequence[float] | None = None, offset: int = 0, limit: int = 200, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
         """Pad positions: the pads of one footprint, or of the board (paged; filter by net, reference, layer, area): number, footprint, type, shape, board position, absolute angle, size, layers, net, and bounding box [x1, y1, x2, y2] in board axes.
 
         Registry command ``query.pads`` (query, read-only; units: mm, degrees).
@@ -2074,6 +2084,7 @@ class _Query(Namespace):
             area (Sequence[float] | None): [x1, y1, x2, y2] mm: only pads whose box meets this rectangle
             offset (int): (default 0)
             limit (int): (default 200)
+            format (Literal['table', 'json'] | None): table: one line per row under a line of column names (default over MCP); json: row objects
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -2418,7 +2429,7 @@ class _Sch(Namespace):
         """
         ...
 
-    def erc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', limit: int = 200) -> dict[str, Any]:
+    def erc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', limit: int = 200, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
         """KiCad's electrical rules check (kicad-cli) on the schematic hierarchy as it is in memory (nothing is saved): violations with type, severity, description, sheet, items (id, position), and counts by type and sheet. Give the root sheet.
 
         Registry command ``check.erc`` (check, read-only, long; units: mm).
@@ -2427,6 +2438,7 @@ class _Sch(Namespace):
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
             severity (Literal['error', 'warning', 'all']): Report errors only, warnings only, or both (KiCad's default) (default 'all')
             limit (int): Most violations to list (counts cover all) (default 200)
+            format (Literal['table', 'json'] | None): table: one line per row under a line of column names (default over MCP); json: row objects
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -2871,7 +2883,7 @@ class _Session(Namespace):
     """boardwire.api.session: generated from the registry."""
 
     def batch(self, *, steps: Sequence[dict[str, Any]], label: str | None = None) -> dict[str, Any]:
-        """Run edit steps in order as one change: one undo step per document it changes; at the first failure every document is rolled back and the error names the step.
+        """Run steps in order as one change: edits (one undo step per document changed) and queries, which see the edits before them; every step's result is returned. At the first failure every document is rolled back and the error names the step.
 
         Registry command ``session.batch`` (session).
 

@@ -12,6 +12,7 @@ transcript with each call's time.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 import time
@@ -19,6 +20,8 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
+
+from ..registry.tables import decode
 
 BOARD = "ecc83-pp.kicad_pcb"
 MOVED = "R4"  # 3 mm to the right is free space: the edit leaves KiCad's DRC at 0 errors
@@ -28,12 +31,20 @@ def bundled_project() -> Path:
     return Path(__file__).resolve().parent.parent / "examples" / "ecc83"
 
 
-def prepare(out: Path) -> None:
-    """Copy the bundled demo project into ``out`` (created; existing files kept apart
-    from the demo board, which is replaced)."""
-    out.mkdir(parents=True, exist_ok=True)
-    for f in bundled_project().glob("ecc83-pp.*"):
-        shutil.copy(f, out / f.name)
+def prepare(out: Path) -> Path:
+    """Copy the bundled demo project into a folder holding none of its files: ``out``,
+    or if that has some already (a board the user may have edited since), the first
+    free ``out-2``, ``out-3``...; the folder used. Never overwrites a file."""
+    files = list(bundled_project().glob("ecc83-pp.*"))
+    folder, n = out, 1
+    while any((folder / f.name).exists() or (folder / f.name).is_symlink() for f in files):
+        n += 1
+        folder = out.with_name(f"{out.name}-{n}")
+    folder.mkdir(parents=True, exist_ok=True)
+    for f in files:
+        with open(f, "rb") as src, open(folder / f.name, "xb") as dst:  # "x": never over a file
+            shutil.copyfileobj(src, dst)
+    return folder
 
 
 async def transcript(out: Path) -> list[dict]:
@@ -47,7 +58,8 @@ async def transcript(out: Path) -> list[dict]:
         return f"{n} tokens ({how})"
 
     rows: list[dict] = []
-    server = StdioServerParameters(command=sys.executable, args=["-m", "boardwire.cli.main", "mcp"], cwd=str(out))
+    server = StdioServerParameters(command=sys.executable, args=["-m", "boardwire.cli.main", "mcp"], cwd=str(out),
+                                    env=dict(os.environ))  # the same boardwire as this process (PYTHONPATH)
 
     async with Client(server, mode="auto") as client:
         async def call(tool: str, args: dict) -> dict:
@@ -71,7 +83,7 @@ async def transcript(out: Path) -> list[dict]:
         before = await call("query_pads", {"path": BOARD, "reference": MOVED})
         await call("pcb_move", {"path": BOARD, "reference": MOVED, "by": [3, 0]})
         unrouted = await call("query_unrouted", {"path": BOARD})
-        was = {f"{MOVED}-{p['number']}": p["at"] for p in before.get("pads", [])}
+        was = {f"{MOVED}-{p['number']}": p["at"] for p in decode(before.get("pads", ""))[0]}
         for link in unrouted.get("links", [])[:1]:  # reconnect the pad to where its track ends
             pad, now = (link["from"], link["from_at"]) if link["from"] in was else (link["to"], link["to_at"])
             if pad in was:
@@ -93,7 +105,9 @@ def run(out: Path, as_json: bool = False) -> int:
     KiCad ones succeeded; KiCad's absence is reported, not fatal)."""
     import anyio
 
-    prepare(out)
+    asked, out = out, prepare(out)
+    if out != asked:
+        print(f"{asked} already holds the demo's files (kept as they are); this run is in {out}", file=sys.stderr)
     rows = anyio.run(transcript, out)
     if as_json:
         print(json.dumps(rows, indent=1))

@@ -217,11 +217,12 @@ def render(path: str = typer.Argument(..., help="Board file"),
 @app.command()
 def doctor():
     """What boardwire finds of KiCad here (kicad-cli, pcbnew for zone filling)."""
-    from ..kicad.cli import doctor as probe
+    from ..kicad.cli import doctor as probe, library_tables
     from ..kicad.pcbnew import pcbnew_python
 
     report = probe()
     report["pcbnew_python"] = pcbnew_python()
+    report["library_tables"] = library_tables()
     _print_json(report)
 
 

@@ -8,6 +8,7 @@ from pydantic import Field, model_validator
 
 from ..documents import FootprintFile
 from ..documents.board import Board, Footprint, Zone
+from ..documents.footprint_text import FootprintText, find_text, part_by_uuid, place_text
 from ..documents.libraries import footprint_path
 from ..errors import InvalidArgs, NotFound
 from ..registry import Context, command
@@ -19,8 +20,6 @@ UNITS = "mm, degrees"
 
 def _place_field(fp: Footprint, a) -> list[str]:
     """Move, turn, show or hide the text of field ``a.field`` of ``fp``."""
-    from ..documents.footprint_text import find_text, place_text
-
     if a.field is None:
         raise InvalidArgs("at, angle and visible need the field whose text they move",
                           errors=[{"loc": "field", "msg": "required", "type": "missing"}])
@@ -96,11 +95,16 @@ class MoveArgs(EditArgs):
 
 
 def _target(board: Board, reference: str | None, uid: str | None):
+    """The item to move: a footprint, a board item, or for the id of a footprint's
+    field or text (as DRC names them) that text, for a pad's or graphic's its footprint."""
     if reference is not None:
         return footprint_of(board, reference)
     item = board.by_uuid(uid)
     if item is None:
-        raise NotFound(f"no item with id {uid}")
+        part = part_by_uuid(board.footprints, uid)
+        if part is None:
+            raise NotFound(f"no item with id {uid}", hint="query.items and query.footprint list ids.")
+        return part[1] if part[1] is not None else part[0]
     return item
 
 
@@ -111,6 +115,11 @@ def move(ctx: Context, a: MoveArgs) -> dict:
     """Move a footprint (by reference) or any item (by id) to a position or by an offset; pads and texts follow their footprint."""
     board = board_of(ctx, a.path)
     item = _target(board, a.reference, a.id)
+    if isinstance(item, FootprintText):
+        fp = part_by_uuid(board.footprints, a.id)[0]
+        new = pt(a.at) if a.at is not None else (item.at[0] + nm(a.by[0]), item.at[1] + nm(a.by[1]))
+        place_text(fp, item, new)
+        return {"summary": f"moved the {item.name} text of {fp.reference} to {mm_pt(new)}", "at": mm_pt(new)}
     if isinstance(item, Footprint):
         old = item.position
         new = pt(a.at) if a.at is not None else (old[0] + nm(a.by[0]), old[1] + nm(a.by[1]))
@@ -125,7 +134,9 @@ def move(ctx: Context, a: MoveArgs) -> dict:
         dx, dy = (nm(a.by[0]), nm(a.by[1])) if a.by else (pt(a.at)[0] - anchor[0], pt(a.at)[1] - anchor[1])
         item.translate(dx, dy)
         new = (anchor[0] + dx, anchor[1] + dy)
-    return {"summary": f"moved {a.reference or item.kind} to {mm_pt(new)}", "at": mm_pt(new)}
+    what = a.reference or (f"{item.reference} (the footprint holding {a.id})" if isinstance(item, Footprint)
+                           else item.kind)
+    return {"summary": f"moved {what} to {mm_pt(new)}", "at": mm_pt(new)}
 
 
 class RotateArgs(EditArgs):
@@ -184,7 +195,8 @@ def delete(ctx: Context, a: DeleteArgs) -> dict:
 
 
 class FieldArgs(EditArgs):
-    reference: Name
+    reference: Name | None = Field(None, description="The footprint; or give id")
+    id: Name | None = Field(None, description="Or the id of a field's text (as DRC names it): its footprint and field")
     field: Name | None = Field(None, description="Reference, Value, Datasheet or any property (change the footprint itself with pcb.swapFootprint)")
     value: str | None = Field(None, max_length=10000)
     dnp: bool | None = Field(None, description="Do not populate")
@@ -203,6 +215,16 @@ class FieldArgs(EditArgs):
 def set_field(ctx: Context, a: FieldArgs) -> dict:
     """Set a footprint's reference, value or any property, its DNP / BOM / position-file / board-only flags, and move, turn, show or hide a field's text (query.footprint lists the texts)."""
     board = board_of(ctx, a.path)
+    if (a.reference is None) == (a.id is None):
+        raise InvalidArgs("give exactly one of reference or id",
+                          errors=[{"loc": "reference", "msg": "one of reference or id", "type": "missing"}])
+    if a.id is not None:
+        part = part_by_uuid(board.footprints, a.id)
+        if part is None or part[1] is None:
+            raise NotFound(f"no footprint field or text with id {a.id}", hint="query.footprint lists the texts and ids.")
+        text = part[1]
+        a = a.model_copy(update={"reference": part[0].reference,
+                                 "field": a.field or (text.name if text.name != "user" else text.uuid)})
     fp = footprint_of(board, a.reference)
     done = []
     if a.field == "Footprint":

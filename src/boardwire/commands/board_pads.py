@@ -32,7 +32,7 @@ def _net_match(pattern: str | None):
     return lambda name: name == pattern
 
 
-@command("query.pads", kind="query", args=PadsArgs, result=Result, idempotent=True, units="mm, degrees",
+@command("query.pads", kind="query", args=PadsArgs, result=Result, idempotent=True, tables=("pads",), units="mm, degrees",
          examples=({"path": "b.kicad_pcb", "reference": "U1"},
                    {"path": "b.kicad_pcb", "net": "GND", "layer": "F.Cu"},
                    {"path": "b.kicad_pcb", "area": [100, 50, 120, 60], "limit": 50}))

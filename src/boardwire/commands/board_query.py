@@ -80,7 +80,7 @@ class ItemsArgs(DocArgs):
     limit: int = Field(50, ge=1, le=1000)
 
 
-@command("query.items", kind="query", args=ItemsArgs, result=Result, units="mm, degrees",
+@command("query.items", kind="query", args=ItemsArgs, result=Result, units="mm, degrees", tables=("items",),
          idempotent=True, examples=({"path": "b.kicad_pcb", "kind": ["via"], "net": "GND"},))
 def items(ctx: Context, a: ItemsArgs) -> dict:
     """Board items filtered by kind, layer, net, footprint reference and bounding box; paged."""
@@ -147,7 +147,7 @@ def _matcher(pattern: str | None):
     return lambda name: pattern.casefold() in name.casefold()
 
 
-@command("query.nets", kind="query", args=NetsArgs, result=Result, idempotent=True,
+@command("query.nets", kind="query", args=NetsArgs, result=Result, idempotent=True, tables=("nets",),
          examples=({"path": "b.kicad_pcb", "match": "usb*"},))
 def nets(ctx: Context, a: NetsArgs) -> dict:
     """The board's nets (by net number, paged) with how many pads, tracks and vias each has."""

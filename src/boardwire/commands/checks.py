@@ -29,7 +29,7 @@ class DrcArgs(DocArgs):
 
 
 @command("check.drc", kind="check", args=DrcArgs, result=Result, long=True, idempotent=True,
-         units="mm", examples=({"path": "board.kicad_pcb"},))
+         tables=("violations", "unconnected", "parity"), grouped=("violations", "unconnected"), units="mm", examples=({"path": "board.kicad_pcb"},))
 def drc(ctx: Context, a: DrcArgs) -> dict:
     """KiCad's design rules check (kicad-cli) on the board as it is in memory (nothing is saved): violations with type, severity, description, items (id, position), unconnected items, counts. engine builtin runs boardwire's own rules instead (milliseconds), both runs the two and compares them."""
     od = ctx.session.get(a.path, "board", ctx.actor)
@@ -71,7 +71,7 @@ class ErcArgs(DocArgs):
 
 
 @command("check.erc", kind="check", args=ErcArgs, result=Result, long=True, idempotent=True,
-         units="mm", examples=({"path": "board.kicad_sch"},))
+         tables=("violations",), grouped=("violations",), units="mm", examples=({"path": "board.kicad_sch"},))
 def erc(ctx: Context, a: ErcArgs) -> dict:
     """KiCad's electrical rules check (kicad-cli) on the schematic hierarchy as it is in memory (nothing is saved): violations with type, severity, description, sheet, items (id, position), and counts by type and sheet. Give the root sheet."""
     cli = kicad_cli()

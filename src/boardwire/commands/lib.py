@@ -70,7 +70,7 @@ def search_row(hit) -> dict:
     return row
 
 
-@command("lib.search", kind="query", args=SearchArgs, result=Result, idempotent=True,
+@command("lib.search", kind="query", args=SearchArgs, result=Result, idempotent=True, tables=("items",),
          examples=({"query": "0603 resistor"}, {"query": "LM358", "kind": "symbol"},
                    {"query": "USB-C receptacle", "kind": "footprint", "limit": 5}))
 def search(ctx: Context, a: SearchArgs) -> dict:

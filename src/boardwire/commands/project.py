@@ -19,6 +19,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
+from ..documents.libraries import missing_global_tables
 from ..documents.new_project import STARTER, project_files
 from ..errors import InvalidArgs
 from ..registry import Context, command
@@ -97,11 +98,12 @@ def _place_files(build: Path, target: Path, names: list[str]) -> None:
          examples=({"name": "blinky", "template": "2layer-starter"},
                    {"name": "sensor", "folder": "."}))
 def new(ctx: Context, a: NewArgs) -> dict:
-    """A new KiCad 9 project as KiCad writes one: NAME.kicad_pro, .kicad_sch, .kicad_pcb, empty library tables. Never overwrites (invalid-args)."""
+    """A new KiCad 9 project as KiCad writes one: NAME.kicad_pro, .kicad_sch, .kicad_pcb, empty library tables; where this machine has no global sym-lib-table or fp-lib-table, the project's lists KiCad's default libraries instead (else ERC warns on every symbol). Never overwrites (invalid-args)."""
     ws = ctx.session.workspace
     target = ws.resolve(a.folder if a.folder is not None else a.name)
     rel = "" if target == ws.root else ws.relative(target)
-    files = project_files(a.name, a.template)
+    missing = missing_global_tables()
+    files = project_files(a.name, a.template, {k: p.read_bytes() for k, p in missing.items() if p is not None})
     blocker = next((p for p in (target, *target.parents) if p.exists() and not p.is_dir()), None)
     if blocker is not None:
         raise InvalidArgs(f"{ws.relative(blocker)} is a file, not a folder",
@@ -128,6 +130,13 @@ def new(ctx: Context, a: NewArgs) -> dict:
     out = {"summary": f"new {a.template} project {a.name} in {rel or '.'} ({len(files)} files)",
            "project": f"{prefix}{a.name}.kicad_pro", "board": f"{prefix}{a.name}.kicad_pcb",
            "schematic": f"{prefix}{a.name}.kicad_sch", "template": a.template, "files": written}
+    if missing:
+        out["library_tables"] = {
+            f"{k}-lib-table": (f"no global {k}-lib-table here: the project's lists KiCad's default libraries"
+                               if p is not None else f"no global {k}-lib-table and no KiCad template to copy: "
+                               f"add the libraries you use to {prefix}{k}-lib-table")
+            for k, p in missing.items()}
+        out["summary"] += "; " + "; ".join(out["library_tables"].values())
     if a.template == "2layer-starter":
         out["rules"] = {**STARTER.rules(), "via_drill": STARTER.via_drill}
         out["outline"] = list(STARTER.outline)

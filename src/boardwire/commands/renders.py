@@ -26,9 +26,31 @@ class RenderArgs(DocArgs):
     page: str | None = Field(None, max_length=32, description="Schematic: the page to draw (default: the root sheet's)")
 
 
+def paint_order(layers: list[str]) -> list[str]:
+    """``layers`` in the order to paint them, as KiCad's 2D view stacks them: back side
+    first, then inner copper, then the front, then board-wide layers (Edge.Cuts,
+    drawings) on top; within a side mask and paste, then copper, then silkscreen, then
+    fab and courtyard; otherwise the given order. kicad-cli's single-file SVG paints
+    layers in the order of its ``-l`` list, opaque, so front copper drawn before a
+    back pour or its own mask openings is hidden under them."""
+    def side(name: str) -> int:
+        if name.startswith("B."):
+            return 0
+        if name.startswith("In") and name.endswith(".Cu"):
+            return 1
+        return 2 if name.startswith("F.") else 3
+
+    def kind(name: str) -> int:
+        suffix = name.split(".", 1)[-1]
+        return {"Mask": 0, "Paste": 0, "Cu": 1, "SilkS": 2, "Silkscreen": 2}.get(suffix, 3)
+
+    return sorted(layers, key=lambda n: (side(n), kind(n)))
+
+
 def _svg(ctx: Context, a: RenderArgs, folder, board) -> bytes:
     out = folder / "render.svg"
-    layers = ",".join(a.layers or DEFAULT_LAYERS)
+    layers = ",".join(paint_order(a.layers or DEFAULT_LAYERS))
+    ctx.progress(0.2, "KiCad plotting " + layers)
     kicad_cli().run_for(["pcb", "export", "svg", "--mode-single", "--exclude-drawing-sheet",
                          "--page-size-mode", "2", "-l", layers, "-o", str(out), str(board)],
                         out, cancel=ctx.cancel)
@@ -53,6 +75,7 @@ def _sch_svg(ctx: Context, a: RenderArgs, od) -> bytes:
         # kicad-cli 9.0.8's --pages draws the root page whatever page it names (and, in
         # a folder that exists, whatever it names): plot every page and pick the file
         # KiCad names after the sheet's path (SCH_EDIT_FRAME::GetUniqueFilenameForCurrentSheet)
+        ctx.progress(0.2, f"KiCad plotting page {a.page or '1'}")
         kicad_cli().run_for(["sch", "export", "svg", "--exclude-drawing-sheet",
                              "-o", str(out), str(root)], out, cancel=ctx.cancel)
         return _page_file(out, root.stem, wanted.path).read_bytes()
@@ -79,28 +102,31 @@ def _page_file(folder, root_stem: str, sheet_path: str):
 def _picture(ctx: Context, a: RenderArgs, svg_only: bool) -> tuple[object, bytes, str]:
     """(the document, the image, its kind) for render.png / render.svg."""
     od = ctx.session.get(a.path, ("board", "schematic"), ctx.actor)
+    ctx.progress(0.05, f"writing a snapshot of {od.path} for KiCad")
     if od.kind == "schematic":
         data = _sch_svg(ctx, a, od)
-        return od, data if svg_only else _png_from_svg(data, a.width), "schematic"
+        return od, data if svg_only else _png_from_svg(ctx, data, a.width), "schematic"
     with snapshot(ctx.session, od) as board:
         if svg_only:
             return od, _svg(ctx, a, board.parent, board), "2D"
         if a.view == "3d":
             out = board.parent / "render.png"
             height = max(64, a.width * 3 // 4)
+            ctx.progress(0.2, f"KiCad 3D render of the {a.side}")
             kicad_cli().run_for(["pcb", "render", "-o", str(out), "-w", str(a.width), "-h",
                                  str(height), "--side", a.side, "--background", "opaque",
                                  str(board)], out, cancel=ctx.cancel)
             return od, out.read_bytes(), "3D"
-        return od, _png_from_svg(_svg(ctx, a, board.parent, board), a.width), "2D"
+        return od, _png_from_svg(ctx, _svg(ctx, a, board.parent, board), a.width), "2D"
 
 
-def _png_from_svg(svg: bytes, width: int) -> bytes:
+def _png_from_svg(ctx: Context, svg: bytes, width: int) -> bytes:
     try:
         import cairosvg
     except (ImportError, OSError) as e:  # cairosvg needs the system's libcairo
         raise ServiceUnavailable(f"PNG rendering needs cairosvg and libcairo ({e})",
                                  hint="pip install cairosvg, and install libcairo2.") from e
+    ctx.progress(0.8, f"drawing the PNG ({width} px wide)")
     return cairosvg.svg2png(bytestring=svg, output_width=width, background_color="white")
 
 
@@ -131,6 +157,7 @@ def png(ctx: Context, a: RenderArgs) -> dict:
     """A PNG of the board as it is in memory (chosen layers in 2D, or KiCad's 3D view of one side), or of one schematic sheet."""
     target = _output(ctx, a.output, ".png")
     od, data, what = _picture(ctx, a, svg_only=False)
+    ctx.progress(1.0, "done")
     written = _write(ctx, target, data)
     if written:  # written to a file: no need to send the picture back as well
         return {"summary": f"{what} render of {od.path} written to {written} "
@@ -144,6 +171,7 @@ def svg(ctx: Context, a: RenderArgs) -> dict:
     """An SVG of chosen layers of the board, or of one schematic sheet, as it is in memory (KiCad's plotter)."""
     target = _output(ctx, a.output, ".svg")
     od, data, _ = _picture(ctx, a, svg_only=True)
+    ctx.progress(1.0, "done")
     written = _write(ctx, target, data)
     return {"summary": f"SVG of {od.path}, {len(data)} bytes", "mime_type": "image/svg+xml",
             **({"output": written} if written else {"svg": data.decode("utf-8", "replace")})}

@@ -103,14 +103,16 @@ def _run_steps(ctx: Context, a: BatchArgs, id: str) -> dict:
 
     cmds = [REGISTRY.get(s.command) for s in a.steps]
     for i, c in enumerate(cmds):
-        if c.kind != "edit":
-            raise InvalidArgs(f"step {i} ({c.id}) is a {c.kind} command; batches hold edits only",
-                              errors=[{"loc": f"steps.{i}.command", "msg": "not an edit", "type": "value"}])
+        if c.kind not in ("edit", "query"):
+            raise InvalidArgs(f"step {i} ({c.id}) is a {c.kind} command; batches hold edits and queries",
+                              hint="run checks, exports and session commands as calls of their own",
+                              errors=[{"loc": f"steps.{i}.command", "msg": "not an edit or a query",
+                                       "type": "value"}])
     results: list[dict] = []
 
     def run() -> None:
         for i, (step, c) in enumerate(zip(a.steps, cmds)):
-            step_ctx = Context(ctx.session, ctx.actor, ctx.progress_fn, ctx.cancel)
+            step_ctx = Context(ctx.session, ctx.actor, ctx.progress_fn, ctx.cancel, tables=ctx.tables)
             try:
                 results.append(REGISTRY.call(c.id, step.args, step_ctx))
                 ctx.new_ids.extend(step_ctx.new_ids)
@@ -128,7 +130,7 @@ def _run_steps(ctx: Context, a: BatchArgs, id: str) -> dict:
          examples=({"steps": [{"command": "pcb.addVia", "args": {"path": "b.kicad_pcb", "at": [10, 10]}},
                               {"command": "pcb.addTrack", "args": {"path": "b.kicad_pcb", "points": [[10, 10], [20, 10]], "layer": "F.Cu", "width": 0.25}}]},))
 def batch(ctx: Context, a: BatchArgs) -> dict:
-    """Run edit steps in order as one change: one undo step per document it changes; at the first failure every document is rolled back and the error names the step."""
+    """Run steps in order as one change: edits (one undo step per document changed) and queries, which see the edits before them; every step's result is returned. At the first failure every document is rolled back and the error names the step."""
     return _run_steps(ctx, a, "session.batch")
 
 

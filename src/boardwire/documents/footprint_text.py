@@ -99,6 +99,21 @@ def find_text(fp: Footprint, name: str) -> FootprintText | None:
     return None
 
 
+def part_by_uuid(footprints, uid: str) -> tuple[Footprint, FootprintText | None] | None:
+    """The footprint holding the item whose uuid is ``uid`` (the ids KiCad's DRC names
+    for silkscreen and clearance findings: fields, texts, pads, graphics), with the
+    text for a field or free text (else None); None if no footprint holds it."""
+    for fp in footprints:
+        for node in fp.node.lists():
+            u = node.find("uuid") or node.find("tstamp")
+            if u is None or not u.atoms() or atoms.text(u.atoms()[0]) != uid:
+                continue
+            if node.head in ("property", "fp_text"):
+                return fp, next((t for t in footprint_texts(fp) if t.node is node), None)
+            return fp, None
+    return None
+
+
 def place_text(fp: Footprint, text: FootprintText, at: Point | None = None,
                angle: float | None = None, visible: bool | None = None) -> None:
     """Move text ``text`` of ``fp`` to board position ``at`` (nm), turn it to the

@@ -58,6 +58,27 @@ def _config_dir() -> Path:
     return Path(os.environ.get("XDG_CONFIG_HOME", Path.home() / ".config")) / "kicad" / "9.0"
 
 
+def global_table(kind: str) -> Path:
+    """Where KiCad 9 keeps the user's global ``{kind}-lib-table`` (kind "sym" or "fp")."""
+    return _config_dir() / f"{kind}-lib-table"
+
+
+def missing_global_tables() -> dict[str, Path | None]:
+    """Kinds ("sym", "fp") whose global table this machine lacks -> KiCad's default
+    table (the template KiCad copies on first run; None if KiCad is not installed).
+
+    Without a global table kicad-cli's ERC reports every placed symbol as "The current
+    configuration does not include the symbol library" (lib_symbol_issues), and
+    pcbnew's library checks do the same for footprints."""
+    out = {}
+    for kind in ("sym", "fp"):
+        if not global_table(kind).is_file():
+            template = share_dir("template")
+            found = template / f"{kind}-lib-table" if template is not None else None
+            out[kind] = found if found is not None and found.is_file() else None
+    return out
+
+
 @lru_cache(maxsize=64)
 def _table_rows(path: str, mtime: float) -> tuple[tuple[str, str, str], ...]:
     table = LibTable.load(path)

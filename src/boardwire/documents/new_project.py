@@ -145,13 +145,16 @@ def lib_table(kind: str) -> bytes:
     return f"({kind}_lib_table\n  (version 7)\n)\n".encode("utf-8")
 
 
-def project_files(name: str, template: str) -> dict[str, bytes]:
+def project_files(name: str, template: str, tables: dict[str, bytes] | None = None) -> dict[str, bytes]:
     """File name -> content of a new project called ``name``; the ``.kicad_pro``
-    comes last (KiCad's project manager lists a project by it)."""
+    comes last (KiCad's project manager lists a project by it). ``tables``: kind
+    ("sym", "fp") -> the library table to write instead of an empty one."""
     if template not in TEMPLATES:
         raise ValueError(f"unknown template {template!r}")
+    tables = tables or {}
     return {f"{name}.kicad_sch": schematic_file(), f"{name}.kicad_pcb": board_file(template),
-            "sym-lib-table": lib_table("sym"), "fp-lib-table": lib_table("fp"),
+            "sym-lib-table": tables.get("sym") or lib_table("sym"),
+            "fp-lib-table": tables.get("fp") or lib_table("fp"),
             f"{name}.kicad_pro": project_file(name, template)}
 
 

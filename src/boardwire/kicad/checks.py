@@ -92,8 +92,12 @@ def parse_report(report: dict, limit: int) -> dict:
 
 
 def drc_summary(counts: dict, parity: bool = False) -> str:
-    """One line of `parse_report` counts: ``DRC: 2 errors, 0 warnings, 1 unconnected``."""
-    return (f"DRC: {counts['errors']} errors, {counts['warnings']} warnings, "
+    """One line of `parse_report` counts, saying what each number counts: errors and
+    warnings are severities over every finding (violations, unconnected items and
+    parity issues alike, as KiCad's report gives them), then the findings by kind:
+    ``DRC: 3 errors, 0 warnings in 1 violation, 2 unconnected``."""
+    v = counts["violations"]
+    return (f"DRC: {counts['errors']} errors, {counts['warnings']} warnings in {v} violation{'' if v == 1 else 's'}, "
             f"{counts['unconnected']} unconnected" + (f", {counts['parity']} parity issues" if parity else ""))
 
 

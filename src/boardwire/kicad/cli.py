@@ -124,3 +124,25 @@ def doctor() -> dict:
             "kicad_version": None if isinstance(found, str) else found.version,
             "problem": found if isinstance(found, str) else None,
             "python": sys.version.split()[0], "time": time.strftime("%Y-%m-%d %H:%M:%S")}
+
+
+def library_tables() -> dict:
+    """The user's global library tables: kind -> {path, found}, and for a missing one
+    what to do (KiCad copies its default tables there on first run; kicad-cli does not,
+    and its ERC then warns on every symbol)."""
+    from ..documents.libraries import global_table, missing_global_tables
+
+    missing = missing_global_tables()
+    out = {}
+    for kind in ("sym", "fp"):
+        path = global_table(kind)
+        entry = {"path": str(path), "found": kind not in missing}
+        if kind in missing:
+            template = missing[kind]
+            entry["fix"] = (f"mkdir -p {path.parent} && cp {template} {path}" if template else
+                            f"install KiCad 9's libraries, or list your libraries in {path}")
+            entry["why"] = ("without it kicad-cli's ERC reports every symbol's library as not in the "
+                            "configuration; project.new writes the project's own table meanwhile")
+        out[kind] = entry
+    return out
+

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from pydantic import BaseModel
+from pydantic import BaseModel, create_model
+
+from .tables import TableFormat
 
 KINDS = ("query", "edit", "check", "export", "session")
 
@@ -20,6 +22,9 @@ class Command:
     numbers mean; ``examples`` are argument objects (at most three).
     ``edits``: the argument naming the document an edit command changes (its
     ``revision`` argument is checked against it).
+    ``tables``: result fields that are lists of rows, written as line tables unless
+    ``format: "json"`` (registry/tables.py); ``grouped``: those of them whose rows
+    are grouped by their ``items`` (DRC/ERC findings).
     """
 
     id: str
@@ -34,6 +39,8 @@ class Command:
     idempotent: bool = False
     long: bool = False
     edits: str | None = None
+    tables: tuple[str, ...] = ()
+    grouped: tuple[str, ...] = ()
 
     @property
     def read_only(self) -> bool:
@@ -65,11 +72,13 @@ def compact_schema(schema: dict) -> dict:
 def command(id: str, *, kind: str, args: type[BaseModel], result: type[BaseModel] | None = None,
             units: str = "", examples: tuple[dict, ...] = (), destructive: bool = False,
             idempotent: bool = False, long: bool = False, edits: str | None = None,
-            registry=None):
+            tables: tuple[str, ...] = (), grouped: tuple[str, ...] = (), registry=None):
     """Decorator: declare the function as the handler of command ``id``.
 
     The handler is called as ``handler(ctx, args)`` and returns a dict (or a model)
-    whose ``summary`` key is a one-line account of what happened."""
+    whose ``summary`` key is a one-line account of what happened. A command with
+    ``tables`` takes a ``format`` argument too (`tables.TableFormat`, mixed into
+    ``args``)."""
     if kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r}")
     if len(examples) > 3:
@@ -79,10 +88,13 @@ def command(id: str, *, kind: str, args: type[BaseModel], result: type[BaseModel
         from .registry import REGISTRY
 
         doc = (fn.__doc__ or "").strip()
+        model = args
+        if tables and "format" not in args.model_fields:
+            model = create_model(args.__name__, __base__=(TableFormat, args), __module__=args.__module__)
         (registry or REGISTRY).add(Command(
-            id=id, kind=kind, summary=" ".join(doc.split()), args=args, result=result,
+            id=id, kind=kind, summary=" ".join(doc.split()), args=model, result=result,
             handler=fn, units=units, examples=examples, destructive=destructive,
-            idempotent=idempotent, long=long, edits=edits))
+            idempotent=idempotent, long=long, edits=edits, tables=tables, grouped=grouped))
         return fn
 
     return deco

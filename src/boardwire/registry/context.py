@@ -44,13 +44,16 @@ ProgressFn = Callable[[float, str], None]
 @dataclass
 class Context:
     """A command's view of the call: the session, who is calling, progress reporting
-    (fraction 0..1 and a message), cancellation, and the ids of items it creates."""
+    (fraction 0..1 and a message), cancellation, and the ids of items it creates.
+    ``tables``: how results' row tables come when the call gives no ``format``
+    ("table" over MCP, where a model reads them; "json" for programs)."""
 
     session: object
     actor: str = "local"
     progress_fn: ProgressFn | None = None
     cancel: CancelToken = field(default_factory=CancelToken)
     new_ids: list[str] = field(default_factory=list)
+    tables: str = "json"
 
     def progress(self, fraction: float, message: str = "") -> None:
         self.cancel.check()

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..errors import (BoardwireError, Internal, InvalidArgs, IOFailure, NoDocument,
                       ReadOnlyFile, UnknownCommand)
+from . import tables
 from .command import Command
 from .context import Context
 
@@ -121,6 +122,8 @@ class Registry:
             raise Internal(f"{cmd.id} failed: {type(e).__name__}: {e}") from e
         if isinstance(out, BaseModel):
             out = out.model_dump(mode="json", exclude_none=True)
+        if cmd.tables and (getattr(args, "format", None) or ctx.tables) == "table":
+            out = tables.shape(out, cmd.tables, cmd.grouped)
         if ctx.new_ids and "new_ids" not in out:
             out["new_ids"] = list(ctx.new_ids)
         if cmd.kind == "edit":  # the revision the caller can plan its next edit against

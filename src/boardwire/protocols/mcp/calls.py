@@ -9,12 +9,15 @@ protocol error).
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import os
+import tempfile
 import time
 import warnings
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import anyio
 import anyio.from_thread
@@ -38,11 +41,14 @@ LOG_LEVEL_KEY = "boardwire.log_level"  # in the connection's state, set by loggi
 @dataclass
 class Backend:
     """What one workspace serves: its session and a bounded pool of slots for heavy
-    commands (DRC, renders, fills, fabrication), so one client cannot starve the rest."""
+    commands (DRC, renders, fills, fabrication), so one client cannot starve the rest;
+    ``max_image``: the largest image sent inline (Streamable HTTP clients refuse an
+    event over 1 MiB, the SDK's SSE limit), a bigger one goes to a file."""
 
     session: object
     slots: anyio.Semaphore = field(default_factory=lambda: anyio.Semaphore(2))
     actor: str = "mcp"
+    max_image: int | None = None  # bytes of base64 an image may have inline (None: any)
 
 
 def _heavy(cmd) -> bool:
@@ -51,12 +57,36 @@ def _heavy(cmd) -> bool:
 
 def _content(out: dict) -> list:
     """A short text summary for clients that ignore structuredContent; images as
-    image content."""
+    image content, or a resource link for one written to a file (`_image_to_file`)."""
     content: list = [types.TextContent(text=str(out.get("summary", "")) or json.dumps(out)[:500])]
     image = out.get("image")
     if isinstance(image, dict) and "data" in image:
         content.append(types.ImageContent(data=image["data"], mime_type=image.get("mime_type", "image/png")))
+    elif isinstance(image, dict) and "uri" in image:
+        content.append(types.ResourceLink(uri=image["uri"], name=image["file"], mime_type=image["mime_type"],
+                                          size=image["bytes"]))
     return content
+
+
+def _image_to_file(out: dict, backend: Backend, tool: str) -> dict:
+    """``out`` with an image bigger than ``backend.max_image`` written to a file in
+    the workspace (boardwire-renders/) and named by a resource link instead."""
+    image = out.get("image")
+    if backend.max_image is None or not isinstance(image, dict) or len(image.get("data", "")) <= backend.max_image:
+        return out
+    root = backend.session.workspace.root
+    folder = root / "boardwire-renders"
+    folder.mkdir(exist_ok=True)
+    data = base64.b64decode(image["data"])
+    suffix = ".png" if image.get("mime_type", "image/png") == "image/png" else ".img"
+    fd, name = tempfile.mkstemp(dir=folder, prefix=f"{tool}-", suffix=suffix)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    path = Path(name)
+    rel = path.relative_to(root).as_posix()
+    return {**out, "summary": f"{out.get('summary', '')}; too big to send inline, written to {rel}",
+            "output": rel, "image": {"mime_type": image.get("mime_type", "image/png"), "file": rel,
+                                     "uri": path.as_uri(), "bytes": len(data)}}
 
 
 def error_result(e: BoardwireError) -> types.CallToolResult:
@@ -89,7 +119,7 @@ async def call_tool(ctx, params: types.CallToolRequestParams, backend: Backend) 
     started = time.perf_counter()
     token = CancelToken()
     report = _progress_reporter(ctx, cmd.id) if _heavy(cmd) else None
-    context = Context(backend.session, actor=backend.actor, progress_fn=report, cancel=token)
+    context = Context(backend.session, actor=backend.actor, progress_fn=report, cancel=token, tables="table")
     out = error = None
     try:
         if _heavy(cmd):
@@ -111,6 +141,7 @@ async def call_tool(ctx, params: types.CallToolRequestParams, backend: Backend) 
         return error_result(Internal(f"{cmd.id} failed: {type(e).__name__}: {e}"))
     finally:
         _call_log(params.name, params.arguments, out, error, time.perf_counter() - started)
+    out = _image_to_file(out, backend, params.name)
     structured = {k: v for k, v in out.items() if k != "image"}
     if "image" in out:
         structured["image"] = {"mime_type": out["image"].get("mime_type"), "in": "content"}

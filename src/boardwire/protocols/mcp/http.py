@@ -22,6 +22,9 @@ from .server import Workspace, build_server
 
 log = logging.getLogger("boardwire.mcp")
 SCOPE_KEY = "boardwire.key"
+# The SDK's Streamable HTTP client refuses a server-sent event over 1 MiB (the whole
+# JSON-RPC message); an image bigger than this, in base64, goes to a file instead.
+MAX_IMAGE = 900_000
 LOCAL_ORIGINS = ["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"]
 
 
@@ -106,7 +109,7 @@ class Workspaces:
                 folder = Path(workspace) if workspace else self.root
                 folder.mkdir(parents=True, exist_ok=True)
                 ws = self._by_name[name] = Workspace(folder, self.bus, actor=f"mcp:{name}",
-                                                    toolsets=self.toolsets)
+                                                    toolsets=self.toolsets, max_image=MAX_IMAGE)
             return ws
 
 

@@ -17,6 +17,7 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
 from mcp.shared.exceptions import MCPError
+from pydantic import ValidationError
 
 from ... import __version__
 from ...errors import BoardwireError, InvalidArgs
@@ -42,8 +43,8 @@ class Workspace(Backend):
     for an unknown toolset."""
 
     def __init__(self, root, bus, heavy_slots: int = 2, actor: str = "mcp",
-                 toolsets: list[str] | None = None) -> None:
-        super().__init__(Session(root), anyio.Semaphore(heavy_slots), actor)
+                 toolsets: list[str] | None = None, max_image: int | None = None) -> None:
+        super().__init__(Session(root), anyio.Semaphore(heavy_slots), actor, max_image)
         self.notifier = resources.Notifier(self.session, bus)
         self.served = Served(toolsets)
 
@@ -167,7 +168,24 @@ def build_server(backend_for: Callable[[object], Workspace], toolsets: list[str]
     # 2025-11-25, "Logging"). Registered after construction: the constructor argument
     # warns that 2026-07-28 drops logging, which the SDK already handles per version.
     server.add_request_handler("logging/setLevel", types.SetLevelRequestParams, on_set_log_level)
+    server.middleware.append(explain_invalid_params)
     return server
+
+
+async def explain_invalid_params(ctx, call_next):
+    """Server middleware: a request whose params do not fit the method's schema (a
+    tools/call without a name, arguments that are not an object) gets INVALID_PARAMS
+    saying which field is wrong and why, instead of the SDK's bare "Invalid request
+    parameters"; the dispatcher keeps the request's id."""
+    try:
+        return await call_next(ctx)
+    except ValidationError as e:
+        errors = [{"loc": ".".join(str(p) for p in err["loc"]) or "(params)", "msg": err["msg"]}
+                  for err in e.errors()]
+        first = errors[0] if errors else {"loc": "(params)", "msg": "invalid"}
+        raise MCPError(types.INVALID_PARAMS, f"{ctx.method}: {first['loc']}: {first['msg']}"
+                       + (f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""),
+                       {"errors": errors[:20]}) from None
 
 
 def notification_options():

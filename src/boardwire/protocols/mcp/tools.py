@@ -76,6 +76,8 @@ SHARED_ARGS = {
     "path": "a document path relative to the working directory",
     "revision": "optional; the call fails with stale-revision, changing nothing, if the document "
                 "is no longer at that revision",
+    "format": "how big row lists come: table (the default here: a line of column names, then one line per "
+              "row, cells split by |, absent cells empty, lists and quoted strings as JSON) or json (row objects)",
 }
 
 
