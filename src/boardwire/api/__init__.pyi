@@ -1179,7 +1179,7 @@ class _Design(Namespace):
 class _Fab(Namespace):
     """boardwire.api.fab: generated from the registry."""
 
-    def bom(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', exclude_dnp: bool = True, source: Literal['auto', 'schematic', 'board'] = 'auto') -> dict[str, Any]:
+    def bom(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', created: datetime | None = None, exclude_dnp: bool = True, source: Literal['auto', 'schematic', 'board'] = 'auto') -> dict[str, Any]:
         """Bill of materials: a grouped CSV BOM (Reference, Value, Footprint, Qty) from the schematic (kicad-cli), else the footprints; result's source says which.
 
         Registry command ``fab.bom`` (export, read-only, long; units: mm; sizes in bytes).
@@ -1187,6 +1187,7 @@ class _Fab(Namespace):
         Args:
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
             output (str): Output folder (default 'fab')
+            created (datetime | None): ISO 8601 time stamped in the files (default: now)
             exclude_dnp (bool): (default True)
             source (Literal['auto', 'schematic', 'board']): auto: the board's NAME.kicad_sch if any, else footprints (default 'auto')
 
@@ -1203,7 +1204,7 @@ class _Fab(Namespace):
         """
         ...
 
-    def drill(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', drill_map: bool = False, separate_th: bool = True) -> dict[str, Any]:
+    def drill(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', created: datetime | None = None, drill_map: bool = False, separate_th: bool = True) -> dict[str, Any]:
         """Excellon drill files (mm) of the in-memory board (kicad-cli), optional drill map.
 
         Registry command ``fab.drill`` (export, read-only, long; units: mm; sizes in bytes).
@@ -1211,6 +1212,7 @@ class _Fab(Namespace):
         Args:
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
             output (str): Output folder (default 'fab')
+            created (datetime | None): ISO 8601 time stamped in the files (default: now)
             drill_map (bool): (default False)
             separate_th (bool): PTH and NPTH holes in separate files (default True)
 
@@ -1227,7 +1229,7 @@ class _Fab(Namespace):
         """
         ...
 
-    def gerbers(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', layers: Sequence[str] | None = None, protel_extensions: bool | None = None, subtract_mask_from_silk: bool | None = None) -> dict[str, Any]:
+    def gerbers(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', created: datetime | None = None, layers: Sequence[str] | None = None, protel_extensions: bool | None = None, subtract_mask_from_silk: bool | None = None) -> dict[str, Any]:
         """Gerber X2 and job files of the in-memory board (kicad-cli); unset options follow its plot settings.
 
         Registry command ``fab.gerbers`` (export, read-only, long; units: mm; sizes in bytes).
@@ -1235,6 +1237,7 @@ class _Fab(Namespace):
         Args:
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
             output (str): Output folder (default 'fab')
+            created (datetime | None): ISO 8601 time stamped in the files (default: now)
             layers (Sequence[str] | None): Default: copper, paste, silk, mask, Edge.Cuts
             protel_extensions (bool | None): Default: board's setting
             subtract_mask_from_silk (bool | None): Default: board's setting
@@ -1253,7 +1256,7 @@ class _Fab(Namespace):
         """
         ...
 
-    def package(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', exclude_dnp: bool = True, side: Literal['both', 'front', 'back'] = 'both', drill_map: bool = False, separate_th: bool = True, layers: Sequence[str] | None = None, protel_extensions: bool | None = None, subtract_mask_from_silk: bool | None = None, preset: Literal['generic', 'jlcpcb'] = 'generic', force: bool = False) -> dict[str, Any]:
+    def package(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', created: datetime | None = None, exclude_dnp: bool = True, side: Literal['both', 'front', 'back'] = 'both', drill_map: bool = False, separate_th: bool = True, layers: Sequence[str] | None = None, protel_extensions: bool | None = None, subtract_mask_from_silk: bool | None = None, preset: Literal['generic', 'jlcpcb'] = 'generic', force: bool = False) -> dict[str, Any]:
         """DRC gate, then Gerbers, drill, positions, BOM, fab.zip of the in-memory board; DRC errors refuse (drc-errors) unless force.
 
         Registry command ``fab.package`` (export, read-only, long; units: mm; sizes in bytes).
@@ -1261,6 +1264,7 @@ class _Fab(Namespace):
         Args:
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
             output (str): Output folder (default 'fab')
+            created (datetime | None): ISO 8601 time stamped in the files (default: now)
             exclude_dnp (bool): (default True)
             side (Literal['both', 'front', 'back']): (default 'both')
             drill_map (bool): (default False)
@@ -1285,7 +1289,7 @@ class _Fab(Namespace):
         """
         ...
 
-    def positions(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', exclude_dnp: bool = True, side: Literal['both', 'front', 'back'] = 'both') -> dict[str, Any]:
+    def positions(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', created: datetime | None = None, exclude_dnp: bool = True, side: Literal['both', 'front', 'back'] = 'both') -> dict[str, Any]:
         """Pick-and-place CSV of the in-memory board (kicad-cli): mm, degrees.
 
         Registry command ``fab.positions`` (export, read-only, long; units: mm; sizes in bytes).
@@ -1293,6 +1297,7 @@ class _Fab(Namespace):
         Args:
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
             output (str): Output folder (default 'fab')
+            created (datetime | None): ISO 8601 time stamped in the files (default: now)
             exclude_dnp (bool): (default True)
             side (Literal['both', 'front', 'back']): (default 'both')
 
