@@ -4,6 +4,7 @@ turns every failure into an error with a stable code."""
 from __future__ import annotations
 
 import logging
+import re
 import traceback
 from typing import Any
 
@@ -16,6 +17,32 @@ from .command import Command
 from .context import Context
 
 log = logging.getLogger("boardwire")
+
+
+# Control characters no argument may carry: C0 but tab, line feed and carriage return
+# (KiCad's strings keep those), and DEL. KiCad cuts a string at a NUL and its files
+# cannot hold the others, so they are refused here, once for every command.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _control_characters(raw: Any, loc: str = "") -> list[dict]:
+    """Where strings in ``raw`` (nested objects and arrays, keys included) hold a
+    `_CONTROL` character: validation errors in the shape of `_validation_errors`."""
+    out = []
+    if isinstance(raw, str):
+        m = _CONTROL.search(raw)
+        if m:
+            out.append({"loc": loc or "(arguments)", "type": "control_character",
+                        "msg": f"control character U+{ord(m.group()):04X} at position {m.start()} "
+                               "(KiCad files cannot hold it; KiCad cuts a string at a NUL)"})
+    elif isinstance(raw, dict):
+        for k, v in raw.items():
+            key = f"{loc}.{k}" if loc else str(k)
+            out += _control_characters(k, key) + _control_characters(v, key)
+    elif isinstance(raw, (list, tuple)):
+        for i, v in enumerate(raw):
+            out += _control_characters(v, f"{loc}.{i}" if loc else str(i))
+    return out
 
 
 def _validation_errors(e: ValidationError) -> list[dict]:
@@ -78,6 +105,11 @@ class Registry:
             raise InvalidArgs(f"{cmd.id}: arguments must be an object, not {type(raw).__name__}",
                               errors=[{"loc": "(arguments)", "msg": "expected an object",
                                        "type": "type"}])
+        bad = _control_characters(raw)
+        if bad:
+            raise InvalidArgs(f"{cmd.id}: {bad[0]['loc']}: {bad[0]['msg']}"
+                              + (f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""),
+                              errors=bad)
         try:
             return cmd.args.model_validate(raw)
         except ValidationError as e:
