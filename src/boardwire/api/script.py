@@ -24,10 +24,9 @@ import traceback
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..errors import BoardwireError, IOFailure
+from ..errors import BoardwireError, IOFailure, NotFound
 from . import binding
 
-EXIT_USAGE = 2
 
 
 PACKAGE = Path(__file__).resolve().parent.parent  # boardwire/
@@ -82,9 +81,10 @@ def run_script(script: str | os.PathLike, args: list[str] | tuple[str, ...] = ()
         return status
 
     if not path.is_file():
-        print(f"error: {script}: no such script", file=err)
-        summary["error"] = {"code": "usage", "message": f"{script}: no such script"}
-        return finish(EXIT_USAGE)
+        missing = NotFound(f"{script}: no such script", hint="Give the path of a Python file.")
+        print(f"error {missing.code}: {missing.message}", file=err)
+        summary["error"] = missing.to_dict()
+        return finish(missing.exit_status)
     previous = binding.snapshot()
     try:
         session = binding.connect(root, board=board, schematic=schematic)

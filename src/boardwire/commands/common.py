@@ -42,6 +42,12 @@ class Result(BaseModel):
     summary: str = Field(description="One line saying what happened")
 
 
+def errors_counted(result: dict) -> bool:
+    """A check's result found errors: ``counts.errors`` (KiCad's error severity over
+    every finding) is not 0 (`Command.finds_errors` of check.drc and check.erc)."""
+    return result.get("counts", {}).get("errors", 0) > 0
+
+
 def pt(p: list[float]) -> tuple[int, int]:
     return nm(p[0]), nm(p[1])
 

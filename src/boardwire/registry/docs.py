@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from ..errors import EXIT_CHECK_ERRORS
+
 from .registry import REGISTRY
 
 HEADER = """# Commands
@@ -30,12 +32,19 @@ def _type(prop: dict) -> str:
 
 def _errors() -> str:
     """The stable error codes with the exit status `boardwire call` gives each."""
-    from ..errors import ALL_CODES, EXIT_CHECK_ERRORS
+    from ..errors import ALL_CODES
 
+    checks = ", ".join(f"`{c.id}`" for c in REGISTRY.all() if c.finds_errors is not None)
     rows = ["\n## Errors\n",
-            "A failed call answers `{\"error\": {\"code\", \"message\", \"hint\"}}`; the code is stable. "
-            "`boardwire call` exits with the status below (0 success, 2 bad command line, "
-            f"{EXIT_CHECK_ERRORS} a check that found errors); JSON-RPC numbers are in docs/jsonrpc.md.\n",
+            "A failed call answers `{\"error\": {\"code\", \"message\", \"hint\"}}`; the code is stable; "
+            "JSON-RPC numbers are in docs/jsonrpc.md. Every `boardwire` verb (`call`, `info`, `drc`, `build`, "
+            "`parts`, `run`, `mcp`...) exits by one rule: **0** the command ran and any check it ran found "
+            "no errors; **1** a bug (a Python traceback); **2** the command line itself is wrong (an unknown "
+            f"option, a missing argument, options that do not combine); **{EXIT_CHECK_ERRORS}** a check ran "
+            "and found errors: the result is printed as on success (the commands marked *exit "
+            f"{EXIT_CHECK_ERRORS} on errors*: {checks}; and `boardwire drc`, `boardwire build`); "
+            "**10 and up** the command failed with the code below (printed on stderr, and as JSON on "
+            "stdout where the verb prints JSON).\n",
             "| code | exit status | what to do |", "|---|---:|---|"]
     for code, cls in sorted(ALL_CODES.items(), key=lambda kv: kv[1].exit_status):
         rows.append(f"| `{code}` | {cls.exit_status} | {cls.hint} |")
@@ -52,7 +61,8 @@ def render() -> str:
         out.append(f"\n## {scope}\n")
         for c in cmds:
             flags = [c.kind] + [f for f, on in (("read-only", c.read_only), ("destructive", c.destructive),
-                                               ("idempotent", c.idempotent), ("long", c.long)) if on]
+                                               ("idempotent", c.idempotent), ("long", c.long),
+                                               (f"exit {EXIT_CHECK_ERRORS} on errors", c.finds_errors is not None)) if on]
             out.append(f"### `{c.id}`\n\n{c.summary}\n\n*{', '.join(flags)}*"
                        + (f" · units: {c.units}" if c.units else "") + "\n")
             schema = c.input_schema()
