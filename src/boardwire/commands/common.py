@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from ..documents.board.tables import bounded_net_name
 from ..documents.units import mm, nm
 
 # KiCad stores coordinates as 32-bit nanometres: +-2147.48 mm is the whole world.
@@ -19,6 +20,9 @@ Point = Annotated[list[Coord], Field(min_length=2, max_length=2, description="[x
 Size = Annotated[float, Field(gt=0, le=1000, description="mm")]
 Angle = Annotated[float, Field(ge=-3600, le=3600, description="degrees")]
 Name = Annotated[str, Field(min_length=1, max_length=1000)]
+# A net name: at most MAX_NET_NAME characters, checked without a schema keyword (the
+# default tool list is near its token budget); docs/commands.md says so.
+NetName = Annotated[str, AfterValidator(bounded_net_name)]
 
 
 class Args(BaseModel):

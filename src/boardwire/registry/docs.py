@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from ..documents.board.tables import MAX_NET_NAME
 from ..errors import EXIT_CHECK_ERRORS
 
 from .registry import REGISTRY
@@ -14,8 +15,10 @@ Generated from the registry by `python -m boardwire.registry.docs > docs/command
 do not edit by hand. Every command is reachable from every door: `boardwire call ID
 '{json}'`, MCP tools (`boardwire mcp`; `.` becomes `_`), JSON-RPC methods
 (`boardwire serve`, docs/jsonrpc.md) and the script API (`boardwire.api`). Units: millimetres and degrees, KiCad's axes (x right, y down). Every
-document path is relative to the working directory.
-"""
+document path is relative to the working directory. A net name (`net`, `nets`, `power`,
+label text) is at most {max_net} characters: KiCad sets no limit, boardwire does (invalid-args
+beyond it); a label's text is one line, as in KiCad.
+""".replace("{max_net}", str(MAX_NET_NAME))
 
 
 def _type(prop: dict) -> str:
