@@ -24,7 +24,7 @@ import traceback
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..errors import BoardwireError, IOFailure, NotFound
+from ..errors import BoardwireError, FileChangedOnDisk, IOFailure, NotFound
 from . import binding
 
 
@@ -135,6 +135,10 @@ def run_script(script: str | os.PathLike, args: list[str] | tuple[str, ...] = ()
                 print(f"boardwire run: not saved: {', '.join(sorted(unsaved))}", file=err)
         return finish(status, session)
     except BoardwireError as e:  # saving failed
+        if isinstance(e, FileChangedOnDisk):  # the session's hint (reload, or force) means nothing here
+            e.hint = ("Another program (KiCad, an editor, a boardwire call) wrote the file while the script ran, "
+                      "so boardwire did not write it. Run the script again, or end it with save(force=True) "
+                      "to overwrite that change.")
         print(f"error {e.code}: {e.message}" + (f"\n  {e.hint}" if e.hint else ""), file=err)
         summary["ok"], summary["error"] = False, e.to_dict()
         return finish(e.exit_status, session)

@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..errors import BoardwireError, IOFailure, NoDocument
+from ..errors import BoardwireError, FileChangedOnDisk, IOFailure, NoDocument
 from .common import err, exit_for, fail, print_json
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -84,6 +84,11 @@ def parse_json_args(args: str) -> dict:
         raise bad(f"not JSON ({str(e)[:200]})") from None
 
 
+CHANGED_DURING_CALL = ("Another program (KiCad, an editor, another boardwire call) wrote the file while this "
+                       "call ran, so boardwire did not write it (documents listed before it in path order "
+                       "were saved). Run the call again: each call reads the files as they are then.")
+
+
 def _run(command_id: str, args: dict, *, save: bool, root: str) -> dict:
     """Run one registry command in a fresh session rooted at ``root``; save what changed."""
     from ..registry import REGISTRY, Context
@@ -111,7 +116,11 @@ def _run(command_id: str, args: dict, *, save: bool, root: str) -> dict:
         if progress is not None:
             progress.stop()
     if save:
-        saved = session.save_modified(actor="cli")
+        try:
+            saved = session.save_modified(actor="cli")
+        except FileChangedOnDisk as e:  # the session's hint (reload, or force) means nothing here
+            e.hint = CHANGED_DURING_CALL
+            raise
         if saved:
             result.setdefault("saved", saved)
     return result
