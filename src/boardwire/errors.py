@@ -181,6 +181,16 @@ class DrcErrors(BoardwireError):
     hint = "Fix the errors (check.drc lists them all), or pass force: true to produce the files anyway."
 
 
+class DesignErrors(BoardwireError):
+    """design.build (or design.rebuild) refused a design its check finds errors in;
+    ``data.errors`` lists them as design.check does (code, where, message, fix)."""
+
+    code = "design-errors"
+    exit_status = 30
+    rpc_code = -32017
+    hint = "Fix each error in data.errors (design.check lists them, each with its fix), then build again."
+
+
 class ServiceUnavailable(BoardwireError):
     code = "service-unavailable"
     exit_status = 17

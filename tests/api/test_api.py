@@ -333,7 +333,7 @@ def test_the_cli_runs_a_script_with_arguments_after_the_separator(ws):
     assert r.returncode == 1 and "KeyError" in r.stderr and r.stdout == ""
     assert (ws / "b.kicad_pcb").read_bytes() == before
     r = subprocess.run([*CLI, "run", "nothere.py"], cwd=ws, capture_output=True, text=True, timeout=300)
-    assert r.returncode == 2 and "no such script" in r.stderr
+    assert r.returncode == 14 and "not-found" in r.stderr and "no such script" in r.stderr  # a coded error
 
 
 def test_a_plain_python_program_binds_the_current_directory(ws):

@@ -34,10 +34,10 @@ def test_info_refuses_bad_files_with_a_code(tmp_path):
     bad = tmp_path / "bad.kicad_pcb"
     bad.write_text("(kicad_pcb\n  ; no comments in KiCad\n)\n")
     r = run("info", str(bad))
-    assert r.returncode == 2 and "parse-error" in r.stderr and ":2:3" in r.stderr
+    assert r.returncode == 22 and "parse-error" in r.stderr and ":2:3" in r.stderr  # the code's status
     r = run("info", str(tmp_path / "missing.kicad_pcb"))
-    assert r.returncode == 2 and "io-error" in r.stderr
+    assert r.returncode == 12 and "no-document" in r.stderr
     other = tmp_path / "notes.txt"
     other.write_text("x")
     r = run("info", str(other))
-    assert r.returncode == 2 and "unsupported-format" in r.stderr
+    assert r.returncode == 23 and "unsupported-format" in r.stderr

@@ -20,7 +20,7 @@ import pytest
 
 from boardwire.documents.schematic import Schematic
 from boardwire.documents.schematic.extent import overlaps, sheet_extents
-from boardwire.errors import CheckFailed, InvalidArgs
+from boardwire.errors import DesignErrors, InvalidArgs
 from boardwire.registry import REGISTRY, Context
 from boardwire.session import Session
 from tests.inputs import REPO, SYMBOLS, need
@@ -140,7 +140,7 @@ def test_check_reports_what_to_fix(workspace):
     codes = {e["code"] for e in out["errors"]}
     assert {"unknown-part", "single-pin-net", "unknown-pin", "pin-twice", "unconnected-pin", "no-power-source"} <= codes
     assert all(e["fix"] for e in out["errors"])
-    with pytest.raises(CheckFailed):
+    with pytest.raises(DesignErrors):
         c(s, "design.build", design=design)
     with pytest.raises(InvalidArgs, match="colour: Extra inputs"):
         c(s, "design.check", design={**design, "colour": "red"})

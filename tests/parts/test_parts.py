@@ -1,4 +1,4 @@
-"""parts.*: the catalogue index over the real JLCPCB sample (../shared/parts, the
+"""parts.*: the catalogue index over the real JLCPCB sample (examples/parts/, the
 jlcpcb-parts-database CSV format), the package table against the installed
 footprints, compact tables against their JSON, and the KiCad libraries behind parts.
 
@@ -23,9 +23,7 @@ from boardwire.registry import REGISTRY, Context
 from boardwire.session import Session
 from tests.inputs import FOOTPRINTS as FP_DIR, REPO, SYMBOLS, need
 
-SAMPLE = next((p for p in (REPO.parent / "shared" / "parts" / "jlc-basic-preferred-sample.csv",
-                           REPO.parent.parent / "shared" / "parts" / "jlc-basic-preferred-sample.csv")
-               if p.is_file()), REPO.parent / "shared" / "parts" / "jlc-basic-preferred-sample.csv")
+SAMPLE = REPO / "examples" / "parts" / "jlc-basic-preferred-sample.csv"  # source: SOURCE.txt beside it
 
 
 def q(session, cid, **args):

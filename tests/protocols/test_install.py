@@ -100,5 +100,5 @@ def test_the_cli_says_what_is_wrong(home, tmp_path):
     r = subprocess.run([sys.executable, "-m", "boardwire.cli.main", "mcp", "install", "--client", "cursor",
                         "--config", str(cfg)], capture_output=True, text=True, timeout=60,
                        env={**os.environ, "HOME": str(home)})
-    assert r.returncode == 2 and "not plain JSON" in r.stderr and "--print" not in r.stderr
+    assert r.returncode == 11 and "invalid-args" in r.stderr and "not plain JSON" in r.stderr and "--print" not in r.stderr
     assert cfg.read_text() == "{not json"

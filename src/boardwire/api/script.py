@@ -24,10 +24,9 @@ import traceback
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..errors import BoardwireError, IOFailure
+from ..errors import BoardwireError, FileChangedOnDisk, IOFailure, NotFound
 from . import binding
 
-EXIT_USAGE = 2
 
 
 PACKAGE = Path(__file__).resolve().parent.parent  # boardwire/
@@ -82,9 +81,10 @@ def run_script(script: str | os.PathLike, args: list[str] | tuple[str, ...] = ()
         return status
 
     if not path.is_file():
-        print(f"error: {script}: no such script", file=err)
-        summary["error"] = {"code": "usage", "message": f"{script}: no such script"}
-        return finish(EXIT_USAGE)
+        missing = NotFound(f"{script}: no such script", hint="Give the path of a Python file.")
+        print(f"error {missing.code}: {missing.message}", file=err)
+        summary["error"] = missing.to_dict()
+        return finish(missing.exit_status)
     previous = binding.snapshot()
     try:
         session = binding.connect(root, board=board, schematic=schematic)
@@ -135,6 +135,10 @@ def run_script(script: str | os.PathLike, args: list[str] | tuple[str, ...] = ()
                 print(f"boardwire run: not saved: {', '.join(sorted(unsaved))}", file=err)
         return finish(status, session)
     except BoardwireError as e:  # saving failed
+        if isinstance(e, FileChangedOnDisk):  # the session's hint (reload, or force) means nothing here
+            e.hint = ("Another program (KiCad, an editor, a boardwire call) wrote the file while the script ran, "
+                      "so boardwire did not write it. Run the script again, or end it with save(force=True) "
+                      "to overwrite that change.")
         print(f"error {e.code}: {e.message}" + (f"\n  {e.hint}" if e.hint else ""), file=err)
         summary["ok"], summary["error"] = False, e.to_dict()
         return finish(e.exit_status, session)

@@ -7,13 +7,10 @@ from pathlib import Path
 
 import typer
 
+from .common import fail
+
 kicad_app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                         help="KiCad's PCB editor, live (docs/bridge.md).")
-
-
-def _fail(e) -> None:
-    typer.echo(f"error {e.code}: {e.message}" + (f"\n  {e.hint}" if e.hint else ""), err=True)
-    raise typer.Exit(e.exit_status)
 
 
 @kicad_app.command("install-plugin")
@@ -51,4 +48,4 @@ def attach(host: str = typer.Option("127.0.0.1", "--host"),
 
         run_bridge(root=str(folder), host=host, port=port, attach=hook)
     except BoardwireError as e:
-        _fail(e)
+        fail(e)

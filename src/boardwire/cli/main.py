@@ -1,7 +1,9 @@
 """``boardwire`` on the command line.
 
 Human verbs print for people (rich tables); ``--json`` prints the same data for
-programs. Errors print one line with the stable code and exit 2.
+programs. Errors print one line with the stable code; exit statuses follow one rule
+(`cli.common`: 0 success, 2 a wrong command line, 3 a check that found errors, the
+code's status for an error).
 """
 
 from __future__ import annotations
@@ -14,11 +16,11 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..errors import BoardwireError
+from ..errors import BoardwireError, FileChangedOnDisk, IOFailure, NoDocument
+from .common import err, exit_for, fail, print_json
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="boardwire: KiCad documents for agents and scripts.")
-err = Console(stderr=True, soft_wrap=True, highlight=False)
 
 
 def example_board() -> Path:
@@ -34,14 +36,14 @@ def info(path: str = typer.Argument(..., help="A KiCad file, or 'example' for th
 
     target = example_board() if path == "example" else Path(path)
     try:
+        if not target.is_file():
+            raise NoDocument(f"no file {path}", hint="Give the path of an existing KiCad file (or 'example').")
         doc = open_document(target)
         summary = doc.summary()
     except BoardwireError as e:
-        err.print(f"[red]error[/red] {e.code}: {e.message}")
-        raise typer.Exit(2)
+        fail(e, as_json)
     except OSError as e:
-        err.print(f"[red]error[/red] io-error: {e}")
-        raise typer.Exit(2)
+        fail(IOFailure(str(e)), as_json)
     summary = {"file": str(target), **summary}
     if as_json:
         print(json.dumps(summary, indent=2))
@@ -82,8 +84,9 @@ def parse_json_args(args: str) -> dict:
         raise bad(f"not JSON ({str(e)[:200]})") from None
 
 
-def _print_json(obj) -> None:
-    print(json.dumps(obj, indent=2, ensure_ascii=False))
+CHANGED_DURING_CALL = ("Another program (KiCad, an editor, another boardwire call) wrote the file while this "
+                       "call ran, so boardwire did not write it (documents listed before it in path order "
+                       "were saved). Run the call again: each call reads the files as they are then.")
 
 
 def _run(command_id: str, args: dict, *, save: bool, root: str) -> dict:
@@ -92,8 +95,6 @@ def _run(command_id: str, args: dict, *, save: bool, root: str) -> dict:
     from ..session import Session
 
     if not Path(root).is_dir():
-        from ..errors import NoDocument
-
         raise NoDocument(f"the working directory {root} does not exist")
     session = Session(root)
     cmd = REGISTRY.get(command_id)
@@ -115,17 +116,14 @@ def _run(command_id: str, args: dict, *, save: bool, root: str) -> dict:
         if progress is not None:
             progress.stop()
     if save:
-        saved = session.save_modified(actor="cli")
+        try:
+            saved = session.save_modified(actor="cli")
+        except FileChangedOnDisk as e:  # the session's hint (reload, or force) means nothing here
+            e.hint = CHANGED_DURING_CALL
+            raise
         if saved:
             result.setdefault("saved", saved)
     return result
-
-
-def _fail(e: BoardwireError, as_json: bool = True) -> None:
-    if as_json:
-        _print_json({"error": e.to_dict()})
-    err.print(f"[red]error[/red] {e.code}: {e.message}" + (f"\n  {e.hint}" if e.hint else ""))
-    raise typer.Exit(e.exit_status)
 
 
 @app.command()
@@ -133,18 +131,20 @@ def call(command_id: str = typer.Argument(..., help="Command id, e.g. pcb.addTra
          args: str = typer.Argument("{}", help="Arguments as a JSON object (or @file.json)"),
          no_save: bool = typer.Option(False, "--no-save", help="Do not save changed documents"),
          root: str = typer.Option(".", "--root", help="Working directory of the session")):
-    """Run any registry command; the JSON result goes to stdout, an error's code sets the exit status.
+    """Run any registry command; the JSON result goes to stdout. Exit status: 0, 3 when
+    a check it ran found errors (check.drc/check.erc with errors, design.check not ok,
+    a build not clean), else the error code's (docs/commands.md).
 
     Each call is its own session: documents are read, changed, saved. Undo history and
     `revision` checks span the calls of one session (a server, or a script)."""
     try:
-        _print_json(_run(command_id, parse_json_args(args), save=not no_save, root=root))
+        result = _run(command_id, parse_json_args(args), save=not no_save, root=root)
     except BoardwireError as e:
-        _fail(e)
+        fail(e, True)
     except OSError as e:  # saving: the file system said no
-        from ..errors import IOFailure
-
-        _fail(IOFailure(str(e)))
+        fail(IOFailure(str(e)), True)
+    print_json(result)
+    exit_for(command_id, result)
 
 
 @app.command()
@@ -154,9 +154,10 @@ def drc(path: str = typer.Argument(..., help="Board file"),
     try:
         result = _run("check.drc", {"path": path}, save=False, root=".")
     except BoardwireError as e:
-        _fail(e, as_json)
+        fail(e, as_json)
     if as_json:
-        _print_json(result)
+        print_json(result)
+        exit_for("check.drc", result)
         return
     Console().print(result["summary"])
     table = Table(show_header=True, title_justify="left")
@@ -165,10 +166,7 @@ def drc(path: str = typer.Argument(..., help="Board file"),
     for t, n in result["by_type"].items():
         table.add_row(t, str(n))
     Console().print(table)
-    if result["counts"]["errors"]:
-        from ..errors import EXIT_CHECK_ERRORS
-
-        raise typer.Exit(EXIT_CHECK_ERRORS)
+    exit_for("check.drc", result)
 
 
 @app.command()
@@ -181,9 +179,9 @@ def build(design: str = typer.Argument(..., help="A design JSON file (see `board
     try:
         result = _run("design.build", args, save=True, root=".")
     except BoardwireError as e:
-        _fail(e, as_json)
+        fail(e, as_json)
     if as_json:
-        _print_json(result)
+        print_json(result)
     else:
         table = Table(show_header=True, title=result["summary"], title_justify="left")
         for col in ("stage", "status", "seconds", "summary"):
@@ -191,11 +189,7 @@ def build(design: str = typer.Argument(..., help="A design JSON file (see `board
         for st in result["stages"]:
             table.add_row(st["stage"], st["status"], f"{st['seconds']:.1f}", st["summary"][:100])
         Console().print(table)
-    verdict = result.get("verdict")
-    if verdict is None or not verdict["clean"]:
-        from ..errors import EXIT_CHECK_ERRORS
-
-        raise typer.Exit(EXIT_CHECK_ERRORS)
+    exit_for("design.build", result)
 
 
 @app.command()
@@ -210,7 +204,7 @@ def render(path: str = typer.Argument(..., help="Board file"),
     try:
         result = _run("render.png", args, save=False, root=".")
     except BoardwireError as e:
-        _fail(e, False)
+        fail(e)
     Console().print(f"{result['summary']} -> {result.get('output')}")
 
 
@@ -223,7 +217,7 @@ def doctor():
     report = probe()
     report["pcbnew_python"] = pcbnew_python()
     report["library_tables"] = library_tables()
-    _print_json(report)
+    print_json(report)
 
 
 @app.command()
@@ -236,8 +230,7 @@ def serve(stdio: bool = typer.Option(False, "--stdio", help="Serve one client on
     """JSON-RPC 2.0 server (docs/jsonrpc.md): every command is a method; LSP framing, or
     one JSON message per line when the client starts with { or [."""
     if stdio and socket:
-        err.print("[red]error[/red] choose --stdio or --socket, not both")
-        raise typer.Exit(2)
+        raise typer.BadParameter("choose --stdio or --socket, not both", param_hint="--socket")
     from ..protocols.jsonrpc import run as serve_jsonrpc  # lazy: `boardwire info` stays fast
 
     try:
@@ -248,8 +241,7 @@ def serve(stdio: bool = typer.Option(False, "--stdio", help="Serve one client on
             hook = attach_hook(REGISTRY)
         serve_jsonrpc(root=root, socket_path=socket, open_paths=tuple(open_), auto_save=auto_save, attach=hook)
     except BoardwireError as e:
-        err.print(f"[red]error[/red] {e.code}: {e.message}" + (f"\n  {e.hint}" if e.hint else ""))
-        raise typer.Exit(e.exit_status)
+        fail(e)
 
 
 @app.command()
@@ -276,8 +268,7 @@ def bridge(host: str = typer.Option("127.0.0.1", "--host", help="Address to list
         run_bridge(root=root, host=host, port=port, open_paths=tuple(open_), pair=pair, max_payload=max_payload,
                    allow_origins=tuple(allow_origin), auto_save=auto_save, dev_mode=dev, attach=hook)
     except BoardwireError as e:
-        err.print(f"[red]error[/red] {e.code}: {e.message}" + (f"\n  {e.hint}" if e.hint else ""))
-        raise typer.Exit(e.exit_status)
+        fail(e)
 
 
 @app.command()
@@ -295,8 +286,10 @@ def view(open_: list[str] = typer.Option([], "--open", help="Open this document 
     from ..web.server import serve  # lazy: `boardwire info` stays fast
 
     if not keys and host not in ("127.0.0.1", "localhost", "::1"):
-        err.print("[red]error[/red] policy-denied: without --keys the view is served on a loopback address only")
-        raise typer.Exit(2)
+        from ..errors import PolicyDenied
+
+        fail(PolicyDenied("without --keys the view is served on a loopback address only",
+                          hint="Pass --keys (each client then needs a key of `boardwire mcp keys add`), or serve on 127.0.0.1."))
 
     def announce(url: str) -> None:
         if browser:
@@ -308,8 +301,7 @@ def view(open_: list[str] = typer.Option([], "--open", help="Open this document 
         serve(root, host=host, port=port, toolsets=sets, allow_origins=tuple(allow_origin), auth=keys,
               open_paths=tuple(open_), agent_command=agent_command, announce=announce)
     except BoardwireError as e:
-        err.print(f"[red]error[/red] {e.code}: {e.message}" + (f"\n  {e.hint}" if e.hint else ""))
-        raise typer.Exit(e.exit_status)
+        fail(e)
 
 
 @app.command("run")

@@ -12,6 +12,9 @@ from pathlib import Path
 
 import typer
 
+from ..errors import InvalidArgs, NoDocument, NotFound, PolicyDenied
+from .common import fail
+
 mcp_app = typer.Typer(add_completion=False, invoke_without_command=True, pretty_exceptions_enable=False,
                       help="Serve boardwire's commands as MCP tools (stdio by default).")
 keys_app = typer.Typer(add_completion=False, no_args_is_help=True, help="Bearer keys for --http.")
@@ -56,27 +59,25 @@ def mcp(ctx: typer.Context,
     try:
         listed = tool_list(sets)
     except ValueError as e:
-        typer.echo(f"error invalid-args: {e}", err=True)
-        raise typer.Exit(2)
+        raise typer.BadParameter(str(e), param_hint="--toolset")
     if tools:
         tokens, how = measured_tokens(listed)
         print(json.dumps({"tools": listed, "tokens": tokens, "counted_with": how, "default_budget": DEFAULT_TOKEN_BUDGET}, indent=1))
         return
     if not Path(root).is_dir():
-        typer.echo(f"error no-document: the working directory {root} does not exist", err=True)
-        raise typer.Exit(2)
+        fail(NoDocument(f"the working directory {root} does not exist", hint="Give --root an existing folder."))
     _quiet_logging()
     import anyio
 
     if http and attach:
-        typer.echo("error invalid-args: --attach serves one board over stdio; it does not combine with --http", err=True)
-        raise typer.Exit(2)
+        raise typer.BadParameter("--attach serves one board over stdio; it does not combine with --http",
+                                 param_hint="--attach")
     if http:
         from ..web.server import serve  # MCP at /mcp, the live view at /view behind the same keys
 
         if no_auth and host not in ("127.0.0.1", "localhost", "::1"):
-            typer.echo("error policy-denied: --no-auth is only allowed on a loopback host", err=True)
-            raise typer.Exit(2)
+            fail(PolicyDenied("--no-auth is only allowed on a loopback host",
+                              hint="Serve on 127.0.0.1, or use keys (boardwire mcp keys add NAME)."))
         serve(root, host=host, port=port, toolsets=sets, allow_origins=allow_origin, auth=not no_auth)
         return
     from ..protocols.mcp.server import serve_stdio
@@ -131,8 +132,7 @@ def keys_add(name: str, root: str = typer.Option(".", "--root"),
     try:
         key = KeyStore(root).add(name, workspace)
     except ValueError as e:
-        typer.echo(f"error invalid-args: {e}", err=True)
-        raise typer.Exit(2)
+        fail(InvalidArgs(str(e)))
     print(key)
 
 
@@ -150,8 +150,7 @@ def keys_revoke(name: str, root: str = typer.Option(".", "--root")):
     from ..protocols.mcp.keys import KeyStore
 
     if not KeyStore(root).revoke(name):
-        typer.echo(f"error not-found: no key named {name}", err=True)
-        raise typer.Exit(2)
+        fail(NotFound(f"no key named {name}", hint="boardwire mcp keys list shows the keys."))
     print(f"revoked {name}")
 
 
@@ -166,5 +165,4 @@ def install(client: str = typer.Option(..., "--client", help="claude-code, codex
     try:
         print(do_install(client, root=root, print_only=print_only, config=config))
     except ValueError as e:
-        typer.echo(f"error invalid-args: {e}", err=True)
-        raise typer.Exit(2)
+        fail(InvalidArgs(str(e)))

@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from ..errors import BoardwireError
+from .common import fail, print_json
 
 parts_app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                         help="The parts catalogue (.boardwire/parts.sqlite in the working directory).")
@@ -18,29 +19,30 @@ def import_cmd(file: str = typer.Argument(..., help="A jlcpcb-parts-database CSV
                root: str = typer.Option(".", "--root", help="Working directory whose catalogue receives the rows")):
     """Index a catalogue file (a person's own command: the file may be anywhere)."""
     from ..commands.parts import import_file
-    from .main import _fail, _print_json
+    from ..errors import IOFailure, NotFound
 
     path = Path(file)
-    if not path.is_file():
-        typer.echo(f"no file {file}", err=True)
-        raise typer.Exit(2)
     try:
+        if not path.is_file():
+            raise NotFound(f"no file {file}", hint="Give the path of a catalogue file (examples/parts/ has a sample).")
         n = import_file(Path(root), path)
     except BoardwireError as e:
-        _fail(e)
-    _print_json({"summary": f"{n['rows']} rows from {path.name}; {n['total']} in the catalogue", **n})
+        fail(e, True)
+    except OSError as e:
+        fail(IOFailure(str(e)), True)
+    print_json({"summary": f"{n['rows']} rows from {path.name}; {n['total']} in the catalogue", **n})
 
 
 @parts_app.command("search")
 def search_cmd(query: str = typer.Argument(...), limit: int = typer.Option(10, "--limit"),
                root: str = typer.Option(".", "--root")):
     """Search the catalogue; prints the compact table."""
-    from .main import _fail, _run
+    from .main import _run
 
     try:
         out = _run("parts.search", {"query": query, "limit": limit}, save=False, root=root)
     except BoardwireError as e:
-        _fail(e)
+        fail(e, True)
     typer.echo(out["summary"])
     typer.echo(out.get("table") or "\n".join(f"{c['kind']} {c['id']}: {c['description']}"
                                              for c in out.get("library_candidates", [])))

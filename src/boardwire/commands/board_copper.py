@@ -11,14 +11,14 @@ from ..errors import InvalidArgs
 from ..registry import Context, command
 from .board_args import check_layer, check_polygon, net_code
 from .board_query import board_of
-from .common import EditArgs, Name, Point, Result, Size, nm, pt
+from .common import EditArgs, Name, NetName, Point, Result, Size, nm, pt
 
 
 class TrackArgs(EditArgs):
     points: list[Point] = Field(min_length=2, max_length=1000, description="Polyline; one segment per pair of points")
     width: Size
     layer: str = "F.Cu"
-    net: str | None = None
+    net: NetName | None = None
 
 
 def _no_zero_segments(points: list) -> None:
@@ -49,7 +49,7 @@ class RouteArgs(EditArgs):
     points: list[Point] = Field(min_length=2, max_length=1000)
     layers: list[str] = Field(min_length=1, max_length=1000, description="Layer of each segment (one per pair of points), or one for all")
     width: Size
-    net: str | None = None
+    net: NetName | None = None
     via_size: Size | None = Field(None, description="Default: the net class's via diameter")
     via_drill: Size | None = Field(None, description="Default: the net class's via drill")
 
@@ -83,7 +83,7 @@ class ViaArgs(EditArgs):
     at: Point
     size: Size | None = Field(None, description="Pad diameter; default: the net class's")
     drill: Size | None = Field(None, description="Default: the net class's")
-    net: str | None = None
+    net: NetName | None = None
 
 
 @command("pcb.addVia", kind="edit", args=ViaArgs, result=Result, units="mm",
@@ -101,7 +101,7 @@ def add_via(ctx: Context, a: ViaArgs) -> dict:
 class ZoneArgs(EditArgs):
     outline: list[Point] = Field(min_length=3, max_length=10000)
     layer: str = "F.Cu"
-    net: str | None = Field(None, description="Net name, e.g. GND")
+    net: NetName | None = Field(None, description="Net name, e.g. GND")
     clearance: float = Field(0.5, ge=0, le=100)
     min_width: Size = 0.25
     priority: int = Field(0, ge=0, le=1_000_000)

@@ -13,7 +13,7 @@ from ..documents.libraries import footprint_path
 from ..errors import InvalidArgs, NotFound
 from ..registry import Context, command
 from .board_query import board_of, footprint_of
-from .common import Angle, EditArgs, Name, Point, Result, mm_pt, nm, pt
+from .common import Angle, EditArgs, Name, NetName, Point, Result, mm_pt, nm, pt
 
 UNITS = "mm, degrees"
 
@@ -46,7 +46,7 @@ class PlaceArgs(EditArgs):
     at: Point
     angle: Angle = 0
     side: Literal["front", "back"] = "front"
-    nets: dict[str, str] = Field(default_factory=dict, max_length=10000,
+    nets: dict[str, NetName] = Field(default_factory=dict, max_length=10000,
                                  description="Pad number -> net name (new nets are added)")
 
 

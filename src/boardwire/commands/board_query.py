@@ -9,7 +9,7 @@ from pydantic import Field
 from ..documents.board import Arc, Board, Footprint, Graphic, Text, Track, Via, Zone
 from ..errors import NotFound
 from ..registry import Context, command
-from .common import Coord, DocArgs, Name, Result, mm, mm_pt, nm
+from .common import Coord, DocArgs, Name, NetName, Result, mm, mm_pt, nm
 
 
 def board_of(ctx: Context, path: str) -> Board:
@@ -73,7 +73,7 @@ ItemKind = Literal["footprint", "module", "segment", "arc", "via", "zone", "gr_l
 class ItemsArgs(DocArgs):
     kind: list[ItemKind] | None = Field(None, max_length=20)
     layer: str | None = Field(None, description="e.g. F.Cu")
-    net: str | None = None
+    net: NetName | None = None
     reference: str | None = Field(None, max_length=1000, description="Footprint reference, e.g. R1")
     bbox: list[Coord] | None = Field(None, min_length=4, max_length=4, description="[x1, y1, x2, y2] mm")
     offset: int = Field(0, ge=0)

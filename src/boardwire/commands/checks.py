@@ -12,7 +12,7 @@ from ..kicad.checks import drc_summary, parse_erc_report, parse_report, run_drc,
 from ..kicad.cli import kicad_cli
 from ..kicad.snapshot import board_snapshot, hierarchy_snapshot, schematic_beside
 from ..registry import Context, command
-from .common import DocArgs, Result
+from .common import DocArgs, Result, errors_counted
 from .sch_query import connectivity_of, sheet_files
 
 
@@ -28,7 +28,7 @@ class DrcArgs(DocArgs):
                              "both: KiCad's result plus the built-in one and which violations each found alone")
 
 
-@command("check.drc", kind="check", args=DrcArgs, result=Result, long=True, idempotent=True,
+@command("check.drc", kind="check", args=DrcArgs, result=Result, long=True, idempotent=True, finds_errors=errors_counted,
          tables=("violations", "unconnected", "parity"), grouped=("violations", "unconnected"), units="mm", examples=({"path": "board.kicad_pcb"},))
 def drc(ctx: Context, a: DrcArgs) -> dict:
     """KiCad's design rules check (kicad-cli) on the board as it is in memory (nothing is saved): violations with type, severity, description, items (id, position), unconnected items, counts. engine builtin runs boardwire's own rules instead (milliseconds), both runs the two and compares them."""
@@ -70,7 +70,7 @@ class ErcArgs(DocArgs):
     limit: int = Field(200, ge=0, le=10000, description="Most violations to list (counts cover all)")
 
 
-@command("check.erc", kind="check", args=ErcArgs, result=Result, long=True, idempotent=True,
+@command("check.erc", kind="check", args=ErcArgs, result=Result, long=True, idempotent=True, finds_errors=errors_counted,
          tables=("violations",), grouped=("violations",), units="mm", examples=({"path": "board.kicad_sch"},))
 def erc(ctx: Context, a: ErcArgs) -> dict:
     """KiCad's electrical rules check (kicad-cli) on the schematic hierarchy as it is in memory (nothing is saved): violations with type, severity, description, sheet, items (id, position), and counts by type and sheet. Give the root sheet."""

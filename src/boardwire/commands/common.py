@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from ..documents.board.tables import bounded_net_name
 from ..documents.units import mm, nm
 
 # KiCad stores coordinates as 32-bit nanometres: +-2147.48 mm is the whole world.
@@ -19,6 +20,9 @@ Point = Annotated[list[Coord], Field(min_length=2, max_length=2, description="[x
 Size = Annotated[float, Field(gt=0, le=1000, description="mm")]
 Angle = Annotated[float, Field(ge=-3600, le=3600, description="degrees")]
 Name = Annotated[str, Field(min_length=1, max_length=1000)]
+# A net name: at most MAX_NET_NAME characters, checked without a schema keyword (the
+# default tool list is near its token budget); docs/commands.md says so.
+NetName = Annotated[str, AfterValidator(bounded_net_name)]
 
 
 class Args(BaseModel):
@@ -40,6 +44,12 @@ class EditArgs(DocArgs):
 class Result(BaseModel):
     model_config = ConfigDict(extra="allow")
     summary: str = Field(description="One line saying what happened")
+
+
+def errors_counted(result: dict) -> bool:
+    """A check's result found errors: ``counts.errors`` (KiCad's error severity over
+    every finding) is not 0 (`Command.finds_errors` of check.drc and check.erc)."""
+    return result.get("counts", {}).get("errors", 0) > 0
 
 
 def pt(p: list[float]) -> tuple[int, int]:

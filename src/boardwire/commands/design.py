@@ -20,7 +20,7 @@ from ..design.pipeline import STAGES, Build
 from ..design.verdict import judge
 from ..design.versions import next_version, now, project_files, read_json, settings, write_json
 from ..documents.ids import seeded
-from ..errors import CheckFailed, InvalidArgs, NotFound
+from ..errors import DesignErrors, InvalidArgs, NotFound
 from ..parts.lines import encode
 from ..registry import Context, command
 from .common import Args, Result
@@ -88,7 +88,7 @@ def brief(ctx: Context, a: Args) -> dict:
 
 
 @command("design.check", kind="query", args=DesignSource, result=Result, idempotent=True,
-         examples=({"file": "blinker.json"},))
+         finds_errors=lambda r: not r["ok"], examples=({"file": "blinker.json"},))
 def check_cmd(ctx: Context, a: DesignSource) -> dict:
     """Validate a design: schema, then each component resolved (catalogue part -> symbol, footprint, LCSC/MPN fields), pins, nets of one pin, unconnected pins, power without a source, footprints that do not fit the symbol. Errors and warnings carry code, where, message and fix; components as a compact table."""
     d = load(ctx, a)
@@ -111,8 +111,9 @@ def _build(ctx: Context, d: Design, out: str, until: str | None, seed: str | Non
     root = ctx.session.workspace.root
     report = check(d, root)
     if report.errors:
-        raise CheckFailed(f"{d.name}: {len(report.errors)} problems, first: {report.errors[0]['message']}",
-                          hint="Run design.check and fix each error (each says how).", errors=report.errors[:50])
+        first = report.errors[0]
+        raise DesignErrors(f"{d.name}: {len(report.errors)} problems, first: {first['message']} ({first['fix']})",
+                           errors=report.errors[:50])
     folder = next_version(root, out, d.name)
     seed = seed or folder.rsplit("/", 2)[-2] + "/" + folder.rsplit("/", 1)[-1]
     call, has = _sub(ctx)
@@ -135,10 +136,15 @@ def _build(ctx: Context, d: Design, out: str, until: str | None, seed: str | Non
             "verdict": verdict}
 
 
-@command("design.build", kind="session", args=BuildArgs, result=Result, long=True,
+def build_found_errors(result: dict) -> bool:
+    """A build found errors: a stage failed, or the verdict is not clean."""
+    return any(s["status"] == "failed" for s in result["stages"]) or not (result["verdict"] or {"clean": True})["clean"]
+
+
+@command("design.build", kind="session", args=BuildArgs, result=Result, long=True, finds_errors=build_found_errors,
          examples=({"file": "blinker.json"}, {"file": "usbc.json", "until": "erc"}))
 def build_cmd(ctx: Context, a: BuildArgs) -> dict:
-    """Build the board from a design document (parts, nets, board): a new version folder OUT/NAME/vNNN, with progress per stage: project, schematic (layout, sch.connect, annotate), erc, update, outline, placement (pcb.autoplace, or a marked fallback; pinned parts kept), route (pcb.autoroute), zones (GND on B.Cu), save, drc (with parity), verdict, fab (fab.zip when clean). Errors: check-failed with design.check's errors."""
+    """Build the board from a design document (parts, nets, board): a new version folder OUT/NAME/vNNN, with progress per stage: project, schematic (layout, sch.connect, annotate), erc, update, outline, placement (pcb.autoplace, or a marked fallback; pinned parts kept), route (pcb.autoroute), zones (GND on B.Cu), save, drc (with parity), verdict, fab (fab.zip when clean). Errors: design-errors with design.check's errors."""
     return _build(ctx, load(ctx, a), a.out, a.until)
 
 
@@ -148,7 +154,7 @@ class RebuildArgs(Args):
     pinned: dict[str, Pinned] | None = Field(None, description="Changed or added pinned placements")
 
 
-@command("design.rebuild", kind="session", args=RebuildArgs, result=Result, long=True,
+@command("design.rebuild", kind="session", args=RebuildArgs, result=Result, long=True, finds_errors=build_found_errors,
          examples=({"version": "builds/blinker/v001"},))
 def rebuild(ctx: Context, a: RebuildArgs) -> dict:
     """Build a version again into a new version folder from its design.json and settings.json (same id seed): unchanged, the KiCad project files are byte-identical (identical lists them); router or pinned change what they name."""
@@ -177,6 +183,7 @@ class VerdictArgs(Args):
 
 
 @command("design.verdict", kind="check", args=VerdictArgs, result=Result, long=True, idempotent=True,
+         finds_errors=lambda r: not r["clean"],
          examples=({"board": "builds/blinker/v001/blinker.kicad_pcb"},))
 def verdict(ctx: Context, a: VerdictArgs) -> dict:
     """Judge any board as design.build judges its own: ERC and DRC counts (kicad-cli, with parity), unrouted, a rubric (decoupling distances, connectors to the edge, silk findings, schematic text overlaps) and a render (board.png beside the board)."""

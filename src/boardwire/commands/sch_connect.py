@@ -13,12 +13,12 @@ from ..documents.units import mm
 from ..errors import InvalidArgs, NotFound
 from ..layout.sch_connect import PinError, is_ground, is_power_name, plan_sheet
 from ..registry import Context, command
-from .common import EditArgs, Result
+from .common import EditArgs, NetName, Result
 from .sch_design import editable
 
 class ConnectArgs(EditArgs):
-    nets: dict[str, list[str]] = Field(max_length=2000, description='Net name -> pins "REF.PIN", e.g. {"LED": ["U1.3", "R1.1"]}')
-    power: list[str] | None = Field(None, description="Nets drawn as power symbols; default GND*, +*, VCC, VDD, VBUS...")
+    nets: dict[NetName, list[str]] = Field(max_length=2000, description='Net name -> pins "REF.PIN", e.g. {"LED": ["U1.3", "R1.1"]}')
+    power: list[NetName] | None = Field(None, description="Nets drawn as power symbols; default GND*, +*, VCC, VDD, VBUS...")
     no_connect: list[str] = Field(default_factory=list, description='Pins "REF.PIN" to flag as unconnected')
     flags: bool = Field(True, description="PWR_FLAG on power nets without a power output pin")
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from ..documents.schematic import Schematic
 from ..errors import InvalidArgs
@@ -75,6 +75,15 @@ class LabelArgs(EditArgs):
     text: Name = Field(description="Net name")
     at: Point = Field(description="Connection point [x, y] mm (on a wire or a pin)")
     angle: Quarter = Field(0, description="0: text to the right of the point, 180: to the left, 90 up, 270 down")
+
+    @field_validator("text")
+    @classmethod
+    def _one_line(cls, text: str) -> str:
+        """A label's text is its net's name, one line in KiCad (its label dialog has no
+        line breaks); a line break would name a net no other label or pin can join."""
+        if "\n" in text or "\r" in text:
+            raise ValueError("a label is one line: no line breaks in its text")
+        return text
 
 
 class ShapedLabelArgs(LabelArgs):

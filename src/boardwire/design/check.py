@@ -12,12 +12,17 @@ no-footprint           neither the component, the part nor the symbol names one
 unknown-footprint      the footprint is in no library
 footprint-mismatch     symbol pins with no pad of that number on the footprint
 unknown-pin            a net or no_connect names a pin the symbol lacks
-unknown-ref            a net names a reference that is not a component
+unknown-ref            a net or a constraint (edge, pinned) names a reference that is
+                       not a component
 duplicate-ref          two components share a reference
 pin-twice              a pin in two nets (or in a net and no_connect)
 single-pin-net         a net of one pin (use no_connect)
 unconnected-pin        a visible pin in no net and not in no_connect (ERC would fail)
 no-power-source        a power net without a power output, a connector or a PWR_FLAG
+bad-outline            board.outline is not a simple polygon (it crosses itself)
+off-board              a pinned part whose courtyard is not inside the outline
+board-too-small        the parts' courtyards do not fit in the outline (their total
+                       area is larger, or one part is wider than the board both ways)
 =====================  ==========================================================
 """
 
@@ -29,9 +34,10 @@ from pathlib import Path
 from ..errors import BoardwireError
 from ..layout.sch_connect import is_power_name
 from ..parts.catalogue import Catalogue
-from ..parts.kicad_source import footprint_pads, symbol_for, symbol_pins
+from ..parts.kicad_source import footprint_box, footprint_pads, symbol_for, symbol_pins
 from ..parts.values import text_values
 from .document import Design
+from .placement import default_size
 
 CONNECTOR_PREFIXES = ("J", "P", "CN", "USB")
 
@@ -47,6 +53,7 @@ class Resolved:
     fields: dict[str, str]
     pins: list[dict]
     units: int = 1
+    box: tuple[float, float, float, float] | None = None  # courtyard, mm around the anchor
 
 
 @dataclass
@@ -80,6 +87,11 @@ def _resolve(design: Design, root: Path, report: Report) -> None:
         symbol, footprint, value = c.symbol, c.footprint, c.value
         if c.part:
             row = cat.get(c.part)
+            if row is None and not cat.exists():
+                report.add("unknown-part", where, f"{c.part}: no parts catalogue in this folder (.boardwire/parts.sqlite)",
+                           "Import one first: `boardwire parts import FILE` (or parts.import); boardwire's repository "
+                           "has a sample, examples/parts/jlc-basic-preferred-sample.csv. Or give symbol and footprint.")
+                continue
             if row is None:
                 report.add("unknown-part", where, f"no part {c.part} in the catalogue",
                            "Find one with parts.search (after parts.import), or give symbol and footprint.")
@@ -119,7 +131,8 @@ def _resolve(design: Design, root: Path, report: Report) -> None:
             report.add("footprint-mismatch", where, f"{footprint} has no pad for pins {', '.join(missing)} of {symbol}",
                        "Choose a footprint whose pad numbers match the symbol's pins (parts.pins shows both).")
         units = max([p["unit"] for p in pins] + [1])
-        report.components[c.ref] = Resolved(c.ref, symbol, footprint, value, fields, pins, units)
+        report.components[c.ref] = Resolved(c.ref, symbol, footprint, value, fields, pins, units,
+                                            footprint_box(footprint, root))
 
 
 def check(design: Design, root: Path) -> Report:
@@ -150,6 +163,8 @@ def check(design: Design, root: Path) -> Report:
             if name not in where_pin and not p.get("hidden") and p["type"] != "no_connect":
                 report.add("unconnected-pin", f"components {ref}", f"{name} ({p['name']}, {p['type']}) is in no net",
                            "Add it to a net or to no_connect.")
+    _check_constraints(design, report, known_refs)
+    _check_board(design, report)
     power = set(design.power) if design.power is not None else {n for n in design.nets if is_power_name(n)}
     report.power = power
     types = {f"{ref}.{p['number']}": p["type"] for ref, r in comps.items() for p in r.pins}
@@ -161,3 +176,63 @@ def check(design: Design, root: Path) -> Report:
             report.add("no-power-source", f"nets.{net}", f"power net {net} has no power output pin and no connector",
                        "Connect a regulator output or a connector pin to it.")
     return report
+
+
+def _check_constraints(design: Design, report: Report, known_refs: set[str]) -> None:
+    fix = "Name a component's reference (components[].ref), or remove the entry."
+    for i, ref in enumerate(design.constraints.edge):
+        if ref not in known_refs:
+            report.add("unknown-ref", f"constraints.edge[{i}]", f"edge connector {ref}: no component {ref}", fix)
+    for ref in design.constraints.pinned:
+        if ref not in known_refs:
+            report.add("unknown-ref", f"constraints.pinned.{ref}", f"pinned {ref}: no component {ref}", fix)
+
+
+def _turned(box: tuple[float, float, float, float], angle: int) -> tuple[float, float, float, float]:
+    """``box`` turned ``angle`` degrees as pcb.rotate turns a footprint (counter-clockwise
+    on screen, y down: (x, y) -> (y, -x) for 90)."""
+    x1, y1, x2, y2 = box
+    for _ in range(angle // 90 % 4):
+        x1, y1, x2, y2 = y1, -x2, y2, -x1
+    return x1, y1, x2, y2
+
+
+def _check_board(design: Design, report: Report) -> None:
+    """Pinned parts inside the outline, and room for every part (mm, the outline's
+    frame: its top-left corner at 0, 0; the default size as the build makes it)."""
+    from shapely.geometry import Polygon, box
+
+    boxes = {ref: c.box for ref, c in report.components.items() if c.box is not None}
+    b = design.board
+    if b.outline:
+        outline = Polygon(b.outline)
+        if not outline.is_valid or outline.area <= 0:
+            report.add("bad-outline", "board.outline", "the outline is not a simple polygon (it crosses itself or has no area)",
+                       "List the corners in order around the board.")
+            return
+        where = "board.outline"
+    else:
+        w, h = b.size or default_size(boxes)
+        outline, where = box(0, 0, w, h), "board.size"
+    ox1, oy1, ox2, oy2 = outline.bounds
+    frame = f"{ox2 - ox1:g} x {oy2 - oy1:g} mm"
+    for ref, p in design.constraints.pinned.items():
+        if ref not in boxes:
+            continue
+        x1, y1, x2, y2 = _turned(boxes[ref], p.angle)
+        crt = box(p.at[0] + x1, p.at[1] + y1, p.at[0] + x2, p.at[1] + y2)
+        if not outline.buffer(1e-6).contains(crt):
+            report.add("off-board", f"constraints.pinned.{ref}",
+                       f"{ref} pinned at {p.at} has its courtyard ({crt.bounds[0]:g}, {crt.bounds[1]:g}) to "
+                       f"({crt.bounds[2]:g}, {crt.bounds[3]:g}) mm outside the outline ({frame} from 0, 0)",
+                       "Pin it inside: positions are mm from the outline's top-left corner (x right, y down).")
+    need = sum((c[2] - c[0]) * (c[3] - c[1]) for c in boxes.values())
+    if need > outline.area:
+        report.add("board-too-small", where, f"the parts' courtyards take {need:.0f} mm², the outline has {outline.area:.0f} mm²",
+                   "Make the board larger (board.size, or leave it out for a size from the parts' area).")
+    side = sorted((ox2 - ox1, oy2 - oy1))
+    for ref, c in sorted(boxes.items()):
+        dims = sorted((c[2] - c[0], c[3] - c[1]))
+        if dims[0] > side[0] or dims[1] > side[1]:
+            report.add("board-too-small", where, f"{ref}'s courtyard ({dims[1]:g} x {dims[0]:g} mm) does not fit in {frame}",
+                       "Make the board larger, or choose a smaller footprint.")

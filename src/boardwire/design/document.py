@@ -15,7 +15,9 @@ from __future__ import annotations
 import json
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+
+from ..documents.board.tables import bounded_net_name
 
 SCHEMA_VERSION = 1
 Ref = Annotated[str, Field(pattern=r"^[A-Z][A-Z_]*[0-9]+$", max_length=20, description="Reference designator, e.g. U1")]
@@ -23,6 +25,7 @@ PinRef = Annotated[str, Field(pattern=r"^[A-Z][A-Z_]*[0-9]+\.[^\s.]+$", max_leng
 LibId = Annotated[str, Field(pattern=r"^[^:/\\\s]+:[^:/\\]+$", max_length=300)]
 Mm = Annotated[float, Field(ge=-1000, le=1000)]
 XY = Annotated[list[Mm], Field(min_length=2, max_length=2)]
+NetName = Annotated[str, AfterValidator(bounded_net_name)]  # at most MAX_NET_NAME characters
 
 
 class Closed(BaseModel):
@@ -52,7 +55,7 @@ class Board(Closed):
     rules: Literal["2layer-starter", "jlcpcb"] = Field(
         "2layer-starter", description="2layer-starter: 0.2 mm clearance and tracks, 0.6/0.3 mm vias; "
                                       "jlcpcb: JLCPCB's 2-layer minimums, 0.127 mm clearance, 0.2 mm tracks")
-    ground_plane: str | None = Field("GND", description="Net poured on B.Cu after routing; null for none")
+    ground_plane: NetName | None = Field("GND", description="Net poured on B.Cu after routing; null for none")
 
 
 class Pinned(Closed):
@@ -81,8 +84,8 @@ class Design(Closed):
     name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
     description: str = Field("", max_length=2000)
     components: list[Component] = Field(min_length=1, max_length=2000)
-    nets: dict[str, list[PinRef]] = Field(description="Net name -> pins")
-    power: list[str] | None = Field(None, description="Nets drawn as power symbols; default GND*, +*, VCC, VDD, VBUS")
+    nets: dict[NetName, list[PinRef]] = Field(description="Net name -> pins")
+    power: list[NetName] | None = Field(None, description="Nets drawn as power symbols; default GND*, +*, VCC, VDD, VBUS")
     no_connect: list[PinRef] = Field(default_factory=list)
     board: Board = Field(default_factory=Board)
     constraints: Constraints = Field(default_factory=Constraints)

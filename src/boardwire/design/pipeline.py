@@ -15,7 +15,6 @@ itself and is judged the same way. Paths are relative to the working directory.
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -24,7 +23,7 @@ from ..errors import BoardwireError
 from ..layout.sch_layout import Item, arrange
 from .check import Report
 from .document import Design
-from .placement import shelf_place
+from .placement import default_size, shelf_place
 
 STAGES = ("project", "schematic", "erc", "update", "outline", "placement", "route", "zones", "save",
           "drc", "verdict", "fab")
@@ -158,10 +157,8 @@ class Build:
         else:
             if b.size:
                 w, h = b.size
-            else:  # three times the courtyards' area, 4:3, whole millimetres
-                area = sum((c[2] - c[0] + 1) * (c[3] - c[1] + 1) for c in self.sizes.values())
-                w = max(20.0, math.ceil(math.sqrt(area * 3 * 4 / 3)))
-                h = max(15.0, math.ceil(area * 3 / w))
+            else:
+                w, h = default_size(self.sizes)
             self.outline = (ORIGIN[0], ORIGIN[1], ORIGIN[0] + w, ORIGIN[1] + h)
             self.call("pcb.outline", {"path": self.pcb, "rect": list(self.outline)})
         x1, y1, x2, y2 = self.outline
@@ -185,6 +182,9 @@ class Build:
         if self.has("pcb.autoplace"):
             out = self.call("pcb.autoplace", {"path": self.pcb})
             st.data = {"engine": "pcb.autoplace"}
+            if out.get("off_board") or out.get("unplaced"):
+                raise StageFailed(f"{out['summary']}; unplaced: {', '.join(out.get('unplaced') or []) or 'none'}; "
+                                  "give board.size larger")
             return out["summary"]
         # FALLBACK (until pcb.autoplace is in the registry): shelves, no wire-length goal
         st.data = {"engine": "fallback shelf placement (design/placement.py)"}

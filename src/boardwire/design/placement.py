@@ -9,8 +9,18 @@ positions are board mm.
 
 from __future__ import annotations
 
+import math
+
 GAP = 1.0     # mm between courtyards
 EDGE = 0.5    # mm from the outline to a courtyard
+
+
+def default_size(sizes: dict[str, tuple[float, float, float, float]]) -> tuple[float, float]:
+    """(width, height) mm of the board when the design gives no size: three times the
+    courtyards' area (each 1 mm larger), 4:3, whole millimetres, at least 20 x 15."""
+    area = sum((c[2] - c[0] + 1) * (c[3] - c[1] + 1) for c in sizes.values())
+    w = max(20.0, math.ceil(math.sqrt(area * 3 * 4 / 3)))
+    return w, max(15.0, math.ceil(area * 3 / w))
 
 
 def _hits(box, boxes) -> bool:

@@ -62,6 +62,15 @@ def footprint_pads(footprint: str, where: Path) -> list[str]:
     return list(seen)
 
 
+def footprint_box(footprint: str, where: Path) -> tuple[float, float, float, float]:
+    """(x1, y1, x2, y2) mm around a library footprint's anchor, unrotated: its front
+    courtyard, else its drawings and pads (`FootprintFile.layout_box`)."""
+    lib, name = split_id(footprint)
+    doc = FootprintFile.load(find_library("footprint", lib, where) / f"{name}.kicad_mod")
+    x1, y1, x2, y2 = doc.layout_box()
+    return x1 / 1e6, y1 / 1e6, x2 / 1e6, y2 / 1e6
+
+
 def symbol_pins(symbol: str, where: Path) -> list[dict]:
     """Pins of a library symbol (body style 1): {number, name, type, unit, hidden (when so)}."""
     definition = symbol_definition(symbol, where)

@@ -80,6 +80,14 @@ def _code(lcsc) -> str:
 def read_csv(path: Path) -> Iterator[Part]:
     """Rows of a jlcpcb-parts-database CSV file."""
     csv.field_size_limit(1 << 26)
+    try:
+        yield from _csv_rows(path)
+    except (UnicodeDecodeError, csv.Error) as e:
+        raise InvalidArgs(f"{path.name}: not a jlcpcb-parts-database CSV file ({str(e)[:200]})",
+                          hint="Give the CSV of CDFER/jlcpcb-parts-database or a jlcparts cache.sqlite3.") from None
+
+
+def _csv_rows(path: Path) -> Iterator[Part]:
     with open(path, newline="", encoding="utf-8") as f:
         reader = csv.DictReader(f)
         missing = [c for c in CSV_COLUMNS if c not in (reader.fieldnames or [])]

@@ -25,6 +25,9 @@ class Command:
     ``tables``: result fields that are lists of rows, written as line tables unless
     ``format: "json"`` (registry/tables.py); ``grouped``: those of them whose rows
     are grouped by their ``items`` (DRC/ERC findings).
+    ``finds_errors``: for a command that checks something, whether its result says the
+    check found errors (`boardwire call` then prints the result and exits with
+    `errors.EXIT_CHECK_ERRORS`); None for the others.
     """
 
     id: str
@@ -41,6 +44,7 @@ class Command:
     edits: str | None = None
     tables: tuple[str, ...] = ()
     grouped: tuple[str, ...] = ()
+    finds_errors: Callable[[dict], bool] | None = None
 
     @property
     def read_only(self) -> bool:
@@ -72,7 +76,8 @@ def compact_schema(schema: dict) -> dict:
 def command(id: str, *, kind: str, args: type[BaseModel], result: type[BaseModel] | None = None,
             units: str = "", examples: tuple[dict, ...] = (), destructive: bool = False,
             idempotent: bool = False, long: bool = False, edits: str | None = None,
-            tables: tuple[str, ...] = (), grouped: tuple[str, ...] = (), registry=None):
+            tables: tuple[str, ...] = (), grouped: tuple[str, ...] = (),
+            finds_errors: Callable[[dict], bool] | None = None, registry=None):
     """Decorator: declare the function as the handler of command ``id``.
 
     The handler is called as ``handler(ctx, args)`` and returns a dict (or a model)
@@ -94,7 +99,8 @@ def command(id: str, *, kind: str, args: type[BaseModel], result: type[BaseModel
         (registry or REGISTRY).add(Command(
             id=id, kind=kind, summary=" ".join(doc.split()), args=model, result=result,
             handler=fn, units=units, examples=examples, destructive=destructive,
-            idempotent=idempotent, long=long, edits=edits, tables=tables, grouped=grouped))
+            idempotent=idempotent, long=long, edits=edits, tables=tables, grouped=grouped,
+            finds_errors=finds_errors))
         return fn
 
     return deco

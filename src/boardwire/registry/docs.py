@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 
+from ..documents.board.tables import MAX_NET_NAME
+from ..errors import EXIT_CHECK_ERRORS
+
 from .registry import REGISTRY
 
 HEADER = """# Commands
@@ -12,8 +15,10 @@ Generated from the registry by `python -m boardwire.registry.docs > docs/command
 do not edit by hand. Every command is reachable from every door: `boardwire call ID
 '{json}'`, MCP tools (`boardwire mcp`; `.` becomes `_`), JSON-RPC methods
 (`boardwire serve`, docs/jsonrpc.md) and the script API (`boardwire.api`). Units: millimetres and degrees, KiCad's axes (x right, y down). Every
-document path is relative to the working directory.
-"""
+document path is relative to the working directory. A net name (`net`, `nets`, `power`,
+label text) is at most {max_net} characters: KiCad sets no limit, boardwire does (invalid-args
+beyond it); a label's text is one line, as in KiCad.
+""".replace("{max_net}", str(MAX_NET_NAME))
 
 
 def _type(prop: dict) -> str:
@@ -30,12 +35,19 @@ def _type(prop: dict) -> str:
 
 def _errors() -> str:
     """The stable error codes with the exit status `boardwire call` gives each."""
-    from ..errors import ALL_CODES, EXIT_CHECK_ERRORS
+    from ..errors import ALL_CODES
 
+    checks = ", ".join(f"`{c.id}`" for c in REGISTRY.all() if c.finds_errors is not None)
     rows = ["\n## Errors\n",
-            "A failed call answers `{\"error\": {\"code\", \"message\", \"hint\"}}`; the code is stable. "
-            "`boardwire call` exits with the status below (0 success, 2 bad command line, "
-            f"{EXIT_CHECK_ERRORS} a check that found errors); JSON-RPC numbers are in docs/jsonrpc.md.\n",
+            "A failed call answers `{\"error\": {\"code\", \"message\", \"hint\"}}`; the code is stable; "
+            "JSON-RPC numbers are in docs/jsonrpc.md. Every `boardwire` verb (`call`, `info`, `drc`, `build`, "
+            "`parts`, `run`, `mcp`...) exits by one rule: **0** the command ran and any check it ran found "
+            "no errors; **1** a bug (a Python traceback); **2** the command line itself is wrong (an unknown "
+            f"option, a missing argument, options that do not combine); **{EXIT_CHECK_ERRORS}** a check ran "
+            "and found errors: the result is printed as on success (the commands marked *exit "
+            f"{EXIT_CHECK_ERRORS} on errors*: {checks}; and `boardwire drc`, `boardwire build`); "
+            "**10 and up** the command failed with the code below (printed on stderr, and as JSON on "
+            "stdout where the verb prints JSON).\n",
             "| code | exit status | what to do |", "|---|---:|---|"]
     for code, cls in sorted(ALL_CODES.items(), key=lambda kv: kv[1].exit_status):
         rows.append(f"| `{code}` | {cls.exit_status} | {cls.hint} |")
@@ -52,7 +64,8 @@ def render() -> str:
         out.append(f"\n## {scope}\n")
         for c in cmds:
             flags = [c.kind] + [f for f, on in (("read-only", c.read_only), ("destructive", c.destructive),
-                                               ("idempotent", c.idempotent), ("long", c.long)) if on]
+                                               ("idempotent", c.idempotent), ("long", c.long),
+                                               (f"exit {EXIT_CHECK_ERRORS} on errors", c.finds_errors is not None)) if on]
             out.append(f"### `{c.id}`\n\n{c.summary}\n\n*{', '.join(flags)}*"
                        + (f" · units: {c.units}" if c.units else "") + "\n")
             schema = c.input_schema()

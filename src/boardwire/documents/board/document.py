@@ -9,7 +9,10 @@ pcbnew 9 writes them (``PCB_IO_KICAD_SEXPR``). Coordinates are integer nanometre
 
 from __future__ import annotations
 
-from ...errors import CheckFailed
+import math
+from numbers import Integral, Real
+
+from ...errors import CheckFailed, InvalidArgs
 from ...sexpr import atoms
 from ...sexpr.atoms import mm, quote
 from ...sexpr.node import SList
@@ -30,7 +33,15 @@ class Board(BoardReading):
 
     def add_track(self, start: Point, end: Point, width: int, layer: str, net: int = 0,
                   uid: str | None = None) -> Track:
-        """Add a straight track segment; points and width in nm. Returns the track."""
+        """Add a straight track segment; points and width in nm, ``layer`` a copper layer
+        of the board, ``net`` a number of its net table (0: no net). Returns the track.
+        Raises InvalidArgs (``data.errors`` names the argument) for a width that is not
+        positive, a layer that is not copper, a net number the table lacks, or a point
+        that is not two finite numbers: KiCad would refuse the file."""
+        _check_points(("start", start), ("end", end))
+        _check_sizes(("width", width))
+        self._check_copper_layer("layer", layer)
+        self._check_net(net)
         node = make("segment",
                     make("start", mm(start[0]), mm(start[1])),
                     make("end", mm(end[0]), mm(end[1])),
@@ -40,6 +51,21 @@ class Board(BoardReading):
                     self.id_token(uid or new_uuid()))
         index = self._insert_index(TRACK_KINDS, ("zone", "group", "embedded_fonts"))
         return Track(self, self.insert(self.root, node, index))
+
+    def _check_copper_layer(self, loc: str, layer) -> None:
+        # A file without a layer table loads in pcbnew as a default two-layer board.
+        names = self.copper_layers or ["F.Cu", "B.Cu"]
+        if not isinstance(layer, str) or layer not in names:
+            raise _invalid(loc, f"{layer!r} is not a copper layer of this board; it has {', '.join(names)}")
+
+    def _check_net(self, net) -> None:
+        """``net`` is 0 or a number of the board's net table."""
+        if isinstance(net, bool) or not isinstance(net, Integral):
+            raise _invalid("net", f"the net is a net number (int; 0 for no net), not {net!r}"
+                           + (": net_number() gives None for a name the board lacks" if net is None else ""))
+        if net != 0 and net not in self.index.net_table.values():
+            raise _invalid("net", f"net number {net} is not in the board's net table "
+                           "(net_number(name) gives a net's number; ensure_net(name) adds one)")
 
     def ensure_net(self, name: str) -> int:
         """The number of net ``name``, adding it to the net table if it is new."""
@@ -158,7 +184,18 @@ class Board(BoardReading):
 
     def add_via(self, at: Point, size: int, drill: int, layers: tuple[str, str] = ("F.Cu", "B.Cu"),
                 net: int = 0, uid: str | None = None) -> Via:
-        """Add a through via at ``at`` (nm) with pad ``size`` and ``drill`` (nm)."""
+        """Add a through via at ``at`` (nm) with pad ``size`` and ``drill`` (nm) between
+        two copper ``layers``, on net number ``net`` (0: no net). Raises InvalidArgs as
+        `add_track` does, and for a drill not smaller than the size."""
+        _check_points(("at", at))
+        _check_sizes(("size", size), ("drill", drill))
+        if drill >= size:
+            raise _invalid("drill", f"the via drill ({drill} nm) must be smaller than its size ({size} nm)")
+        if isinstance(layers, str) or len(layers) != 2 or layers[0] == layers[1]:
+            raise _invalid("layers", f"a via joins two different copper layers, not {layers!r}")
+        for name in layers:
+            self._check_copper_layer("layers", name)
+        self._check_net(net)
         node = make("via",
                     make("at", mm(at[0]), mm(at[1])),
                     make("size", mm(size)),
@@ -221,6 +258,26 @@ class Board(BoardReading):
                 self.insert(zone.node, as_tree(poly.to_bytes()))
             changed += 1
         return changed
+
+
+def _invalid(loc: str, msg: str) -> InvalidArgs:
+    return InvalidArgs(f"{loc}: {msg}", errors=[{"loc": loc, "msg": msg, "type": "value"}])
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, Real) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _check_points(*named: tuple[str, Point]) -> None:
+    for loc, p in named:
+        if isinstance(p, (str, bytes)) or len(p) != 2 or not all(_is_number(c) for c in p):
+            raise _invalid(loc, f"a point is two finite numbers (x, y) in nm, not {p!r}")
+
+
+def _check_sizes(*named: tuple[str, int]) -> None:
+    for loc, v in named:
+        if not _is_number(v) or v <= 0:
+            raise _invalid(loc, f"a size is a positive number of nm, not {v!r}")
 
 
 class FootprintFile(FootprintContainer):

@@ -2,6 +2,19 @@
 
 from __future__ import annotations
 
+# The longest net name boardwire's commands accept (characters). KiCad sets no limit
+# (a wxString); the longest in the corpus and the KiCad 9 demos is far below this, and
+# a bound keeps a runaway argument from reaching files, nets tables and tool results.
+MAX_NET_NAME = 1000
+
+
+def bounded_net_name(name: str) -> str:
+    """``name`` if it is at most `MAX_NET_NAME` characters; ValueError otherwise (an
+    argument validator: the registry reports it as invalid-args naming the argument)."""
+    if len(name) > MAX_NET_NAME:
+        raise ValueError(f"a net name is at most {MAX_NET_NAME} characters, not {len(name)}")
+    return name
+
 
 class Net:
     __slots__ = ("number", "name")

@@ -1,0 +1,45 @@
+"""The command line's one rule for output and exit status (docs/commands.md, "Errors"):
+
+* 0: the command ran, and any check it ran found no errors;
+* 1: a bug (an uncaught Python exception; the traceback goes to stderr);
+* 2: the command line itself is wrong (click's usage errors: an unknown option, a
+  missing argument, options that do not combine);
+* `EXIT_CHECK_ERRORS` (3): the command ran a check that found errors; the result is
+  printed as on success (`Command.finds_errors` says which results these are);
+* 10 and up: the command failed; the status is its error code's (errors.py), and
+  ``{"error": {code, message, hint}}`` is printed where the verb prints JSON.
+"""
+
+from __future__ import annotations
+
+import json
+
+import typer
+from rich.console import Console
+
+from ..errors import EXIT_CHECK_ERRORS, BoardwireError
+
+err = Console(stderr=True, soft_wrap=True, highlight=False)
+
+
+def print_json(obj) -> None:
+    print(json.dumps(obj, indent=2, ensure_ascii=False))
+
+
+def fail(e: BoardwireError, as_json: bool = False) -> None:
+    """Print ``e`` (JSON on stdout when ``as_json``; a line with its code and hint on
+    stderr always) and exit with its code's status."""
+    if as_json:
+        print_json({"error": e.to_dict()})
+    err.print(f"[red]error[/red] {e.code}: {e.message}" + (f"\n  {e.hint}" if e.hint else ""))
+    raise typer.Exit(e.exit_status)
+
+
+def exit_for(command_id: str, result: dict) -> None:
+    """Exit with `EXIT_CHECK_ERRORS` when ``result`` of ``command_id`` is a check that
+    found errors; return otherwise."""
+    from ..registry import REGISTRY
+
+    found = REGISTRY.get(command_id).finds_errors
+    if found is not None and found(result):
+        raise typer.Exit(EXIT_CHECK_ERRORS)

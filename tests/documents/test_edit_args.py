@@ -1,0 +1,89 @@
+"""The board's copper edit primitives refuse arguments KiCad would refuse in the saved
+file (``(net None)``, a negative width, a layer the board lacks, a net number not in
+its table) with invalid-args naming the argument, and leave the board as it was.
+
+The input is the board bundled with the package (a KiCad 9 file); the accepted case is
+judged by reading the saved file back."""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+
+import boardwire
+from boardwire.cli.main import example_board
+from boardwire.errors import InvalidArgs
+
+MM = 1_000_000
+A, B = (110 * MM, 100 * MM), (115 * MM, 100 * MM)
+
+BAD_TRACKS = [
+    ({"net": None}, "net"),          # net_number() of a name the board lacks
+    ({"net": "/OUT"}, "net"),        # a name where a number goes
+    ({"net": 999}, "net"),
+    ({"net": -1}, "net"),
+    ({"net": True}, "net"),
+    ({"width": -250_000}, "width"),
+    ({"width": 0}, "width"),
+    ({"width": float("nan")}, "width"),
+    ({"layer": "Bogus.Cu"}, "layer"),
+    ({"layer": "F.SilkS"}, "layer"),  # a layer of the board, not copper
+    ({"start": (float("inf"), 0)}, "start"),
+    ({"end": (1, 2, 3)}, "end"),
+]
+
+
+@pytest.fixture
+def board(tmp_path):
+    shutil.copy(example_board(), tmp_path / "b.kicad_pcb")
+    return boardwire.open(tmp_path / "b.kicad_pcb")
+
+
+@pytest.mark.parametrize("bad, loc", BAD_TRACKS, ids=[f"{loc}-{i}" for i, (_, loc) in enumerate(BAD_TRACKS)])
+def test_add_track_refuses_what_kicad_refuses(board, bad, loc):
+    before = board.to_bytes()
+    args = {"start": A, "end": B, "width": 250_000, "layer": "F.Cu", "net": board.net_number("/OUT")} | bad
+    with pytest.raises(InvalidArgs) as e:
+        board.add_track(**args)
+    assert e.value.code == "invalid-args" and e.value.data["errors"][0]["loc"] == loc
+    assert e.value.message.startswith(f"{loc}: ")
+    assert board.to_bytes() == before and board.edits == 0
+
+
+BAD_VIAS = [
+    ({"net": None}, "net"),
+    ({"net": 999}, "net"),
+    ({"size": -1}, "size"),
+    ({"drill": 0}, "drill"),
+    ({"drill": 700_000}, "drill"),            # not smaller than the size
+    ({"layers": ("F.Cu", "F.Cu")}, "layers"),
+    ({"layers": ("F.Cu", "In1.Cu")}, "layers"),  # a two-layer board
+    ({"layers": "F.Cu"}, "layers"),
+    ({"at": (None, 0)}, "at"),
+]
+
+
+@pytest.mark.parametrize("bad, loc", BAD_VIAS, ids=[f"{loc}-{i}" for i, (_, loc) in enumerate(BAD_VIAS)])
+def test_add_via_refuses_what_kicad_refuses(board, bad, loc):
+    before = board.to_bytes()
+    args = {"at": A, "size": 600_000, "drill": 300_000, "layers": ("F.Cu", "B.Cu"), "net": 1} | bad
+    with pytest.raises(InvalidArgs) as e:
+        board.add_via(**args)
+    assert e.value.data["errors"][0]["loc"] == loc
+    assert board.to_bytes() == before and board.edits == 0
+
+
+def test_good_copper_is_written_and_reads_back(board, tmp_path):
+    """Numbers of any integral/real type (the router's NumPy ones too) are accepted;
+    net 0 is "no net"; the saved file reads back with the items on their nets."""
+    out = board.net_number("/OUT")
+    board.add_track(A, B, width=250_000, layer="F.Cu", net=out)
+    board.add_track(B, (B[0], B[1] + 2 * MM), np.int64(200_000), "B.Cu", np.int64(0))
+    board.add_via(B, np.float64(600_000), 300_000, net=np.int32(out))
+    board.save()
+    again = boardwire.open(tmp_path / "b.kicad_pcb")
+    assert b"(net None)" not in (tmp_path / "b.kicad_pcb").read_bytes()
+    tracks = [t for t in again.tracks if t.start == A or t.start == B]
+    assert sorted(again.net_name(t.net) for t in tracks) == ["", "/OUT"]
