@@ -132,6 +132,9 @@ def test_control_characters_in_any_string_argument_are_invalid_args(tmp_path, ba
         assert err["code"] == "invalid-args" and "control character" in err["message"]
         assert err["data"]["errors"][0]["type"] == "control_character"
     assert sch.read_bytes() == before
-    # tabs and line breaks are text KiCad keeps: not refused here
-    REGISTRY.call("sch.label", {"path": "t.kicad_sch", "text": "two\nlines\tx", "at": [10, 10]},
-                  Context(session))
+    # tabs and line breaks are text KiCad keeps: not refused here (a label refuses a line
+    # break itself, being one line: sch.label's own rule)
+    REGISTRY.call("sch.label", {"path": "t.kicad_sch", "text": "tab\tx", "at": [10, 10]}, Context(session))
+    with pytest.raises(InvalidArgs) as e:
+        REGISTRY.call("sch.label", {"path": "t.kicad_sch", "text": "two\nlines", "at": [10, 10]}, Context(session))
+    assert e.value.to_dict()["data"]["errors"][0]["type"] != "control_character"
