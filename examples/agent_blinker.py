@@ -102,6 +102,8 @@ class Agent:
 
         t0 = time.perf_counter()
         r = await self.client.call_tool(tool, args)
+        while not r.is_error and (r.structured_content or {}).get("state") == "running":  # a long call's job
+            r = await self.client.call_tool("job_wait", {"job": r.structured_content["job"]})
         ms = (time.perf_counter() - t0) * 1000
         body = r.structured_content or {}
         wire_in = {"name": tool, "arguments": args}

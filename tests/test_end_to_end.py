@@ -130,3 +130,23 @@ def test_readme_records_the_calls_and_tokens_of_this_build(built):
     calls, tokens = (int(n.replace(",", "")) for n in said.groups())
     assert calls == t["calls"]
     assert abs(tokens - t["tokens"]) <= 0.05 * t["tokens"], (tokens, t)  # ids and times vary a little
+
+
+def test_the_audit_log_lists_every_call_with_its_seconds(built):
+    """Every call the agent made is a line of the workspace's audit log, in order, with
+    its seconds (a long call answered with a job: the line written when the job ended;
+    the job_wait calls are lines of their own); session.export renders them."""
+    from boardwire.protocols.mcp.tools import command_for
+    from boardwire.registry import REGISTRY, Context
+    from boardwire.session import Session, audit
+
+    agent, folder, rows = built
+    lines = list(audit.read(folder))
+    assert lines and all(x["door"] == "mcp" and x["client"] and x["seconds"] > 0 for x in lines)
+    calls = [x for x in lines if not x["command"].startswith("job.") and x.get("state") != "running"]
+    assert [x["command"] for x in calls] == [command_for(r["tool"]).id for r in rows]
+    assert not any(x["error"] for x in calls)
+    for x, r in zip(calls, rows):
+        assert x["seconds"] <= r["ms"] / 1000 + 0.5 or "job" in x
+    report = REGISTRY.call("session.export", {}, Context(Session(folder)))["markdown"]
+    assert f"{len(lines)} calls" in report and all(f"`{x['command']}`" in report for x in calls)

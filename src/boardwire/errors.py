@@ -63,12 +63,23 @@ class BoardwireError(Exception):
         self.data = data
 
     def to_dict(self) -> dict:
+        """``{code, message, hint?, data?, needs_human?}``: ``needs_human`` (from
+        ``data``, see `needs_human`) lifted to the top so every door shows it."""
         out = {"code": self.code, "message": self.message}
         if self.hint:
             out["hint"] = self.hint
         if self.data:
             out["data"] = self.data
+            if isinstance(self.data.get("needs_human"), dict):
+                out["needs_human"] = self.data["needs_human"]
         return out
+
+
+def needs_human(action: str, message: str) -> dict:
+    """What an error carries (as ``needs_human=`` data) when only a person can resolve
+    it: ``action`` a stable word (install_kicad, close_in_kicad, replug,
+    download_mode), ``message`` what to do. Agents ask a person only then."""
+    return {"action": action, "message": message}
 
 
 class ParseError(BoardwireError):

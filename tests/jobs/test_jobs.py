@@ -82,11 +82,13 @@ def test_over_mcp_a_job_waited_cancelled_and_cancelled_by_notification(ws):
                 job = None
                 if first:
                     job = (await c.call_tool(first, {"path": BOARD, "wait_s": 0})).structured_content["job"]
+                    await _until(lambda: _kicad_children(ws))
                 async with anyio.create_task_group() as tg:
                     async def call():
                         await c.call_tool(then, {"job": job, "wait_s": 120} if job else {"path": BOARD})
                     tg.start_soon(call)
                     await _until(lambda: _kicad_children(ws))
+                    await anyio.sleep(0.5)  # the server has begun the call (a cancel before that cancels nothing)
                     tg.cancel_scope.cancel()  # the SDK sends notifications/cancelled
                 await _until(lambda: not _kicad_children(ws), 10)
             r = (await c.call_tool("session_open", {"path": BOARD})).structured_content
@@ -110,10 +112,11 @@ def test_over_jsonrpc_a_job_waited_and_cancelled(ws):
         assert not _kicad_children(ws)
         # $/cancel of a job.wait cancels the job
         r = c.call("check.drc", {"path": BOARD, "wait_s": 0})["result"]
-        waiting = c.request("job.wait", {"job": r["job"], "wait_s": 120})
         while not _kicad_children(ws):
             assert time.time() < deadline + 60
             time.sleep(0.05)
+        waiting = c.request("job.wait", {"job": r["job"], "wait_s": 120})
+        time.sleep(0.5)  # running, not queued: a queued call is answered -32800 and never runs
         c.send({"jsonrpc": "2.0", "method": "$/cancel", "params": {"id": waiting}})
         assert c.reply(waiting, timeout=30)["error"]["code"] == -32800
         assert not _kicad_children(ws)

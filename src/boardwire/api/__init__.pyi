@@ -3044,6 +3044,30 @@ class _Session(Namespace):
         """
         ...
 
+    def export(self, *, report: Literal['markdown', 'json'] = 'markdown', since: str | None = None, command: str | None = None, errors: bool = False) -> dict[str, Any]:
+        """The workspace's audit log (.boardwire/session.jsonl: every call through every door, with its seconds and error) as a Markdown report or one JSON document.
+
+        Registry command ``session.export`` (session, read-only).
+
+        Args:
+            report (Literal['markdown', 'json']): markdown: a report; json: the log's lines (default 'markdown')
+            since (str | None): A span back (90s, 10m, 2h, 1d) or an ISO time
+            command (str | None): A command id, or a prefix: pcb.*
+            errors (bool): Only failed calls (default False)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            session.export(report='markdown', since='1h')
+        """
+        ...
+
     def open(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
         """Open a KiCad file (board, schematic, library, rules, table or project) into the session; commands also open what they name.
 

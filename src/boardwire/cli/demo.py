@@ -65,6 +65,8 @@ async def transcript(out: Path) -> list[dict]:
         async def call(tool: str, args: dict) -> dict:
             t0 = time.perf_counter()
             r = await client.call_tool(tool, args)
+            while not r.is_error and (r.structured_content or {}).get("state") == "running":  # a job: wait
+                r = await client.call_tool("job_wait", {"job": r.structured_content["job"]})
             ms = (time.perf_counter() - t0) * 1000
             body = r.structured_content or {}
             text = body.get("error", {}).get("message") if r.is_error else body.get("summary")

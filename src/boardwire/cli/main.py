@@ -353,6 +353,10 @@ from .kicad_cmd import kicad_app  # noqa: E402
 
 app.add_typer(kicad_app, name="kicad")
 
+from .log_cmd import log_command  # noqa: E402
+
+app.command("log")(log_command)
+
 
 def main() -> None:
     try:

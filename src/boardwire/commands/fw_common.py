@@ -5,7 +5,6 @@ flashed. Only translation: the work is in `boardwire.firmware`."""
 from __future__ import annotations
 
 from contextlib import contextmanager
-from pathlib import Path
 
 from pydantic import Field
 
@@ -13,7 +12,8 @@ from ..firmware import devices, policy
 from ..firmware.leases import hub
 from ..firmware.monitor import session as monitors
 from ..firmware.monitor.sources import SerialSource
-from ..firmware.project import CONFIG, FirmwareProject, read_toml
+from ..firmware.project import FirmwareProject
+from ..registry.policy import agent_table as workspace_policy
 from ..registry import Context
 from .common import Args
 
@@ -35,8 +35,9 @@ def project_of(ctx: Context, folder: str) -> FirmwareProject:
 
 
 def agent_table(ctx: Context) -> dict:
-    """The ``[agent]`` table of the server's boardwire.toml ({} when absent)."""
-    return read_toml(Path(ctx.session.workspace.root) / CONFIG).get("agent", {}) or {}
+    """The ``[agent]`` table of the server's boardwire.toml (the registry's policy,
+    `boardwire.registry.policy`, reads the same table)."""
+    return workspace_policy(ctx.session.workspace.root)
 
 
 def board_of(port: str) -> dict:

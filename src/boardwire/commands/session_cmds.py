@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -138,3 +138,27 @@ def batch(ctx: Context, a: BatchArgs) -> dict:
 def transaction(ctx: Context, a: BatchArgs) -> dict:
     """An alias of session.batch, which is already all-or-nothing across documents (one undo step each); its undo step is named session.transaction unless label is given."""
     return _run_steps(ctx, a, "session.transaction")
+
+
+class ExportArgs(Args):
+    report: Literal["markdown", "json"] = Field("markdown", description="markdown: a report; json: the log's lines")
+    since: str | None = Field(None, max_length=40, description="A span back (90s, 10m, 2h, 1d) or an ISO time")
+    command: str | None = Field(None, min_length=1, max_length=200, description="A command id, or a prefix: pcb.*")
+    errors: bool = Field(False, description="Only failed calls")
+
+
+@command("session.export", kind="session", args=ExportArgs, result=Result, idempotent=True,
+         examples=({"report": "markdown", "since": "1h"},))
+def export(ctx: Context, a: ExportArgs) -> dict:
+    """The workspace's audit log (.boardwire/session.jsonl: every call through every door, with its seconds and error) as a Markdown report or one JSON document."""
+    from ..session import audit
+
+    try:
+        since = audit.parse_since(a.since) if a.since else None
+    except ValueError as e:
+        raise InvalidArgs(f"since: {e}", errors=[{"loc": "since", "msg": str(e), "type": "value"}]) from None
+    lines = list(audit.read(ctx.session.workspace.root, since=since, command=a.command, errors=a.errors))
+    summary = f"{len(lines)} calls logged, {sum(1 for x in lines if x.get('error'))} failed"
+    if a.report == "json":
+        return {"summary": summary, "calls": lines}
+    return {"summary": summary, "markdown": audit.markdown(lines)}

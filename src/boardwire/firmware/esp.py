@@ -24,16 +24,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
 
-from ..errors import BoardUnreachable, FlashFailed
+from ..errors import BoardUnreachable, FlashFailed, needs_human
 from .toolchain import require
 
 ROM_BAUD = 115200
 _LOCK = threading.Lock()
 
-NEEDS_DOWNLOAD_MODE = {"action": "download_mode",
-                       "message": "Hold BOOT, tap RESET, release BOOT, then call again."}
-NEEDS_REPLUG = {"action": "replug",
-                "message": "Plug the board in, or unplug and replug it, with a data cable; then call again."}
+NEEDS_DOWNLOAD_MODE = needs_human("download_mode", "Hold BOOT, tap RESET, release BOOT, then call again.")
+NEEDS_REPLUG = needs_human("replug", "Plug the board in, or unplug and replug it, with a data cable; then call again.")
 
 
 def is_virtual(port: str) -> bool:

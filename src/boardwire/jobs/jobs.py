@@ -41,7 +41,7 @@ class Running:
     def to_dict(self) -> dict:
         pct = f"{self.progress:.0%}"
         return {"summary": f"{self.command} is still running after {self.seconds:.1f} s ({pct}): job {self.job}; "
-                           f"call job.wait with job {self.job!r} for its result, or job.cancel to stop it",
+                           f"job.wait (MCP: job_wait) with job {self.job!r} returns its result, job.cancel stops it",
                 "job": self.job, "state": "running", "progress": round(self.progress, 4), "tail": list(self.tail)}
 
 

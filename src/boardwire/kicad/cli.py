@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import Cancelled, CheckFailed, ServiceUnavailable
+from ..errors import Cancelled, CheckFailed, ServiceUnavailable, needs_human
 from ..firmware.process import kill_group as _kill  # one process-group killer for every child
 
 MIN_MAJOR = 9
@@ -133,7 +133,9 @@ def kicad_cli() -> KiCadCli:
         raise ServiceUnavailable(
             f"KiCad {MIN_MAJOR} kicad-cli is needed ({found})",
             hint="Install KiCad 9 (on Debian: apt-get install -t bookworm-backports kicad), "
-                 "or set BOARDWIRE_KICAD_CLI to its kicad-cli.")
+                 "or set BOARDWIRE_KICAD_CLI to its kicad-cli.",
+            needs_human=needs_human("install_kicad", f"Install KiCad {MIN_MAJOR} on the machine running boardwire "
+                                                     "(kicad.org/download; `boardwire doctor` checks), then call again."))
     return found
 
 

@@ -148,18 +148,15 @@ class Registry:
             else:
                 out = self._run(cmd, args, ctx)
             return out
-        except BoardwireError as e:
-            error = e.code
-            raise
-        except BaseException:
-            error = "internal"
+        except BaseException as e:
+            error = e
             raise
         finally:
             _calling.door = None
             audit_of(ctx.session).record(door=ctx.door, client=ctx.client, actor=ctx.actor, command=id, args=raw,
                                          result=out, error=error, seconds=time.perf_counter() - started,
                                          job=out.get("job") if isinstance(out, dict) and cmd.long else None,
-                                         when=when)
+                                         state="running", when=when)
 
     def _checked(self, id: str, raw: Any, ctx: Context, door: str | None):
         """The command and its validated arguments, checked against the policy when
@@ -183,17 +180,17 @@ class Registry:
             try:
                 out = self._run(cmd, args, ctx)
                 return out
-            except BoardwireError as e:
-                error = e.code
-                raise
-            except BaseException:
-                error = "internal"
+            except BaseException as e:
+                error = e
                 raise
             finally:
                 _calling.door = None
                 if job.answered:  # the caller got a handle: the job's end gets a line of its own
                     audit_of(ctx.session).record(door=door, client=ctx.client, actor=ctx.actor, command=cmd.id,
-                                                 args=raw, result=out, error=error, seconds=job.seconds, job=job.id)
+                                                 args=raw, result=out, error=error, seconds=job.seconds, job=job.id,
+                                                 state=job.state if error is None else
+                                                 "cancelled" if ctx.cancel.cancelled else "failed",
+                                                 when=job.started)
 
         job = jobs_of(ctx.session).start(cmd.id, work, ctx.cancel, meta={"door": door, "actor": ctx.actor})
         out = job.wait(wait, forward, from_start=True)

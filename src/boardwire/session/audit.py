@@ -4,8 +4,10 @@ workspace's ``.boardwire/session.jsonl`` (issue 16).
 A line (`Audit.record`): ``time`` (Unix seconds), ``door`` (mcp, jsonrpc, bridge,
 script, cli), ``client`` (the name the client gave) and ``actor``, ``command``,
 ``args`` (big values trimmed: `trim`), ``summary`` (the result's one line, trimmed),
-``seconds`` and ``error`` (the stable code, or null); ``job`` for a call answered with
-a job and for the line written when that job ends.
+``seconds`` and ``error`` (the stable code, or null; ``message`` with it); ``job`` for
+a call answered with a job (``state`` "running") and for the line written when that
+job ends (``state`` done, failed or cancelled; its ``time`` is the job's start, as
+every line's is its call's start).
 
 The file rotates at `MAX_BYTES` (session.jsonl.1 ... `BACKUPS`), by the standard
 library's `logging.handlers.RotatingFileHandler`. Writing never fails a call: a
@@ -76,16 +78,19 @@ class Audit:
         return self._handler
 
     def record(self, *, door: str, command: str, args, seconds: float, client: str = "", actor: str = "",
-               result: dict | None = None, error: str | None = None, job: str | None = None,
-               when: float | None = None) -> None:
-        """Append one line (see the module)."""
+               result: dict | None = None, error: Exception | None = None, job: str | None = None,
+               state: str | None = None, when: float | None = None) -> None:
+        """Append one line (see the module); ``error``: the call's failure (its
+        ``code``, else "internal", and its message are logged)."""
         summary = (result or {}).get("summary") if isinstance(result, dict) else None
         line = {"time": round(when if when is not None else time.time(), 3), "door": door, "client": client,
                 "actor": actor, "command": command, "args": trim(args if args is not None else {}),
                 "summary": trim(summary)[:SUMMARY_LIMIT + 30] if isinstance(summary, str) else None,
-                "seconds": round(seconds, 4), "error": error}
+                "seconds": round(seconds, 4), "error": getattr(error, "code", "internal") if error else None}
+        if error is not None:
+            line["message"] = trim(str(getattr(error, "message", error)))
         if job:
-            line["job"] = job
+            line["job"], line["state"] = job, state
         text = json.dumps(line, ensure_ascii=False, default=str)
         with self._lock:
             if self._broken:
@@ -135,6 +140,48 @@ def read(root: str | Path, *, since: float | None = None, command: str | None = 
                 if errors and not line.get("error"):
                     continue
                 yield line
+
+
+def parse_since(text: str, now: float | None = None) -> float:
+    """Unix seconds from ``text``: a span back from now (``90s``, ``10m``, ``2h``,
+    ``1d``) or an ISO 8601 time (``2026-12-01T20:00``, local time unless it gives a
+    zone). Raises ValueError for anything else."""
+    import datetime as dt
+    import re
+
+    now = time.time() if now is None else now
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smhd])\s*", text)
+    if m:
+        return now - float(m.group(1)) * {"s": 1, "m": 60, "h": 3600, "d": 86400}[m.group(2)]
+    try:
+        return dt.datetime.fromisoformat(text.strip()).timestamp()
+    except ValueError:
+        raise ValueError(f"{text!r} is neither a span (90s, 10m, 2h, 1d) nor an ISO time") from None
+
+
+def _when(t: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t))
+
+
+def markdown(lines: list[dict], title: str = "boardwire session") -> str:
+    """The log's lines as a Markdown report: totals, then one table row per call."""
+    if not lines:
+        return f"# {title}\n\nNo calls logged.\n"
+    failed = [x for x in lines if x.get("error")]
+    seconds = sum(x.get("seconds") or 0 for x in lines)
+    doors = sorted({x.get("door", "") for x in lines})
+    out = [f"# {title}", "",
+           f"{len(lines)} calls from {_when(lines[0]['time'])} to {_when(lines[-1]['time'])} "
+           f"({', '.join(doors)}), {len(failed)} failed, {seconds:.1f} s in calls.", "",
+           "| time | door | client | command | seconds | result |", "|---|---|---|---|---:|---|"]
+    for x in lines:
+        result = f"**{x['error']}** {x.get('message') or ''}" if x.get("error") else (x.get("summary") or "")
+        result = result.replace("|", "\\|").replace("\n", " ")
+        client = x.get("client") or x.get("actor") or ""
+        job = f" (job {x['job']})" if x.get("job") else ""
+        out.append(f"| {_when(x['time'])} | {x.get('door', '')} | {client} | `{x.get('command', '')}`{job} "
+                   f"| {x.get('seconds', 0):.3f} | {result} |")
+    return "\n".join(out) + "\n"
 
 
 _lock = threading.Lock()

@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterator
 from ..documents import Document, SexprDocument, document_class, journal
 from ..documents.journal import recording
 from ..errors import (BoardwireError, EditorHoldsFile, NoDocument, NothingToUndo, StaleRevision,
-                      UnsavedChanges, WrongKind)
+                      UnsavedChanges, WrongKind, needs_human)
 from .workspace import Workspace
 
 
@@ -363,7 +363,9 @@ class Session:
             lock = od.full.with_name(f"~{od.full.name}.lck")
             if not force and od.path not in self.attached and lock.exists():
                 raise EditorHoldsFile(f"{od.path} is open in KiCad ({lock.name} exists); not overwriting it",
-                                      path=od.path)
+                                      path=od.path, needs_human=needs_human(
+                                          "close_in_kicad", f"Save and close {od.path} in KiCad (or tell the "
+                                                            "agent to save with force), then call again."))
             for full in od.doc.new_files():  # files it creates that are open here: as edited
                 child = self.documents.get(self.workspace.relative(full))
                 if child is not None and child is not od:

@@ -91,8 +91,10 @@ def _image_to_file(out: dict, backend: Backend, tool: str) -> dict:
 
 def error_result(e: BoardwireError) -> types.CallToolResult:
     body = {"error": e.to_dict()}
+    human = body["error"].get("needs_human")
     return types.CallToolResult(content=[types.TextContent(text=f"{e.code}: {e.message}"
-                                                           + (f" ({e.hint})" if e.hint else ""))],
+                                                           + (f" ({e.hint})" if e.hint else "")
+                                                           + (f" NEEDS A PERSON: {human['message']}" if human else ""))],
                                 structured_content=body, is_error=True)
 
 

@@ -21,7 +21,10 @@ INSTRUCTIONS = (
     "board); render_png to look; fab_package for the factory; session_save. Every edit is one undo "
     "step (session_undo); session_batch groups steps. The tools listed are the designer's path; "
     f"{{ENABLE}} adds a family: {{FAMILIES}}. Errors come back as isError results with "
-    "{error: {code, message, hint}}: follow the hint. Open documents are resources "
+    "{error: {code, message, hint}}: follow the hint. Ask a person only when an error carries "
+    "needs_human {action, message} (KiCad missing, a file open in KiCad, a board to plug in). Long calls "
+    "(DRC, ERC, fills, renders, fab, autoroute, builds) not done within wait_s (default 25 s) answer "
+    "{job, state: running}: call job_wait for the same result, job_cancel to stop. Open documents are resources "
     "(boardwire://doc/{path}/{view})."
 ).replace("{ENABLE}", ENABLE_TOOL).replace("{FAMILIES}", ", ".join(
     f"{name} ({FAMILY_NOTES.get(name, name + ' tools')})" for name in families()))

@@ -1,0 +1,87 @@
+"""The audit log (.boardwire/session.jsonl): every call through every door with its
+seconds and error, rotated at a size limit, read back by `boardwire log` and
+session.export."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import anyio
+import pytest
+from mcp import Client
+
+from boardwire.errors import NotFound
+from boardwire.registry import REGISTRY, Context
+from boardwire.session import Session, audit
+from tests.inputs import DEMOS, need
+from tests.protocols.test_mcp import stdio
+
+BOARD = "b.kicad_pcb"
+CLI = [sys.executable, "-m", "boardwire.cli.main"]
+
+
+@pytest.fixture
+def ws(tmp_path):
+    shutil.copy(need(DEMOS / "ecc83" / "ecc83-pp.kicad_pcb"), tmp_path / BOARD)
+    return tmp_path
+
+
+def cli(ws, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([*CLI, *args], cwd=ws, capture_output=True, text=True, timeout=120)
+
+
+def test_lines_are_trimmed_and_the_log_rotates(tmp_path, monkeypatch):
+    monkeypatch.setattr(audit, "MAX_BYTES", 4000)
+    log = audit.Audit(tmp_path)
+    for i in range(60):
+        log.record(door="script", command="pcb.addTrack", args={"i": i, "points": [[0, 0]] * 100, "note": "x" * 1000},
+                   seconds=0.01, result={"summary": "ok"})
+    log.close()
+    assert [p.name for p in audit.files(tmp_path)] == ["session.jsonl.3", "session.jsonl.2", "session.jsonl.1",
+                                                      "session.jsonl"]
+    assert all(p.stat().st_size <= 4000 for p in audit.files(tmp_path))
+    lines = list(audit.read(tmp_path))
+    kept = [x["args"]["i"] for x in lines]
+    assert kept == list(range(60 - len(kept), 60))  # the newest, oldest first
+    first = lines[0]["args"]
+    assert len(first["points"]) == audit.LIST_LIMIT + 1 and first["points"][-1] == "... 80 more"
+    assert first["note"].endswith("(1000 chars)")
+
+
+def test_every_door_is_logged_and_nested_calls_are_not(ws):
+    session = Session(ws)
+    REGISTRY.call("session.batch", {"steps": [{"command": "pcb.move", "args": {"path": BOARD, "reference": "C1",
+                                                                              "by": [1, 0]}}]},
+                  Context(session, door="jsonrpc", client="client-1"))
+    with pytest.raises(NotFound):
+        REGISTRY.call("pcb.move", {"path": BOARD, "reference": "NOPE", "by": [1, 0]}, Context(session, door="script"))
+    REGISTRY.call("query.describe", {"path": BOARD}, Context(session))  # boardwire's own call: not a door
+
+    async def main():
+        async with Client(stdio(ws)) as c:
+            assert not (await c.call_tool("query_nets", {"path": BOARD})).is_error
+
+    anyio.run(main)
+    lines = list(audit.read(ws))
+    assert [(x["door"], x["command"], x["error"]) for x in lines] == [
+        ("jsonrpc", "session.batch", None), ("script", "pcb.move", "not-found"), ("mcp", "query.nets", None)]
+    assert lines[0]["client"] == "client-1" and lines[2]["client"]  # the MCP client's name
+    assert "NOPE" in lines[1]["message"] and all(x["seconds"] >= 0 for x in lines)
+
+
+def test_boardwire_log_finds_a_failed_call_and_session_export_renders_it(ws):
+    assert cli(ws, "call", "pcb.move", json.dumps({"path": BOARD, "reference": "C1", "by": [1, 0]})).returncode == 0
+    assert cli(ws, "call", "pcb.move", json.dumps({"path": BOARD, "reference": "NOPE9", "by": [1, 0]})).returncode != 0
+    r = cli(ws, "log", "--errors", "--json")
+    failed = [json.loads(x) for x in r.stdout.splitlines()]
+    assert [(x["door"], x["command"], x["error"]) for x in failed] == [("cli", "pcb.move", "not-found")]
+    assert "NOPE9" in cli(ws, "log", "--errors").stdout
+    assert len(cli(ws, "log", "--since", "1h", "--command", "pcb.*", "--json").stdout.splitlines()) == 2
+    assert cli(ws, "log", "--since", "yesterday-ish").returncode == 2
+    report = REGISTRY.call("session.export", {"errors": True}, Context(Session(ws)))["markdown"]
+    assert "1 calls" in report and "| cli | cli | `pcb.move` |" in report and "**not-found**" in report
+    doc = REGISTRY.call("session.export", {"report": "json"}, Context(Session(ws)))
+    assert [x["command"] for x in doc["calls"]] == ["pcb.move", "pcb.move"]
