@@ -35,11 +35,6 @@ class SymbolRef(EditArgs):
 def editable(ctx: Context, path: str):
     """The open sheet at ``path``, checked to be a schematic boardwire edits."""
     od = ctx.session.get(path, "schematic", ctx.actor)
-    if not od.doc.items_editable:
-        raise UnsupportedFormat(
-            f"{od.path} is schematic format {od.doc.version} (older than KiCad 8); boardwire "
-            "edits KiCad 8 and 9 schematics",
-            hint="Open and save the schematic in KiCad 9 to upgrade it, then try again.")
     od.doc.check_editable()
     return od
 
