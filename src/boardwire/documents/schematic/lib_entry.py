@@ -90,6 +90,8 @@ def downgrade(node: SList, version: int) -> SList:
         if type(k) is SList:
             if k.head == "embedded_fonts" and version < EMBEDDED_FONTS:
                 continue
+            if k.head == "fields_autoplaced" and version < BOOLEAN_EFFECTS_HIDE:
+                k = SList([b"fields_autoplaced"])  # KiCad 6/7: a bare (fields_autoplaced)
             if k.head == "hide" and version < BOOLEAN_HIDE and node.head in bare:
                 vals = k.atoms()
                 if not vals or vals[0] == b"yes":
