@@ -57,8 +57,10 @@ def _group_brace(text: str) -> tuple[int, int] | None:
 def bus_members(text: str, aliases: dict[str, list[str]] | None = None) -> list[tuple[object, str]] | None:
     """The members of a bus name as (match key, member net name), or None when
     ``text`` names a net, not a bus. Vector ``D[0..7]`` gives D0..D7 keyed by position;
-    group ``USB{DP DM}`` gives USB.DP, USB.DM keyed by member name; a bus alias (and
-    an alias or a vector inside a group) expands to its members."""
+    group ``USB{DP DM}`` gives USB.DP, USB.DM keyed by member name (``("n", name)``;
+    ``("m", name)`` for a member written with markup in the group itself, which KiCad
+    links to no net); a bus alias (and an alias or a vector inside a group) expands to
+    its members."""
     aliases = aliases or {}
     m = _VECTOR.match(text)
     if m and "{" not in text:
@@ -73,8 +75,12 @@ def bus_members(text: str, aliases: dict[str, list[str]] | None = None) -> list[
     prefix = text[:brace[0]]
     out: list[tuple[object, str]] = []
     for member in _split_members(text[brace[0] + 1:brace[1]]):
+        # A member written with markup in the group itself (SWD{~{RESET} SWDIO}) is
+        # keyed "m": KiCad 9 links it to no net (the RoyalBlue54L demo); one that comes
+        # from an alias (members "~{RESET}") links as any other (cynthion, 13 nets).
+        kind = "m" if "{" in member and member not in aliases else "n"
         for short in _expand(member, aliases, 0):
-            out.append((("n", short), f"{prefix}.{short}" if prefix else short))
+            out.append(((kind, short), f"{prefix}.{short}" if prefix else short))
     return out
 
 
