@@ -274,3 +274,13 @@ def test_agreement_summary(agreement):
           f"group pins identically; {names}/{nets} net names identical")
     assert equal >= MIN_EQUAL_FRACTION * len(pairs)
     assert names >= MIN_NAME_FRACTION * nets
+
+
+def test_old_overbars_read_as_kicad_converts_them():
+    """KiCad's ConvertToNewOverbarNotation, applied to files before 20210606 (felixheld's
+    qspimux adapter, format 20201015: "~CS" is KiCad's net /~{CS})."""
+    from boardwire.netlist.bus import new_overbar
+
+    cases = {"~CS": "~{CS}", "IO2_~WP": "IO2_~{WP}", "~RESET~ X": "~{RESET} X", "A~B~C": "A~{B}C",
+             "~~x": "~x", "~{CS}": "~{CS}", "~": "~", "EN ~OE": "EN ~{OE}", "~A)": "~{A})"}
+    assert {k: new_overbar(k) for k in cases} == cases

@@ -25,6 +25,46 @@ _ESCAPE_WORDS = {"slash", "backslash", "lt", "gt", "colon", "dblquote", "quote",
 _VECTOR = re.compile(r"^(.*?)\[(\d+)\.\.(\d+)\](.*)$")
 
 
+# Schematic format from which overbars are written ~{...}; KiCad converts older text on
+# load (sch_file_versions.h 20210606, "Convert overbar syntax")
+OVERBAR_FORMAT = 20210606
+
+
+def new_overbar(text: str) -> str:
+    """KiCad's ConvertToNewOverbarNotation (common/string_utils.cpp): the ``~CS`` of
+    files before `OVERBAR_FORMAT` as ``~{CS}`` (a ``~`` toggles the bar; a space, ``}``
+    or ``)`` ends it; ``~~`` is a tilde; text already holding ``~{`` is left alone)."""
+    if text == "~":
+        return text
+    out, bar, i = [], False, 0
+    while i < len(text):
+        c = text[i]
+        if c == "~":
+            nxt = text[i + 1] if i + 1 < len(text) else ""
+            if nxt == "~":
+                if text[i + 2:i + 3] == "{":
+                    out.append("~~{}")
+                    i += 2
+                    continue
+                out.append("~")
+                i += 2
+                continue
+            if nxt == "{":
+                return text  # already converted: KiCad bails out
+            out.append("}" if bar else "~{")
+            bar = not bar
+            i += 1
+            continue
+        if c in " })" and bar:
+            out.append("}")
+            bar = False
+        out.append(c)
+        i += 1
+    if bar:
+        out.append("}")
+    return "".join(out)
+
+
 def escape_netname(text: str) -> str:
     """KiCad's EscapeString(CTX_NETNAME): a slash would read as a sheet separator."""
     return text.replace("/", "{slash}").replace("\n", "{return}").replace("\r", "")
