@@ -29,7 +29,7 @@ from boardwire.registry import REGISTRY, Context
 from boardwire.session import Session
 from boardwire.sexpr import atoms
 from boardwire.sexpr.file import SexprFile
-from tests.inputs import CORPUS, DEMOS
+from tests.inputs import CORPUS, DEMOS, need
 from tests.oracle import netlist_nets
 
 pytestmark = [pytest.mark.kicad, pytest.mark.heavy(minutes=4)]
@@ -134,3 +134,45 @@ def test_a_value_edit_is_exactly_that_for_kicad(src, tmp_path, kicad_cli, reques
     (ref_a, val_a), (ref_b, val_b) = next(iter(gone)), next(iter(came))
     assert ref_a == ref_b and val_a == pick["value"] and val_b == new
     assert netlist_nets(original) == netlist_nets(edited)
+
+
+def _copy_project(src_dir: Path, dst: Path) -> Path:
+    dst.mkdir()
+    for p in src_dir.iterdir():
+        if p.suffix in (".kicad_sch", ".kicad_pro") or p.name == "sym-lib-table":
+            shutil.copy(p, dst / p.name)
+            (dst / p.name).chmod(0o644)
+    return dst
+
+
+def test_kicad_6_references_and_sub_sheet_values_go_where_kicad_reads_them(tmp_path, kicad_cli):
+    """In a KiCad 6 hierarchy the root's ``symbol_instances`` hold each instance's
+    reference, value and footprint (KiCad 9 reads those): a Reference edit on the root
+    and a Value edit on a sub-sheet (hackrf-one's mcu sheet) land there, in KiCad 6's
+    own tokens (no ``instances`` list, which KiCad 6 files do not have)."""
+    src = need(CORPUS / "greatscottgadgets__hackrf/hardware/hackrf-one")
+    work = _copy_project(src, tmp_path / "hackrf")
+    before = _netlist(kicad_cli, work / "hackrf-one.kicad_sch", tmp_path / "before.net")
+    session = Session(work)
+    ctx = Context(session)
+    rows = REGISTRY.call("query.symbols", {"path": "hackrf-one.kicad_sch", "power": False,
+                                           "limit": 5000}, ctx)["symbols"]
+    counts = Counter(r["reference"] for r in rows)
+    sub = next(r for r in rows if r["sheet"] != "/" and counts[r["reference"]] == 1
+               and r.get("on_board", True) and r.get("value"))
+    other = next(r for r in rows if r["reference"] != sub["reference"] and counts[r["reference"]] == 1
+                 and r.get("on_board", True) and not r["reference"].endswith("?"))
+    REGISTRY.call("sch.setField", {"path": "hackrf-one.kicad_sch", "reference": sub["reference"],
+                                   "field": "Value", "value": sub["value"] + "-bw"}, ctx)
+    REGISTRY.call("sch.setField", {"path": "hackrf-one.kicad_sch", "reference": other["reference"],
+                                   "field": "Reference", "value": other["reference"] + "0"}, ctx)
+    for od in list(session.documents.values()):
+        if od.modified:
+            session.save(od.path)
+    assert not any(b"(instances" in p.read_bytes() for p in work.glob("*.kicad_sch"))
+    after = _netlist(kicad_cli, work / "hackrf-one.kicad_sch", tmp_path / "after.net")
+    was, now = _components(before), _components(after)
+    assert was - now == Counter({(sub["reference"], sub["value"]): 1,
+                                 (other["reference"], other["value"]): 1})
+    assert now - was == Counter({(sub["reference"], sub["value"] + "-bw"): 1,
+                                 (other["reference"] + "0", other["value"]): 1})

@@ -90,4 +90,11 @@ def set_reference(ctx: Context, s: PlacedSymbol, ref: str) -> None:
     """Give placed symbol ``s`` reference ``ref`` on its sheet instance (sch.annotate,
     sch.setField, project.backAnnotate)."""
     od = editable(ctx, s.sheet.file)
+    root_key = root_of(ctx, od.path)[0]
+    root = od if root_key == od.path else ctx.session.get(root_key, "schematic", ctx.actor)
+    uid = s.view.uuid or ""
+    if s.view.child("instances") is None and root.doc.set_instance_field(
+            uid, "Reference", ref, path=f"{s.sheet.uuid_path}{uid}"):
+        s.view.set_field("Reference", ref)  # KiCad 6: the root's symbol_instances rule
+        return
     s.view.set_reference(s.sheet.kiid_path, ref, lambda: root_of(ctx, od.path)[1], s.unit)

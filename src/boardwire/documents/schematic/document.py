@@ -58,25 +58,28 @@ class Schematic(SchematicReading):
 
     # -- KiCad 6 per-instance data ----------------------------------------------------
 
-    def set_instance_field(self, symbol_uuid: str, field: str, value: str) -> int:
-        """Set ``field`` ("Value" or "Footprint") of every ``symbol_instances`` path of
-        the symbol ``symbol_uuid`` (its last element) in this sheet, a KiCad 6 root
-        sheet: KiCad 9 loads such a file taking each instance's reference, unit, value
-        and footprint from there, not from the symbol's fields. Returns how many
-        paths changed (0 in KiCad 7+ files, which have no such list)."""
+    def set_instance_field(self, symbol_uuid: str, field: str, value: str,
+                           path: str | None = None) -> int:
+        """Set ``field`` ("Reference", "Value" or "Footprint") in this sheet's
+        ``symbol_instances`` (a KiCad 6 root sheet: KiCad 9 loads such a file taking
+        each instance's reference, unit, value and footprint from there, not from the
+        symbol's fields), for the instance ``path`` (``/<sheet uuid>.../<symbol uuid>``)
+        or, without it, every instance of symbol ``symbol_uuid`` (its last element).
+        Returns how many paths changed (0 in KiCad 7+ files, which have no such list)."""
         table = self.root.find("symbol_instances")
         if table is None or not symbol_uuid:
             return 0
         head = field.lower()
         changed = 0
-        for path in table.lists("path"):
-            vals = path.atoms()
-            if vals and atoms.text(vals[0]).rstrip("/").rsplit("/", 1)[-1] == symbol_uuid:
-                node = path.find(head)
+        for row in table.lists("path"):
+            vals = row.atoms()
+            where = atoms.text(vals[0]) if vals else ""
+            if (where == path) if path is not None else where.rstrip("/").rsplit("/", 1)[-1] == symbol_uuid:
+                node = row.find(head)
                 if node is not None:
                     self.set_atoms(node, [atoms.quote(value)])
                 else:
-                    self.insert(path, make(head, atoms.quote(value)))
+                    self.insert(row, make(head, atoms.quote(value)))
                 changed += 1
         return changed
 
