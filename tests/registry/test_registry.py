@@ -138,3 +138,11 @@ def test_control_characters_in_any_string_argument_are_invalid_args(tmp_path, ba
     with pytest.raises(InvalidArgs) as e:
         REGISTRY.call("sch.label", {"path": "t.kicad_sch", "text": "two\nlines", "at": [10, 10]}, Context(session))
     assert e.value.to_dict()["data"]["errors"][0]["type"] != "control_character"
+
+
+def test_bytes_for_a_serial_port_may_hold_control_characters():
+    """fw.monitor.write sends text to a board, not to a KiCad file: Ctrl-C passes."""
+    cmd = REGISTRY.get("fw.monitor.write")
+    assert REGISTRY.validate(cmd, {"text": "\x03"}).text == "\x03"
+    with pytest.raises(InvalidArgs):
+        REGISTRY.validate(cmd, {"text": "x", "session": "a\x00"})

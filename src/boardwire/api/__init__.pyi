@@ -1543,7 +1543,7 @@ class _Fw(Namespace):
         Registry command ``fw.monitor.write`` (session).
 
         Args:
-            text (str): Text to send (required)
+            text (str): Text to send (control characters too: Ctrl-C is \\u0003) (required)
             session (str | None):
             newline (bool): Append \\n (default True)
 

@@ -105,7 +105,8 @@ def read(ctx: Context, a: ReadArgs) -> dict:
 
 class WriteArgs(Args):
     session: str | None = Field(None, min_length=1, max_length=64)
-    text: str = Field(max_length=65536, description="Text to send")
+    text: str = Field(max_length=65536, description="Text to send (control characters too: Ctrl-C is \\u0003)",
+                      json_schema_extra={"control_characters": True})
     newline: bool = Field(True, description="Append \\n")
 
 

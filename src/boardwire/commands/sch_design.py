@@ -35,11 +35,6 @@ class SymbolRef(EditArgs):
 def editable(ctx: Context, path: str):
     """The open sheet at ``path``, checked to be a schematic boardwire edits."""
     od = ctx.session.get(path, "schematic", ctx.actor)
-    if not od.doc.items_editable:
-        raise UnsupportedFormat(
-            f"{od.path} is schematic format {od.doc.version} (older than KiCad 8); boardwire "
-            "edits KiCad 8 and 9 schematics",
-            hint="Open and save the schematic in KiCad 9 to upgrade it, then try again.")
     od.doc.check_editable()
     return od
 
@@ -95,4 +90,11 @@ def set_reference(ctx: Context, s: PlacedSymbol, ref: str) -> None:
     """Give placed symbol ``s`` reference ``ref`` on its sheet instance (sch.annotate,
     sch.setField, project.backAnnotate)."""
     od = editable(ctx, s.sheet.file)
+    root_key = root_of(ctx, od.path)[0]
+    root = od if root_key == od.path else ctx.session.get(root_key, "schematic", ctx.actor)
+    uid = s.view.uuid or ""
+    if s.view.child("instances") is None and root.doc.set_instance_field(
+            uid, "Reference", ref, path=f"{s.sheet.uuid_path}{uid}"):
+        s.view.set_field("Reference", ref)  # KiCad 6: the root's symbol_instances rule
+        return
     s.view.set_reference(s.sheet.kiid_path, ref, lambda: root_of(ctx, od.path)[1], s.unit)

@@ -51,7 +51,12 @@ def set_field(ctx: Context, a: SetFieldArgs) -> dict:
         set_reference(ctx, s, a.value)
         return {"summary": f"{a.reference} is now {a.value} on {s.sheet.path}", "sheet": s.sheet.path}
     added = s.view.set_field(a.field, a.value, a.hidden)
-    shared = design_of(ctx, od.path).human_paths(od.path)
+    design = design_of(ctx, od.path)
+    if a.field in ("Value", "Footprint") and design.root != od.path:
+        # a KiCad 6 root sheet keeps each instance's value and footprint (KiCad reads those)
+        root = ctx.session.get(design.root, "schematic", ctx.actor)
+        root.doc.set_instance_field(s.view.uuid or "", a.field, a.value)
+    shared = design.human_paths(od.path)
     out = {"summary": f"{a.reference}: {a.field}={a.value}" + (" (added)" if added else "")
                       + (f"; shared by {len(shared)} sheet instances" if len(shared) > 1 else "")}
     if len(shared) > 1:

@@ -25,6 +25,46 @@ _ESCAPE_WORDS = {"slash", "backslash", "lt", "gt", "colon", "dblquote", "quote",
 _VECTOR = re.compile(r"^(.*?)\[(\d+)\.\.(\d+)\](.*)$")
 
 
+# Schematic format from which overbars are written ~{...}; KiCad converts older text on
+# load (sch_file_versions.h 20210606, "Convert overbar syntax")
+OVERBAR_FORMAT = 20210606
+
+
+def new_overbar(text: str) -> str:
+    """KiCad's ConvertToNewOverbarNotation (common/string_utils.cpp): the ``~CS`` of
+    files before `OVERBAR_FORMAT` as ``~{CS}`` (a ``~`` toggles the bar; a space, ``}``
+    or ``)`` ends it; ``~~`` is a tilde; text already holding ``~{`` is left alone)."""
+    if text == "~":
+        return text
+    out, bar, i = [], False, 0
+    while i < len(text):
+        c = text[i]
+        if c == "~":
+            nxt = text[i + 1] if i + 1 < len(text) else ""
+            if nxt == "~":
+                if text[i + 2:i + 3] == "{":
+                    out.append("~~{}")
+                    i += 2
+                    continue
+                out.append("~")
+                i += 2
+                continue
+            if nxt == "{":
+                return text  # already converted: KiCad bails out
+            out.append("}" if bar else "~{")
+            bar = not bar
+            i += 1
+            continue
+        if c in " })" and bar:
+            out.append("}")
+            bar = False
+        out.append(c)
+        i += 1
+    if bar:
+        out.append("}")
+    return "".join(out)
+
+
 def escape_netname(text: str) -> str:
     """KiCad's EscapeString(CTX_NETNAME): a slash would read as a sheet separator."""
     return text.replace("/", "{slash}").replace("\n", "{return}").replace("\r", "")
@@ -57,8 +97,10 @@ def _group_brace(text: str) -> tuple[int, int] | None:
 def bus_members(text: str, aliases: dict[str, list[str]] | None = None) -> list[tuple[object, str]] | None:
     """The members of a bus name as (match key, member net name), or None when
     ``text`` names a net, not a bus. Vector ``D[0..7]`` gives D0..D7 keyed by position;
-    group ``USB{DP DM}`` gives USB.DP, USB.DM keyed by member name; a bus alias (and
-    an alias or a vector inside a group) expands to its members."""
+    group ``USB{DP DM}`` gives USB.DP, USB.DM keyed by member name (``("n", name)``;
+    ``("m", name)`` for a member written with markup in the group itself, which KiCad
+    links to no net); a bus alias (and an alias or a vector inside a group) expands to
+    its members."""
     aliases = aliases or {}
     m = _VECTOR.match(text)
     if m and "{" not in text:
@@ -73,8 +115,12 @@ def bus_members(text: str, aliases: dict[str, list[str]] | None = None) -> list[
     prefix = text[:brace[0]]
     out: list[tuple[object, str]] = []
     for member in _split_members(text[brace[0] + 1:brace[1]]):
+        # A member written with markup in the group itself (SWD{~{RESET} SWDIO}) is
+        # keyed "m": KiCad 9 links it to no net (the RoyalBlue54L demo); one that comes
+        # from an alias (members "~{RESET}") links as any other (cynthion, 13 nets).
+        kind = "m" if "{" in member and member not in aliases else "n"
         for short in _expand(member, aliases, 0):
-            out.append((("n", short), f"{prefix}.{short}" if prefix else short))
+            out.append(((kind, short), f"{prefix}.{short}" if prefix else short))
     return out
 
 

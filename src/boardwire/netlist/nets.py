@@ -168,8 +168,8 @@ class _Builder:
         for gid, items in buses.items():
             prio, _, members = min(items, key=lambda t: (-t[0], t[1]))
             for key, member in members:
-                if "{" in member:
-                    continue  # KiCad 9 links no member with markup (~{RESET}) through a bus
+                if key[0] == "m":
+                    continue  # KiCad 9 links no inline group member with markup through a bus
                 name = escape_netname(member)
                 self.uf.union(("BM", gid, key), ("L", i, name))
                 if prio == GLOBAL:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..documents.schematic import Schematic, Sheet, SymbolInstance
-from .bus import is_bus_name
+from .bus import OVERBAR_FORMAT, is_bus_name, new_overbar
 
 Point = tuple[int, int]
 
@@ -117,10 +117,11 @@ def sheet_geometry(doc: Schematic, aliases: dict[str, list[str]] | None = None) 
     """Read one sheet file's wires, buses, labels, junctions, sheets and symbols; a
     label whose text is a bus name (`is_bus_name`, with ``aliases``) joins buses."""
     uf = UnionFind()
-    labels = [(lab.kind, lab.text, lab.position, lab.uuid) for lab in doc.labels]
+    text = new_overbar if (doc.version or 0) < OVERBAR_FORMAT else str
+    labels = [(lab.kind, text(lab.text), lab.position, lab.uuid) for lab in doc.labels]
     junctions = [j.position for j in doc.junctions]
     ncs = [n.position for n in doc.no_connects]
-    sheets = [(s, [(p.name, p.position, p.electrical_type) for p in s.pins]) for s in doc.sheets]
+    sheets = [(s, [(text(p.name), p.position, p.electrical_type) for p in s.pins]) for s in doc.sheets]
     net_labels = [lab[2] for lab in labels if not is_bus_name(lab[1], aliases)]
     bus_labels = [lab[2] for lab in labels if is_bus_name(lab[1], aliases)]
     # a junction or a label on the middle of a wire (bus) connects to it

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from ..documents.schematic.lib_info import LibInfo
 from ..documents.schematic.orientation import pin_world, symbol_transform
 from ..documents.schematic import SymbolInstance
-from .bus import escape_netname
+from .bus import OVERBAR_FORMAT, escape_netname, new_overbar
 from .hierarchy import SheetInstance
 
 if TYPE_CHECKING:
@@ -126,7 +126,8 @@ def place_pins(placed: PlacedSymbol) -> list[PinNode]:
         return []
     sym = placed.view
     t = symbol_transform(sym.orientation, sym.mirror)
-    return [PinNode(placed, lp.number, lp.name, lp.type, pin_world(sym.position, t, lp.at), lp.hidden)
+    name = new_overbar if (sym.doc.version or 0) < OVERBAR_FORMAT else str
+    return [PinNode(placed, lp.number, name(lp.name), lp.type, pin_world(sym.position, t, lp.at), lp.hidden)
             for lp in info.pins_of(placed.unit, sym.body_style)]
 
 

@@ -26,7 +26,9 @@ _calling = threading.local()  # .door: the door of the call this thread runs (ne
 
 # Control characters no argument may carry: C0 but tab, line feed and carriage return
 # (KiCad's strings keep those), and DEL. KiCad cuts a string at a NUL and its files
-# cannot hold the others, so they are refused here, once for every command.
+# cannot hold the others, so they are refused here, once for every command. A field
+# that is no KiCad text (bytes for a serial port: Ctrl-C) opts out with
+# ``json_schema_extra={"control_characters": True}``.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
@@ -48,6 +50,12 @@ def _control_characters(raw: Any, loc: str = "") -> list[dict]:
         for i, v in enumerate(raw):
             out += _control_characters(v, f"{loc}.{i}" if loc else str(i))
     return out
+
+
+def _takes_controls(cmd: Command) -> set[str]:
+    """The arguments of ``cmd`` that may carry control characters (see `_CONTROL`)."""
+    return {name for name, f in cmd.args.model_fields.items()
+            if isinstance(f.json_schema_extra, dict) and f.json_schema_extra.get("control_characters")}
 
 
 def _validation_errors(e: ValidationError) -> list[dict]:
@@ -110,7 +118,7 @@ class Registry:
             raise InvalidArgs(f"{cmd.id}: arguments must be an object, not {type(raw).__name__}",
                               errors=[{"loc": "(arguments)", "msg": "expected an object",
                                        "type": "type"}])
-        bad = _control_characters(raw)
+        bad = _control_characters({k: v for k, v in raw.items() if k not in _takes_controls(cmd)})
         if bad:
             raise InvalidArgs(f"{cmd.id}: {bad[0]['loc']}: {bad[0]['msg']}"
                               + (f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""),

@@ -17,6 +17,7 @@ from ...errors import UnsupportedFormat
 from ...sexpr import atoms
 from ...sexpr.atoms import mm, quote
 from ...sexpr.node import SList
+from ...sexpr.pretty import as_tree
 from .. import fileio
 from ..ids import new_uuid
 from ..new_project import schematic_file
@@ -38,6 +39,10 @@ _SCH_ORDER = ["lib_symbols", "text", "text_box", "junction", "no_connect", "bus_
               "netclass_flag", "global_label", "hierarchical_label", "rule_area", "symbol",
               "sheet", "sheet_instances", "symbol_instances", "embedded_fonts"]
 _LINE_KINDS = ("wire", "bus", "polyline")
+# What boardwire adds to KiCad 6 and 7 schematics, written in their tokens
+LEGACY_KINDS = ("wire", "bus", "bus_entry", "label", "global_label", "hierarchical_label",
+                "junction", "no_connect")
+_OWN_LINE = ("stroke", "effects", "uuid", "property")
 _FONT = (b"1.27", b"1.27")
 _HEADER = ("version", "generator", "generator_version", "uuid", "paper", "title_block")
 
@@ -51,13 +56,78 @@ class Schematic(SchematicReading):
         # write there on save): the files of sheets added with `add_sheet`
         self._new_files: dict[str, tuple[str, bytes]] = {}
 
+    # -- KiCad 6 per-instance data ----------------------------------------------------
+
+    def set_instance_field(self, symbol_uuid: str, field: str, value: str,
+                           path: str | None = None) -> int:
+        """Set ``field`` ("Reference", "Value" or "Footprint") in this sheet's
+        ``symbol_instances`` (a KiCad 6 root sheet: KiCad 9 loads such a file taking
+        each instance's reference, unit, value and footprint from there, not from the
+        symbol's fields), for the instance ``path`` (``/<sheet uuid>.../<symbol uuid>``)
+        or, without it, every instance of symbol ``symbol_uuid`` (its last element).
+        Returns how many paths changed (0 in KiCad 7+ files, which have no such list)."""
+        table = self.root.find("symbol_instances")
+        if table is None or not symbol_uuid:
+            return 0
+        head = field.lower()
+        changed = 0
+        for row in table.lists("path"):
+            vals = row.atoms()
+            where = atoms.text(vals[0]) if vals else ""
+            if (where == path) if path is not None else where.rstrip("/").rsplit("/", 1)[-1] == symbol_uuid:
+                node = row.find(head)
+                if node is not None:
+                    self.set_atoms(node, [atoms.quote(value)])
+                else:
+                    self.insert(row, make(head, atoms.quote(value)))
+                changed += 1
+        return changed
+
     # -- where new items go ------------------------------------------------------------
 
     @property
     def items_editable(self) -> bool:
-        """True from the KiCad 8 format on: KiCad 6/7 wrote the items boardwire adds
-        with other tokens (bare flags, stroke colours), so those files are not edited."""
+        """True when every item boardwire adds can be written in this file's format:
+        from KiCad 8 on. KiCad 6 and 7 files take wires, buses, bus entries, labels,
+        junctions and no-connects (`LEGACY_KINDS`, in their own tokens); symbols and
+        sheets (whose library entries and instances changed shape) are refused there."""
         return (self.version or 0) >= SCHEMATIC_RELEASES[8]
+
+    @property
+    def legacy(self) -> bool:
+        """A KiCad 6 or 7 file (formats before 20231120): bare flags and uuids."""
+        return (self.version or 0) < SCHEMATIC_RELEASES[8]
+
+    def _layout(self, node: SList, depth: int) -> tuple[bytes, SList]:
+        """KiCad 6/7 write a sheet's items in their own compact shape (eeschema 6/7's
+        SCH_SEXPR_PLUGIN, as the files in ../shared/corpus show): the keyword, its atoms
+        and leading lists on the first line up to the first ``stroke``, ``effects``,
+        ``uuid`` or ``property``, each of those on a line of its own, ``)`` alone;
+        a no-connect on one line."""
+        if self.tabbed or depth != 1 or node.head not in LEGACY_KINDS:
+            return super()._layout(node, depth)
+        ind = self.indent
+
+        def flat(n) -> bytes:
+            return n if type(n) is bytes else b"(" + b" ".join(flat(k) for k in n.kids) + b")"
+
+        first, rest = [], []
+        for k in node.kids:
+            if rest or (type(k) is SList and k.head in _OWN_LINE and node.head != "no_connect"):
+                rest.append(k)
+            else:
+                first.append(k)
+        text = b"(" + b" ".join(flat(k) for k in first)
+        text += b"".join(b"\n" + ind * (depth + 1) + flat(k) for k in rest)
+        text += (b"\n" + ind * depth if rest else b"") + b")"
+        nl = self.tree.newline
+        return (b"\n" + ind * depth).replace(b"\n", nl), as_tree(text.replace(b"\n", nl))
+
+    def _stroke(self) -> SList:
+        """A wire's default stroke: KiCad 6 files give it a colour of zeros too."""
+        return make("stroke", make("width", b"0"), make("type", b"default"),
+                    make("color", b"0", b"0", b"0", b"0")
+                    if (self.version or 0) < SCHEMATIC_RELEASES[7] else None)
 
     def _uuid(self, uid: str | None) -> SList:
         text = uid or new_uuid()
@@ -65,11 +135,13 @@ class Schematic(SchematicReading):
         return make("uuid", quote(text) if (self.version or 0) >= 20231120 else text.encode())
 
     def _place(self, node: SList, kinds: tuple[str, ...]) -> SList:
-        if not self.items_editable:
+        if not self.items_editable and node.head not in LEGACY_KINDS:
             raise UnsupportedFormat(
                 f"adding a {node.head} needs a KiCad 8 or newer schematic; this one is "
-                f"format {self.version}",
+                f"format {self.version} (KiCad 6 and 7 files take "
+                f"{', '.join(LEGACY_KINDS)})",
                 hint="Open and save the schematic in KiCad 9 to upgrade it, then try again.")
+        node = downgrade(node, self.version or 0)
         kids = self.root.kids
         later = set(_SCH_ORDER[max(_SCH_ORDER.index(k) for k in kinds) + 1:])
         index = None
@@ -88,9 +160,7 @@ class Schematic(SchematicReading):
         """Add a wire (or bus) through ``points`` (nm; KiCad draws one segment per
         wire, so pass two points for a KiCad-identical item)."""
         pts = make("pts", *(make("xy", mm(x), mm(y)) for x, y in points))
-        node = make("bus" if bus else "wire", pts,
-                    make("stroke", make("width", b"0"), make("type", b"default")),
-                    self._uuid(uid))
+        node = make("bus" if bus else "wire", pts, self._stroke(), self._uuid(uid))
         return Wire(self, self._place(node, _LINE_KINDS))
 
     def add_label(self, text: str, at: Point, angle: float = 0.0, *, kind: str = "label",
@@ -123,8 +193,7 @@ class Schematic(SchematicReading):
     def add_bus_entry(self, at: Point, size: Point, uid: str | None = None) -> Marker:
         """Add a wire-to-bus entry from ``at`` (on the bus) to ``at`` + ``size`` (nm)."""
         node = make("bus_entry", make("at", mm(at[0]), mm(at[1])),
-                    make("size", mm(size[0]), mm(size[1])),
-                    make("stroke", make("width", b"0"), make("type", b"default")), self._uuid(uid))
+                    make("size", mm(size[0]), mm(size[1])), self._stroke(), self._uuid(uid))
         return Marker(self, self._place(node, ("bus_entry",)))
 
     def break_wires_at(self, p: Point) -> int:

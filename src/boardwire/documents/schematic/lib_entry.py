@@ -11,7 +11,8 @@ No token newer than the file's format version is written: library definitions lo
 ``embedded_fonts`` (KiCad 9, schematic format 20240620) in older files, and the
 ``(hide yes)`` of pins, ``pin_names`` and ``pin_numbers`` becomes the bare ``hide`` of
 formats before 20241004 (KiCad 8; text effects already wrote ``(hide yes)``, as KiCad
-8 files in ../shared/corpus show).
+8 files in ../shared/corpus show), and that of text effects the bare ``hide`` of KiCad
+6 and 7 (formats before 20231120, as their files in ../shared/corpus show).
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from .lib_info import LibInfo, lib_info
 from .library import LibSymbol
 
 EMBEDDED_FONTS = 20240620  # sch_file_versions.h: "Embedded Files"
+BOOLEAN_EFFECTS_HIDE = 20231120  # KiCad 8 ("V8 cleanups"): (effects ... (hide yes)); KiCad 6/7: bare hide
+FIELD_IDS = 20230121  # KiCad 6 files number their fields: (property "Value" "1k" (id 1) ...)
 BOOLEAN_HIDE = 20241004  # sch_file_versions.h: "Use booleans for 'hide' in symbols"
 _BARE_HIDE = ("pin", "pin_names", "pin_numbers")  # text effects had (hide yes) already in KiCad 8
 
@@ -81,12 +84,15 @@ def downgrade(node: SList, version: int) -> SList:
     """Drop tokens newer than ``version`` from a definition or item about to be written."""
     if version >= BOOLEAN_HIDE and version >= EMBEDDED_FONTS:
         return node
+    bare = _BARE_HIDE + (("effects",) if version < BOOLEAN_EFFECTS_HIDE else ())
     out: list = []
     for k in node.kids:
         if type(k) is SList:
             if k.head == "embedded_fonts" and version < EMBEDDED_FONTS:
                 continue
-            if k.head == "hide" and version < BOOLEAN_HIDE and node.head in _BARE_HIDE:
+            if k.head == "fields_autoplaced" and version < BOOLEAN_EFFECTS_HIDE:
+                k = SList([b"fields_autoplaced"])  # KiCad 6/7: a bare (fields_autoplaced)
+            if k.head == "hide" and version < BOOLEAN_HIDE and node.head in bare:
                 vals = k.atoms()
                 if not vals or vals[0] == b"yes":
                     out.append(b"hide")

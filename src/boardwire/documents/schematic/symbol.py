@@ -21,7 +21,7 @@ from ...sexpr.node import SList
 from ..sexpr_doc import make
 from ..views import Fielded, Placed
 from .items import SchItem
-from .lib_entry import downgrade
+from .lib_entry import BOOLEAN_EFFECTS_HIDE, FIELD_IDS, downgrade
 from .orientation import apply, canonical_orientation, inverse, mirrored, rotated, symbol_transform
 
 
@@ -111,18 +111,31 @@ class SymbolInstance(SchItem, Fielded, Placed):
         """Set field ``name`` to ``value`` (shown or hidden when ``hidden`` is given).
         A field the symbol lacks is added after its fields, at the anchor, hidden
         unless ``hidden`` is False. Returns True if the field was added. Other than
-        the reference (see `set_reference`), a field is stored once per sheet file."""
+        the reference (see `set_reference`), a field is stored once per sheet file.
+
+        Written in the file's own format: KiCad 6 files number a new field
+        (``(id N)``, after the symbol's highest) and keep Value and Footprint also in
+        the root sheet's ``symbol_instances``, which KiCad reads instead of the field:
+        those of this file are kept equal (`Schematic.set_instance_field` for a root
+        elsewhere); KiCad 6 and 7 hide text with a bare ``hide``."""
         doc = self.doc
         prop = self._property(name)
+        if name in ("Value", "Footprint"):
+            doc.set_instance_field(self.uuid or "", name, value)
         if prop is not None:
             doc.set_atoms(prop, [quote(name), quote(value)])
             if hidden is not None:
                 self._set_hidden(prop, hidden)
             return False
         at = self.position
-        last = max(i for i, k in enumerate(self.node.kids) if type(k) is SList and k.head == "property")
+        props = [k for k in self.node.kids if type(k) is SList and k.head == "property"]
+        last = self.node.kids.index(props[-1])
+        ids = [int(v[0]) for v in (p.find("id").atoms() for p in props if p.find("id") is not None)
+               if v and v[0].isdigit()]
+        field_id = (make("id", str(max(ids + [3]) + 1).encode())
+                    if (doc.version or 0) < FIELD_IDS and ids else None)
         hide = hidden if hidden is not None else True
-        new = make("property", quote(name), quote(value),
+        new = make("property", quote(name), quote(value), field_id,
                    make("at", mm(at[0]), mm(at[1]), b"0"),
                    make("effects", make("font", make("size", b"1.27", b"1.27")),
                         make("hide", b"yes") if hide else None))
@@ -145,9 +158,19 @@ class SymbolInstance(SchItem, Fielded, Placed):
         return True
 
     def _set_hidden(self, prop: SList, hidden: bool) -> None:
-        """``(hide yes|no)`` in a field's effects (KiCad 8 and 9 both write it so)."""
+        """``(hide yes|no)`` in a field's effects (KiCad 8 and 9), a bare ``hide``
+        atom present or not (KiCad 6 and 7)."""
         eff = prop.find("effects")
         if eff is None:
+            return
+        if (self.doc.version or 0) < BOOLEAN_EFFECTS_HIDE:
+            at = [i for i, k in enumerate(eff.kids) if k == b"hide"]
+            if hidden and not at:
+                self.doc.set_atoms(eff, [b"hide"], start=len(eff.kids))
+            elif not hidden and at:
+                self.doc.note(eff)
+                eff.remove_kid(at[0])
+                self.doc.touch()
             return
         h = eff.find("hide")
         if h is not None:
