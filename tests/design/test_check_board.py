@@ -77,3 +77,21 @@ def test_an_outline_too_small_for_the_parts(session):
         ("bad-outline", "board.outline")]
     # no size: the build's default size has room for every part
     assert check(session, board={}) == []
+
+
+def test_placement_fails_when_autoplace_leaves_a_part_off_the_board():
+    """The build's placement stage stops the build when pcb.autoplace reports a part off
+    the board or unplaced (an outline with room by area but not by shape)."""
+    from boardwire.design.check import Report
+    from boardwire.design.document import Design
+    from boardwire.design.pipeline import Build, Stage, StageFailed
+
+    answers = {"pcb.autoplace": {"summary": "placed 8 footprints: 0 courtyard overlaps, 1 off the board",
+                                 "off_board": 1, "unplaced": ["U1"]}}
+    build = Build(Design.model_validate(BLINKER), Report(), "builds/x/v001", lambda cid, args: answers[cid],
+                  lambda cid: True, lambda f, m: None)
+    build.sizes, build.pcb = {"U1": (-1, -1, 9, 11)}, "b.kicad_pcb"
+    with pytest.raises(StageFailed, match="1 off the board; unplaced: U1; give board.size larger"):
+        build._placement(Stage("placement"))
+    answers["pcb.autoplace"] = {"summary": "placed 9 footprints", "off_board": 0, "unplaced": []}
+    assert build._placement(Stage("placement")) == "placed 9 footprints"
