@@ -59,7 +59,7 @@ def test_pinned_parts_off_the_board(session):
               "R2": {"at": [1.8, 1.2]}}
     errors = check(session, constraints={"edge": ["J1"], "pinned": pinned})
     assert codes(errors) == [("off-board", "constraints.pinned.R1"), ("off-board", "constraints.pinned.U1")]
-    assert "outside the outline (35 x 25 mm" in errors[0]["message"]
+    assert "outside the outline (35 x 25 mm, (0, 0) to (35, 25))" in errors[0]["message"]
     # a polygon outline: the same U1 fits in an L whose arm is wide enough only at the top
     ell = [[0, 0], [50, 0], [50, 12], [20, 12], [20, 30], [0, 30]]
     assert codes(check(session, board={"outline": ell}, constraints={"pinned": {"U1": {"at": [40, 2]}}})) == []

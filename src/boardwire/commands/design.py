@@ -90,7 +90,7 @@ def brief(ctx: Context, a: Args) -> dict:
 @command("design.check", kind="query", args=DesignSource, result=Result, idempotent=True,
          finds_errors=lambda r: not r["ok"], examples=({"file": "blinker.json"},))
 def check_cmd(ctx: Context, a: DesignSource) -> dict:
-    """Validate a design: schema, then each component resolved (catalogue part -> symbol, footprint, LCSC/MPN fields), pins, nets of one pin, unconnected pins, power without a source, footprints that do not fit the symbol. Errors and warnings carry code, where, message and fix; components as a compact table."""
+    """Validate a design: schema, then each component resolved (catalogue part -> symbol, footprint, LCSC/MPN fields), pins, nets of one pin, unconnected pins, power without a source, footprints that do not fit the symbol, constraints naming no component, pinned parts off the board, an outline too small for the parts. Errors and warnings carry code, where, message and fix; components as a compact table."""
     d = load(ctx, a)
     r = check(d, ctx.session.workspace.root)
     rows = [{"ref": c.ref, "symbol": c.symbol, "footprint": c.footprint, "value": c.value, "lcsc": c.fields.get("LCSC")}
