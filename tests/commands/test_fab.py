@@ -96,6 +96,27 @@ def test_outputs_equal_kicad_cli_file_by_file(kicad_cli, workspace, oracle):
 
 
 @pytest.mark.kicad
+def test_created_makes_outputs_repeat_byte_for_byte(kicad_cli, workspace):
+    """With ``created`` every date kicad-cli writes is that time: two runs a second or
+    more apart give the same bytes, zip included; without it the stamps are the run's."""
+    ctx = Context(Session(workspace))
+    runs = []
+    for out in ("a", "b"):
+        r = REGISTRY.call("fab.package", {"path": BOARD, "output": out, "created": "2024-05-06T07:08:09+00:00"}, ctx)
+        runs.append({Path(f["path"]).name: (workspace / f["path"]).read_bytes() for f in r["files"]})
+        time.sleep(1.1)
+    assert runs[0] == runs[1] and "fab.zip" in runs[0]
+    stamped = [line for data in runs[0].values() for line in data.splitlines() if VOLATILE.search(line)]
+    assert len(stamped) >= 20 and all(b"2024-05-06" in line for line in stamped), stamped[:3]
+    with zipfile.ZipFile(workspace / "a" / "fab.zip") as z:
+        assert {i.date_time for i in z.infolist()} == {(2024, 5, 6, 7, 8, 8)}  # zip keeps even seconds
+    plain = REGISTRY.call("fab.drill", {"path": BOARD, "output": "c"}, ctx)["files"][0]["path"]
+    assert b"2024-05-06" not in (workspace / plain).read_bytes()
+    with pytest.raises(InvalidArgs):
+        REGISTRY.call("fab.drill", {"path": BOARD, "created": "1970-01-01T00:00:00"}, ctx)
+
+
+@pytest.mark.kicad
 def test_outputs_are_of_the_board_in_memory(kicad_cli, workspace):
     session = Session(workspace)
     ctx = Context(session)

@@ -114,3 +114,63 @@ def test_crlf_file_stays_crlf(tmp_path):
     out = p.read_bytes()
     assert out.count(b"\n") == out.count(b"\r\n")
     assert out.startswith(text[: text.index(b"\t(net 1")])
+
+
+_HANG_IN_SAVE = """
+import os, sys, time, boardwire
+from boardwire.documents import fileio
+doc = boardwire.open(sys.argv[1])
+fp = doc.footprints[0]
+fp.move_to((fp.position[0] + 1_000_000, fp.position[1]))
+real = os.fsync
+calls = []
+def hang(fd):
+    real(fd)
+    calls.append(fd)
+    if len(calls) == int(sys.argv[2]):  # the temporary is written and synced: stop here
+        print("ready", flush=True)
+        time.sleep(600)
+fileio.os.fsync = hang
+doc.save()
+"""
+
+
+@pytest.mark.parametrize("where", ["backup", "file"])
+def test_a_save_killed_half_way_leaves_temporaries_the_next_save_removes(board_copy, where):
+    """kill -9 while the backup's (1st fsync) or the file's (3rd: after the backup and
+    its folder) temporary is on disk; the next save sweeps what is ours, only that."""
+    import signal
+    import subprocess
+    import sys
+
+    original = board_copy.read_bytes()
+    nth = {"backup": 1, "file": 3}[where]
+    proc = subprocess.Popen([sys.executable, "-c", _HANG_IN_SAVE, str(board_copy), str(nth)],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "ready"
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    backups = board_copy.parent / fileio.BACKUP_DIR
+    stale = list(board_copy.parent.glob(".*.tmp")) + list(backups.glob(".*.tmp"))
+    assert len(stale) == 1, stale  # the killed save's temporary, left behind
+    assert board_copy.read_bytes() == original
+    name = board_copy.name
+    more = [board_copy.parent / f".{name}.k9x_ab12.tmp",
+            backups / f".{name}.20260101-120000-000000001.bak.zz99_0aa.tmp"]
+    theirs = [board_copy.parent / f".other.kicad_pcb.abcdefgh.tmp",  # another file's
+              board_copy.parent / f".{name}.short.tmp",  # not mkstemp's shape
+              board_copy.parent / f"{name}.abcdefgh.tmp",  # not hidden: not our naming
+              backups / f".{name}.abcdefgh.tmp.keep"]
+    for p in more + theirs:
+        p.write_bytes(b"partial")
+    doc = boardwire.open(board_copy)
+    fp = doc.footprints[0]
+    fp.move_to((fp.position[0] + MM, fp.position[1]))
+    doc.save()
+    for p in stale + more:
+        assert not p.exists(), p
+    for p in theirs:
+        assert p.exists(), p
+    assert boardwire.open(board_copy).footprints[0].position == fp.position

@@ -111,3 +111,30 @@ def test_errors_serialise_with_code_message_hint():
     d = InvalidArgs("x: bad", errors=[{"loc": "x", "msg": "bad", "type": "value"}]).to_dict()
     assert d["code"] == "invalid-args" and d["hint"] and d["data"]["errors"][0]["loc"] == "x"
     assert isinstance(BoardwireError("m").to_dict()["code"], str)
+
+
+@pytest.mark.parametrize("bad", ["4k7\x00; rm", "a\x07b", "x\x1bx", "del\x7f"])
+def test_control_characters_in_any_string_argument_are_invalid_args(tmp_path, bad):
+    """Refused once, where every command's arguments are validated: top-level strings,
+    nested ones and object keys alike; the file is untouched."""
+    session = Session(tmp_path)
+    REGISTRY.call("project.new", {"name": "t", "folder": "."}, Context(session))
+    sch = tmp_path / "t.kicad_sch"
+    before = sch.read_bytes()
+    for cid, args in [("sch.setField", {"path": "t.kicad_sch", "reference": "R1", "field": "Value",
+                                        "value": bad}),
+                      ("sch.label", {"path": "t.kicad_sch", "text": bad, "at": [10, 10]}),
+                      ("sch.setField", {"path": f"t{bad}.kicad_sch", "reference": "R1",
+                                        "field": "Value", "value": "1"})]:
+        with pytest.raises(InvalidArgs) as e:
+            REGISTRY.call(cid, args, Context(session))
+        err = e.value.to_dict()
+        assert err["code"] == "invalid-args" and "control character" in err["message"]
+        assert err["data"]["errors"][0]["type"] == "control_character"
+    assert sch.read_bytes() == before
+    # tabs and line breaks are text KiCad keeps: not refused here (a label refuses a line
+    # break itself, being one line: sch.label's own rule)
+    REGISTRY.call("sch.label", {"path": "t.kicad_sch", "text": "tab\tx", "at": [10, 10]}, Context(session))
+    with pytest.raises(InvalidArgs) as e:
+        REGISTRY.call("sch.label", {"path": "t.kicad_sch", "text": "two\nlines", "at": [10, 10]}, Context(session))
+    assert e.value.to_dict()["data"]["errors"][0]["type"] != "control_character"

@@ -59,13 +59,13 @@ def test_page_draws_the_board_and_follows_an_mcp_edit(view_server, page, tmp_pat
         page.mouse.move(5, 5)
         after = page.locator("#canvas").screenshot()
         # the move shorts U1's pads to tracks and breaks connections: markers and ratsnest
-        drc = agent.call("check_drc", {"path": BOARD, "engine": "builtin"})
+        drc = agent.call("check_drc", {"path": BOARD, "engine": "builtin", "format": "json"})
         unrouted = agent.call("query_unrouted", {"path": BOARD, "limit": 5000})
         assert drc["violations"] and unrouted["total"]
         assert page.locator('#drawing [data-layer="DRC"] circle').count() == len(drc["violations"])
         assert page.locator('#drawing [data-layer="Ratsnest"] line').count() == unrouted["total"]
         # hover: the footprint's reference, value and the pad's net, as the session has them
-        pad = agent.call("query_pads", {"path": BOARD, "reference": "R1"})["pads"][0]
+        pad = agent.call("query_pads", {"path": BOARD, "reference": "R1", "format": "json"})["pads"][0]
         fp = agent.call("query_footprint", {"path": BOARD, "reference": "R1"})
         page.locator(f'#drawing [data-layer="F.Cu"] [data-ref="R1"][data-pad="{pad["number"]}"]').hover()
         tip = page.locator("#tip")

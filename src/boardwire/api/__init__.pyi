@@ -116,7 +116,7 @@ class _Agent(Namespace):
 class _Board(Namespace):
     """boardwire.api.board: generated from the registry."""
 
-    def autoplace(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, references: Sequence[str] | None = None, pinned: dict[str, dict[str, Any]] | None = None, area: Sequence[float] | None = None, allow_back: bool = False, edges: dict[str, Literal['left', 'right', 'top', 'bottom']] | None = None, clearance: float = 0.25, spacing: float = 0.5, grid: float = 0.127, effort: int = 2, seed: int = 0, time_limit: float = 60) -> dict[str, Any]:
+    def autoplace(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, references: Sequence[str] | None = None, pinned: dict[str, dict[str, Any]] | None = None, area: Sequence[float] | None = None, allow_back: bool = False, edges: dict[str, Literal['left', 'right', 'top', 'bottom']] | None = None, clearance: float = 0.25, spacing: float = 0.5, grid: float = 0.127, effort: int = 2, seed: int = 0, time_limit: float = 60, wait_s: float | None = None) -> dict[str, Any]:
         """Place footprints in the outline at quarter turns without courtyard overlaps, short ratsnest, sheets together, decoupling caps by their IC, connectors on chosen edges; pinned poses kept; same seed, same result.
 
         Registry command ``pcb.autoplace`` (edit, long; units: mm, degrees, seconds).
@@ -136,6 +136,7 @@ class _Board(Namespace):
             effort (int): (default 2)
             seed (int): (default 0)
             time_limit (float): s (default 60)
+            wait_s (float | None): s, default 25; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
@@ -151,7 +152,7 @@ class _Board(Namespace):
         """
         ...
 
-    def autoroute(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, nets: Sequence[str] | None = None, netclasses: Sequence[str] | None = None, area: Sequence[float] | None = None, layers: Sequence[str] | None = None, time_limit: float = 120, effort: int = 2, via_cost: float = 2.0, seed: int = 0, refill_zones: bool = True) -> dict[str, Any]:
+    def autoroute(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, nets: Sequence[str] | None = None, netclasses: Sequence[str] | None = None, area: Sequence[float] | None = None, layers: Sequence[str] | None = None, time_limit: float = 120, effort: int = 2, via_cost: float = 2.0, seed: int = 0, refill_zones: bool = True, wait_s: float | None = None) -> dict[str, Any]:
         """Route unrouted connections with net-class widths, clearances and vias, 0/45/90 degrees, each item checked; zones refilled; same seed, same result. Gives routed/total, unrouted and why, vias, length.
 
         Registry command ``pcb.autoroute`` (edit, long; units: mm, seconds).
@@ -169,6 +170,7 @@ class _Board(Namespace):
             via_cost (float): mm of track (default 2.0)
             seed (int): (default 0)
             refill_zones (bool): (default True)
+            wait_s (float | None): s, default 25; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
@@ -242,7 +244,7 @@ class _Board(Namespace):
         """
         ...
 
-    def drc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', refill_zones: bool = False, schematic_parity: bool = False, limit: int = 200, engine: Literal['kicad', 'builtin', 'both'] = 'kicad', format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
+    def drc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', refill_zones: bool = False, schematic_parity: bool = False, limit: int = 200, engine: Literal['kicad', 'builtin', 'both'] = 'kicad', wait_s: float | None = None, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
         """KiCad's design rules check (kicad-cli) on the board as it is in memory (nothing is saved): violations with type, severity, description, items (id, position), unconnected items, counts. engine builtin runs boardwire's own rules instead (milliseconds), both runs the two and compares them.
 
         Registry command ``check.drc`` (check, read-only, long; units: mm).
@@ -254,6 +256,7 @@ class _Board(Namespace):
             schematic_parity (bool): Also compare with the schematic next to the board (default False)
             limit (int): Most violations to list (counts cover all) (default 200)
             engine (Literal['kicad', 'builtin', 'both']): kicad: kicad-cli, the judge (default); builtin: boardwire's own rules on the in-memory geometry (milliseconds; the rules of checks.BUILT_IN); both: KiCad's result plus the built-in one and which violations each found alone (default 'kicad')
+            wait_s (float | None): s, default 25; then a job
             format (Literal['table', 'json'] | None): table: one line per row under a line of column names (default over MCP); json: row objects
 
         Returns:
@@ -269,7 +272,7 @@ class _Board(Namespace):
         """
         ...
 
-    def export_dsn(self, *, output: str, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    def export_dsn(self, *, output: str, path: str | os.PathLike[str] | None = None, wait_s: float | None = None) -> dict[str, Any]:
         """Write the board as a Specctra DSN (KiCad's exporter) for an external router.
 
         Registry command ``pcb.exportDsn`` (export, read-only, long).
@@ -277,6 +280,7 @@ class _Board(Namespace):
         Args:
             output (str): .dsn path (required)
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
+            wait_s (float | None): s, default 25; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -291,7 +295,7 @@ class _Board(Namespace):
         """
         ...
 
-    def fill_zones(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, ids: Sequence[str] | None = None) -> dict[str, Any]:
+    def fill_zones(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, ids: Sequence[str] | None = None, wait_s: float | None = None) -> dict[str, Any]:
         """Fill (refill) zones, the copper pours, with KiCad's own filler (pcbnew in the system Python) and keep the fills in the board.
 
         Registry command ``pcb.fillZones`` (edit, long).
@@ -301,6 +305,7 @@ class _Board(Namespace):
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
             revision (int | None): Fail with stale-revision unless the document is at this revision
             ids (Sequence[str] | None): Zones to fill (default all)
+            wait_s (float | None): s, default 25; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
@@ -380,7 +385,7 @@ class _Board(Namespace):
         """
         ...
 
-    def import_ses(self, *, session: str, path: str | os.PathLike[str] | None = None, revision: int | None = None) -> dict[str, Any]:
+    def import_ses(self, *, session: str, path: str | os.PathLike[str] | None = None, revision: int | None = None, wait_s: float | None = None) -> dict[str, Any]:
         """Take a Specctra session's (.ses) tracks and vias into the board (KiCad's importer); only routing changes.
 
         Registry command ``pcb.importSes`` (edit, long).
@@ -390,6 +395,7 @@ class _Board(Namespace):
             session (str): .ses path (required)
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
             revision (int | None): Fail with stale-revision unless the document is at this revision
+            wait_s (float | None): s, default 25; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
@@ -609,7 +615,7 @@ class _Board(Namespace):
         """
         ...
 
-    def render_png(self, *, path: str | os.PathLike[str] | None = None, view: Literal['2d', '3d'] = '2d', layers: Sequence[str] | None = None, side: Literal['top', 'bottom'] = 'top', width: int = 1024, output: str | None = None, page: str | None = None) -> dict[str, Any]:
+    def render_png(self, *, path: str | os.PathLike[str] | None = None, view: Literal['2d', '3d'] = '2d', layers: Sequence[str] | None = None, side: Literal['top', 'bottom'] = 'top', width: int = 1024, output: str | None = None, page: str | None = None, wait_s: float | None = None) -> dict[str, Any]:
         """A PNG of the board as it is in memory (chosen layers in 2D, or KiCad's 3D view of one side), or of one schematic sheet.
 
         Registry command ``render.png`` (export, read-only, long).
@@ -622,6 +628,7 @@ class _Board(Namespace):
             width (int): Pixels (default 1024)
             output (str | None): Write the image to this path in the working directory instead of returning it
             page (str | None): Schematic: the page to draw (default: the root sheet's)
+            wait_s (float | None): s, default 25; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -637,7 +644,7 @@ class _Board(Namespace):
         """
         ...
 
-    def render_svg(self, *, path: str | os.PathLike[str] | None = None, view: Literal['2d', '3d'] = '2d', layers: Sequence[str] | None = None, side: Literal['top', 'bottom'] = 'top', width: int = 1024, output: str | None = None, page: str | None = None) -> dict[str, Any]:
+    def render_svg(self, *, path: str | os.PathLike[str] | None = None, view: Literal['2d', '3d'] = '2d', layers: Sequence[str] | None = None, side: Literal['top', 'bottom'] = 'top', width: int = 1024, output: str | None = None, page: str | None = None, wait_s: float | None = None) -> dict[str, Any]:
         """An SVG of chosen layers of the board, or of one schematic sheet, as it is in memory (KiCad's plotter).
 
         Registry command ``render.svg`` (export, read-only, long).
@@ -650,6 +657,7 @@ class _Board(Namespace):
             width (int): Pixels (default 1024)
             output (str | None): Write the image to this path in the working directory instead of returning it
             page (str | None): Schematic: the page to draw (default: the root sheet's)
+            wait_s (float | None): s, default 25; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1015,7 +1023,7 @@ class _Board(Namespace):
 class _Check(Namespace):
     """boardwire.api.check: generated from the registry."""
 
-    def drc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', refill_zones: bool = False, schematic_parity: bool = False, limit: int = 200, engine: Literal['kicad', 'builtin', 'both'] = 'kicad', format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
+    def drc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', refill_zones: bool = False, schematic_parity: bool = False, limit: int = 200, engine: Literal['kicad', 'builtin', 'both'] = 'kicad', wait_s: float | None = None, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
         """KiCad's design rules check (kicad-cli) on the board as it is in memory (nothing is saved): violations with type, severity, description, items (id, position), unconnected items, counts. engine builtin runs boardwire's own rules instead (milliseconds), both runs the two and compares them.
 
         Registry command ``check.drc`` (check, read-only, long; units: mm).
@@ -1027,6 +1035,7 @@ class _Check(Namespace):
             schematic_parity (bool): Also compare with the schematic next to the board (default False)
             limit (int): Most violations to list (counts cover all) (default 200)
             engine (Literal['kicad', 'builtin', 'both']): kicad: kicad-cli, the judge (default); builtin: boardwire's own rules on the in-memory geometry (milliseconds; the rules of checks.BUILT_IN); both: KiCad's result plus the built-in one and which violations each found alone (default 'kicad')
+            wait_s (float | None): s, default 25; then a job
             format (Literal['table', 'json'] | None): table: one line per row under a line of column names (default over MCP); json: row objects
 
         Returns:
@@ -1042,7 +1051,7 @@ class _Check(Namespace):
         """
         ...
 
-    def erc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', limit: int = 200, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
+    def erc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', limit: int = 200, wait_s: float | None = None, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
         """KiCad's electrical rules check (kicad-cli) on the schematic hierarchy as it is in memory (nothing is saved): violations with type, severity, description, sheet, items (id, position), and counts by type and sheet. Give the root sheet.
 
         Registry command ``check.erc`` (check, read-only, long; units: mm).
@@ -1051,6 +1060,7 @@ class _Check(Namespace):
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
             severity (Literal['error', 'warning', 'all']): Report errors only, warnings only, or both (KiCad's default) (default 'all')
             limit (int): Most violations to list (counts cover all) (default 200)
+            wait_s (float | None): s, default 25; then a job
             format (Literal['table', 'json'] | None): table: one line per row under a line of column names (default over MCP); json: row objects
 
         Returns:
@@ -1084,7 +1094,7 @@ class _Design(Namespace):
         """
         ...
 
-    def build(self, *, design: dict[str, Any] | None = None, file: str | None = None, out: str = 'builds', until: Literal['project', 'schematic', 'erc', 'update', 'outline', 'placement', 'route', 'zones', 'save', 'drc', 'verdict', 'fab'] | None = None) -> dict[str, Any]:
+    def build(self, *, design: dict[str, Any] | None = None, file: str | None = None, out: str = 'builds', until: Literal['project', 'schematic', 'erc', 'update', 'outline', 'placement', 'route', 'zones', 'save', 'drc', 'verdict', 'fab'] | None = None, wait_s: float | None = None) -> dict[str, Any]:
         """Build the board from a design document (parts, nets, board): a new version folder OUT/NAME/vNNN, with progress per stage: project, schematic (layout, sch.connect, annotate), erc, update, outline, placement (pcb.autoplace, or a marked fallback; pinned parts kept), route (pcb.autoroute), zones (GND on B.Cu), save, drc (with parity), verdict, fab (fab.zip when clean). Errors: design-errors with design.check's errors.
 
         Registry command ``design.build`` (session, long).
@@ -1094,6 +1104,7 @@ class _Design(Namespace):
             file (str | None): Or a design JSON file in the working directory
             out (str): Folder of the version folders (OUT/NAME/vNNN) (default 'builds')
             until (Literal['project', 'schematic', 'erc', 'update', 'outline', 'placement', 'route', 'zones', 'save', 'drc', 'verdict', 'fab'] | None): Stop after this stage
+            wait_s (float | None): s, default 25; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1131,7 +1142,7 @@ class _Design(Namespace):
         """
         ...
 
-    def rebuild(self, *, version: str, router: dict[str, Any] | None = None, pinned: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    def rebuild(self, *, version: str, router: dict[str, Any] | None = None, pinned: dict[str, dict[str, Any]] | None = None, wait_s: float | None = None) -> dict[str, Any]:
         """Build a version again into a new version folder from its design.json and settings.json (same id seed): unchanged, the KiCad project files are byte-identical (identical lists them); router or pinned change what they name.
 
         Registry command ``design.rebuild`` (session, long).
@@ -1140,6 +1151,7 @@ class _Design(Namespace):
             version (str): A version folder, e.g. builds/blinker/v001 (required)
             router (dict[str, Any] | None): Changed router settings
             pinned (dict[str, dict[str, Any]] | None): Changed or added pinned placements
+            wait_s (float | None): s, default 25; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1154,7 +1166,7 @@ class _Design(Namespace):
         """
         ...
 
-    def verdict(self, *, board: str, schematic: str | None = None) -> dict[str, Any]:
+    def verdict(self, *, board: str, schematic: str | None = None, wait_s: float | None = None) -> dict[str, Any]:
         """Judge any board as design.build judges its own: ERC and DRC counts (kicad-cli, with parity), unrouted, a rubric (decoupling distances, connectors to the edge, silk findings, schematic text overlaps) and a render (board.png beside the board).
 
         Registry command ``design.verdict`` (check, read-only, long).
@@ -1162,6 +1174,7 @@ class _Design(Namespace):
         Args:
             board (str): .kicad_pcb (its .kicad_sch beside it) (required)
             schematic (str | None):
+            wait_s (float | None): s, default 25; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1179,7 +1192,7 @@ class _Design(Namespace):
 class _Fab(Namespace):
     """boardwire.api.fab: generated from the registry."""
 
-    def bom(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', exclude_dnp: bool = True, source: Literal['auto', 'schematic', 'board'] = 'auto') -> dict[str, Any]:
+    def bom(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', created: datetime | None = None, exclude_dnp: bool = True, source: Literal['auto', 'schematic', 'board'] = 'auto', wait_s: float | None = None) -> dict[str, Any]:
         """Bill of materials: a grouped CSV BOM (Reference, Value, Footprint, Qty) from the schematic (kicad-cli), else the footprints; result's source says which.
 
         Registry command ``fab.bom`` (export, read-only, long; units: mm; sizes in bytes).
@@ -1187,8 +1200,10 @@ class _Fab(Namespace):
         Args:
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
             output (str): Output folder (default 'fab')
+            created (datetime | None): ISO 8601 time stamped in the files (default: now)
             exclude_dnp (bool): (default True)
             source (Literal['auto', 'schematic', 'board']): auto: the board's NAME.kicad_sch if any, else footprints (default 'auto')
+            wait_s (float | None): s, default 25; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1203,7 +1218,7 @@ class _Fab(Namespace):
         """
         ...
 
-    def drill(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', drill_map: bool = False, separate_th: bool = True) -> dict[str, Any]:
+    def drill(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', created: datetime | None = None, drill_map: bool = False, separate_th: bool = True, wait_s: float | None = None) -> dict[str, Any]:
         """Excellon drill files (mm) of the in-memory board (kicad-cli), optional drill map.
 
         Registry command ``fab.drill`` (export, read-only, long; units: mm; sizes in bytes).
@@ -1211,8 +1226,10 @@ class _Fab(Namespace):
         Args:
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
             output (str): Output folder (default 'fab')
+            created (datetime | None): ISO 8601 time stamped in the files (default: now)
             drill_map (bool): (default False)
             separate_th (bool): PTH and NPTH holes in separate files (default True)
+            wait_s (float | None): s, default 25; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1227,7 +1244,7 @@ class _Fab(Namespace):
         """
         ...
 
-    def gerbers(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', layers: Sequence[str] | None = None, protel_extensions: bool | None = None, subtract_mask_from_silk: bool | None = None) -> dict[str, Any]:
+    def gerbers(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', created: datetime | None = None, layers: Sequence[str] | None = None, protel_extensions: bool | None = None, subtract_mask_from_silk: bool | None = None, wait_s: float | None = None) -> dict[str, Any]:
         """Gerber X2 and job files of the in-memory board (kicad-cli); unset options follow its plot settings.
 
         Registry command ``fab.gerbers`` (export, read-only, long; units: mm; sizes in bytes).
@@ -1235,9 +1252,11 @@ class _Fab(Namespace):
         Args:
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
             output (str): Output folder (default 'fab')
+            created (datetime | None): ISO 8601 time stamped in the files (default: now)
             layers (Sequence[str] | None): Default: copper, paste, silk, mask, Edge.Cuts
             protel_extensions (bool | None): Default: board's setting
             subtract_mask_from_silk (bool | None): Default: board's setting
+            wait_s (float | None): s, default 25; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1253,7 +1272,7 @@ class _Fab(Namespace):
         """
         ...
 
-    def package(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', exclude_dnp: bool = True, side: Literal['both', 'front', 'back'] = 'both', drill_map: bool = False, separate_th: bool = True, layers: Sequence[str] | None = None, protel_extensions: bool | None = None, subtract_mask_from_silk: bool | None = None, preset: Literal['generic', 'jlcpcb'] = 'generic', force: bool = False) -> dict[str, Any]:
+    def package(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', created: datetime | None = None, exclude_dnp: bool = True, side: Literal['both', 'front', 'back'] = 'both', drill_map: bool = False, separate_th: bool = True, layers: Sequence[str] | None = None, protel_extensions: bool | None = None, subtract_mask_from_silk: bool | None = None, preset: Literal['generic', 'jlcpcb'] = 'generic', force: bool = False, wait_s: float | None = None) -> dict[str, Any]:
         """DRC gate, then Gerbers, drill, positions, BOM, fab.zip of the in-memory board; DRC errors refuse (drc-errors) unless force.
 
         Registry command ``fab.package`` (export, read-only, long; units: mm; sizes in bytes).
@@ -1261,6 +1280,7 @@ class _Fab(Namespace):
         Args:
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
             output (str): Output folder (default 'fab')
+            created (datetime | None): ISO 8601 time stamped in the files (default: now)
             exclude_dnp (bool): (default True)
             side (Literal['both', 'front', 'back']): (default 'both')
             drill_map (bool): (default False)
@@ -1270,6 +1290,7 @@ class _Fab(Namespace):
             subtract_mask_from_silk (bool | None): Default: board's setting
             preset (Literal['generic', 'jlcpcb']): jlcpcb: JLC's names, origin, BOM/CPL columns (default 'generic')
             force (bool): Write despite DRC errors (default False)
+            wait_s (float | None): s, default 25; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1285,7 +1306,7 @@ class _Fab(Namespace):
         """
         ...
 
-    def positions(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', exclude_dnp: bool = True, side: Literal['both', 'front', 'back'] = 'both') -> dict[str, Any]:
+    def positions(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', created: datetime | None = None, exclude_dnp: bool = True, side: Literal['both', 'front', 'back'] = 'both', wait_s: float | None = None) -> dict[str, Any]:
         """Pick-and-place CSV of the in-memory board (kicad-cli): mm, degrees.
 
         Registry command ``fab.positions`` (export, read-only, long; units: mm; sizes in bytes).
@@ -1293,8 +1314,10 @@ class _Fab(Namespace):
         Args:
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
             output (str): Output folder (default 'fab')
+            created (datetime | None): ISO 8601 time stamped in the files (default: now)
             exclude_dnp (bool): (default True)
             side (Literal['both', 'front', 'back']): (default 'both')
+            wait_s (float | None): s, default 25; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1312,7 +1335,7 @@ class _Fab(Namespace):
 class _Fw(Namespace):
     """boardwire.api.fw: generated from the registry."""
 
-    def board_info(self, *, dir: str = '.', port: str | None = None, stub: bool = True) -> dict[str, Any]:
+    def board_info(self, *, dir: str = '.', port: str | None = None, stub: bool = True, wait_s: float | None = None) -> dict[str, Any]:
         """Chip, revision, crystal, flash size and MAC (the board id) through esptool; resets the board.
 
         Registry command ``fw.boardInfo`` (session, long).
@@ -1321,6 +1344,7 @@ class _Fw(Namespace):
             dir (str): Firmware project folder (default '.')
             port (str | None): Port, URL or board id (default: the bound board)
             stub (bool): Use esptool's flasher stub (default True)
+            wait_s (float | None): s, default 25; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1335,7 +1359,7 @@ class _Fw(Namespace):
         """
         ...
 
-    def build(self, *, dir: str = '.', timeout_s: float = 1800) -> dict[str, Any]:
+    def build(self, *, dir: str = '.', timeout_s: float = 1800, wait_s: float | None = None) -> dict[str, Any]:
         """Build with the project's build system: compiler messages as diagnostics (file, line, column, code), image size against the app partition (too large: image-too-large).
 
         Registry command ``fw.build`` (export, read-only, long).
@@ -1343,6 +1367,7 @@ class _Fw(Namespace):
         Args:
             dir (str): Firmware project folder (default '.')
             timeout_s (float): Seconds before it is stopped (default 1800)
+            wait_s (float | None): s, default 25; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1387,7 +1412,7 @@ class _Fw(Namespace):
         """
         ...
 
-    def erase(self, *, dir: str = '.', port: str | None = None) -> dict[str, Any]:
+    def erase(self, *, dir: str = '.', port: str | None = None, wait_s: float | None = None) -> dict[str, Any]:
         """Erase the whole flash. Needs [agent] erase = true.
 
         Registry command ``fw.erase`` (session, destructive, long).
@@ -1395,6 +1420,7 @@ class _Fw(Namespace):
         Args:
             dir (str): Firmware project folder (default '.')
             port (str | None): Port, URL or board id (default: the bound board)
+            wait_s (float | None): s, default 25; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1406,7 +1432,7 @@ class _Fw(Namespace):
         """
         ...
 
-    def flash(self, *, dir: str = '.', port: str | None = None, build: bool = True, erase_all: bool = False, no_stub: bool = False) -> dict[str, Any]:
+    def flash(self, *, dir: str = '.', port: str | None = None, build: bool = True, erase_all: bool = False, no_stub: bool = False, wait_s: float | None = None) -> dict[str, Any]:
         """Build, check the image fits, flash with esptool (verified), reset. Policy: by default only the project's bound board.
 
         Registry command ``fw.flash`` (session, destructive, long).
@@ -1417,6 +1443,7 @@ class _Fw(Namespace):
             build (bool): Build first (default True)
             erase_all (bool): Erase all first (policy: erase) (default False)
             no_stub (bool): ROM bootloader only (default False)
+            wait_s (float | None): s, default 25; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1530,7 +1557,7 @@ class _Fw(Namespace):
         """
         ...
 
-    def new(self, *, name: str, dir: str = '.', chip: str = 'esp32c3', framework: Literal['auto', 'baremetal', 'idf', 'platformio', 'arduino'] = 'auto', port: str | None = None, board_id: str | None = None, kicad: str | None = None) -> dict[str, Any]:
+    def new(self, *, name: str, dir: str = '.', chip: str = 'esp32c3', framework: Literal['auto', 'baremetal', 'idf', 'platformio', 'arduino'] = 'auto', port: str | None = None, board_id: str | None = None, kicad: str | None = None, wait_s: float | None = None) -> dict[str, Any]:
         """New firmware project bound to a board, with AGENTS.md listing its pins from the schematic; by the installed framework, else bare-metal ESP32-C3 (Debian's RISC-V GCC).
 
         Registry command ``fw.new`` (export, read-only, long).
@@ -1543,6 +1570,7 @@ class _Fw(Namespace):
             port (str | None): Bound port
             board_id (str | None): Bound board id (MAC)
             kicad (str | None): The board's root .kicad_sch
+            wait_s (float | None): s, default 25; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1601,7 +1629,7 @@ class _Fw(Namespace):
         """
         ...
 
-    def run(self, *, until: str | None = None, expect: Sequence[str] | None = None, reject: Sequence[str] | None = None, dir: str = '.', port: str | None = None, build: bool = True, erase_all: bool = False, no_stub: bool = False, timeout_s: float | None = None, record: str | None = None) -> dict[str, Any]:
+    def run(self, *, until: str | None = None, expect: Sequence[str] | None = None, reject: Sequence[str] | None = None, dir: str = '.', port: str | None = None, build: bool = True, erase_all: bool = False, no_stub: bool = False, timeout_s: float | None = None, record: str | None = None, wait_s: float | None = None) -> dict[str, Any]:
         """Build, flash, open a monitor and watch until a pattern (until; expect in order; reject fails); the session stays open.
 
         Registry command ``fw.run`` (session, destructive, long).
@@ -1617,6 +1645,7 @@ class _Fw(Namespace):
             no_stub (bool): ROM bootloader only (default False)
             timeout_s (float | None): Seconds to watch (30 with patterns, else 5)
             record (str | None): Record to this file
+            wait_s (float | None): s, default 25; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1629,6 +1658,65 @@ class _Fw(Namespace):
         Examples:
             fw.run(dir='blinky', until='blink 3')
             fw.run(dir='blinky', expect=['started', 'blink 1'], reject=['Guru Meditation'])
+        """
+        ...
+
+class _Job(Namespace):
+    """boardwire.api.job: generated from the registry."""
+
+    def cancel(self, *, job: str) -> dict[str, Any]:
+        """Cancel a job: its child processes are killed, documents stay as before it.
+
+        Registry command ``job.cancel`` (session).
+
+        Args:
+            job (str): Job id (required)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def status(self, *, job: str | None = None, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
+        """A job's state (running, done, failed, cancelled), progress and last output lines; without job, every job kept (the newest 64).
+
+        Registry command ``job.status`` (session, read-only).
+
+        Args:
+            job (str | None): Default: every job kept
+            format (Literal['table', 'json'] | None): table: one line per row under a line of column names (default over MCP); json: row objects
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+        """
+        ...
+
+    def wait(self, *, job: str, wait_s: float = 25.0) -> dict[str, Any]:
+        """Wait for a job: the long call's own result (or error), or the job again if still running. Cancelling this call cancels the job.
+
+        Registry command ``job.wait`` (session, read-only).
+
+        Args:
+            job (str): Job id (required)
+            wait_s (float): s (default 25.0)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
         """
         ...
 
@@ -2196,7 +2284,7 @@ class _Query(Namespace):
 class _Render(Namespace):
     """boardwire.api.render: generated from the registry."""
 
-    def png(self, *, path: str | os.PathLike[str] | None = None, view: Literal['2d', '3d'] = '2d', layers: Sequence[str] | None = None, side: Literal['top', 'bottom'] = 'top', width: int = 1024, output: str | None = None, page: str | None = None) -> dict[str, Any]:
+    def png(self, *, path: str | os.PathLike[str] | None = None, view: Literal['2d', '3d'] = '2d', layers: Sequence[str] | None = None, side: Literal['top', 'bottom'] = 'top', width: int = 1024, output: str | None = None, page: str | None = None, wait_s: float | None = None) -> dict[str, Any]:
         """A PNG of the board as it is in memory (chosen layers in 2D, or KiCad's 3D view of one side), or of one schematic sheet.
 
         Registry command ``render.png`` (export, read-only, long).
@@ -2209,6 +2297,7 @@ class _Render(Namespace):
             width (int): Pixels (default 1024)
             output (str | None): Write the image to this path in the working directory instead of returning it
             page (str | None): Schematic: the page to draw (default: the root sheet's)
+            wait_s (float | None): s, default 25; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -2224,7 +2313,7 @@ class _Render(Namespace):
         """
         ...
 
-    def svg(self, *, path: str | os.PathLike[str] | None = None, view: Literal['2d', '3d'] = '2d', layers: Sequence[str] | None = None, side: Literal['top', 'bottom'] = 'top', width: int = 1024, output: str | None = None, page: str | None = None) -> dict[str, Any]:
+    def svg(self, *, path: str | os.PathLike[str] | None = None, view: Literal['2d', '3d'] = '2d', layers: Sequence[str] | None = None, side: Literal['top', 'bottom'] = 'top', width: int = 1024, output: str | None = None, page: str | None = None, wait_s: float | None = None) -> dict[str, Any]:
         """An SVG of chosen layers of the board, or of one schematic sheet, as it is in memory (KiCad's plotter).
 
         Registry command ``render.svg`` (export, read-only, long).
@@ -2237,6 +2326,7 @@ class _Render(Namespace):
             width (int): Pixels (default 1024)
             output (str | None): Write the image to this path in the working directory instead of returning it
             page (str | None): Schematic: the page to draw (default: the root sheet's)
+            wait_s (float | None): s, default 25; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -2429,7 +2519,7 @@ class _Sch(Namespace):
         """
         ...
 
-    def erc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', limit: int = 200, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
+    def erc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', limit: int = 200, wait_s: float | None = None, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
         """KiCad's electrical rules check (kicad-cli) on the schematic hierarchy as it is in memory (nothing is saved): violations with type, severity, description, sheet, items (id, position), and counts by type and sheet. Give the root sheet.
 
         Registry command ``check.erc`` (check, read-only, long; units: mm).
@@ -2438,6 +2528,7 @@ class _Sch(Namespace):
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
             severity (Literal['error', 'warning', 'all']): Report errors only, warnings only, or both (KiCad's default) (default 'all')
             limit (int): Most violations to list (counts cover all) (default 200)
+            wait_s (float | None): s, default 25; then a job
             format (Literal['table', 'json'] | None): table: one line per row under a line of column names (default over MCP); json: row objects
 
         Returns:
@@ -3072,6 +3163,7 @@ check: _Check
 design: _Design
 fab: _Fab
 fw: _Fw
+job: _Job
 lib: _Lib
 parts: _Parts
 project: _Project

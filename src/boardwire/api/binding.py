@@ -139,7 +139,7 @@ def call(command_id: str, args: dict[str, Any], document: str | None = "any") ->
     if _bound.transactions and command_id in NOT_IN_TRANSACTION:
         raise InvalidArgs(f"{command_id} inside a transaction: finish the `with transaction()` block first",
                           hint="Undo, redo, save, revert and close act on whole changes; call them after the block.")
-    ctx = Context(session, actor=ACTOR)
+    ctx = Context(session, actor=ACTOR, door="script")
     result = REGISTRY.call(command_id, args, ctx)
     if _bound.transactions:
         _bound.transactions[-1].new_ids.extend(ctx.new_ids)

@@ -111,7 +111,7 @@ def _run(command_id: str, args: dict, *, save: bool, root: str) -> dict:
     else:
         report = None
     try:
-        result = REGISTRY.call(command_id, args, Context(session, actor="cli", progress_fn=report))
+        result = REGISTRY.call(command_id, args, Context(session, actor="cli", progress_fn=report, door="cli"))
     finally:
         if progress is not None:
             progress.stop()

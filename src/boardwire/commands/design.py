@@ -18,7 +18,7 @@ from ..design.check import check
 from ..design.document import Design, Pinned, Router, dumps, schema
 from ..design.pipeline import STAGES, Build
 from ..design.verdict import judge
-from ..design.versions import next_version, project_files, read_json, settings, write_json
+from ..design.versions import next_version, now, project_files, read_json, settings, write_json
 from ..documents.ids import seeded
 from ..errors import DesignErrors, InvalidArgs, NotFound
 from ..parts.lines import encode
@@ -106,7 +106,8 @@ class BuildArgs(DesignSource):
     until: Stage | None = Field(None, description="Stop after this stage")
 
 
-def _build(ctx: Context, d: Design, out: str, until: str | None, seed: str | None = None) -> dict:
+def _build(ctx: Context, d: Design, out: str, until: str | None, seed: str | None = None,
+           created: str | None = None) -> dict:
     root = ctx.session.workspace.root
     report = check(d, root)
     if report.errors:
@@ -116,13 +117,14 @@ def _build(ctx: Context, d: Design, out: str, until: str | None, seed: str | Non
     folder = next_version(root, out, d.name)
     seed = seed or folder.rsplit("/", 2)[-2] + "/" + folder.rsplit("/", 1)[-1]
     call, has = _sub(ctx)
-    build = Build(d, report, folder, call, has, ctx.progress, until)
+    created = created or now()
+    build = Build(d, report, folder, call, has, ctx.progress, until, created)
     with seeded(seed):
         stages = build.run()
     where = root / folder
     where.mkdir(parents=True, exist_ok=True)
     (where / "design.json").write_text(dumps(d), encoding="utf-8")
-    write_json(where / "settings.json", settings(seed, until))
+    write_json(where / "settings.json", settings(seed, until, created))
     write_json(where / "build.json", [s.row() for s in stages])
     verdict = getattr(build, "verdict", None)
     if verdict is not None:
@@ -166,7 +168,7 @@ def rebuild(ctx: Context, a: RebuildArgs) -> dict:
                                              "pinned": {**d.constraints.pinned, **(a.pinned or {})}})
         d = d.model_copy(update={"constraints": c})
     out = posixpath.dirname(posixpath.dirname(a.version.rstrip("/"))) or "."
-    result = _build(ctx, d, out, s.get("until"), seed=s["uuid_seed"])
+    result = _build(ctx, d, out, s.get("until"), seed=s["uuid_seed"], created=s.get("created"))
     before = project_files(src)
     after = project_files(ctx.session.workspace.resolve(result["version"]))
     result["identical"] = sorted(n for n in before if after.get(n) == before[n])

@@ -6,7 +6,8 @@ Every file is first written into a private temporary folder and copied into the
 output folder (inside the working directory; default ``fab/``) only when the whole
 command has succeeded, each file by an atomic rename, so a failed or cancelled call
 leaves no partial output. Results list the files written (workspace-relative path,
-bytes).
+bytes). With ``created`` the dates kicad-cli writes into Gerber, job and drill files
+(and fab.zip's entries) are that time, so the same board gives the same bytes.
 
 fab.package first runs KiCad's DRC (the code of check.drc) on the same snapshot, with
 schematic parity when the board's schematic is beside it (so the BOM, which comes from
@@ -32,10 +33,11 @@ import tempfile
 import zipfile
 from contextlib import ExitStack, contextmanager
 from dataclasses import asdict, dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Iterator, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from ..documents import board_bom
 from ..errors import DrcErrors, InvalidArgs, ReadOnlyFile, WrongKind
@@ -54,6 +56,14 @@ MAP_FORMAT = "gerberx2"  # the drill map: Gerber X2, like the rest of the packag
 
 class FabArgs(DocArgs):
     output: str = Field("fab", min_length=1, max_length=4096, description="Output folder")
+    created: datetime | None = Field(None, strict=False, description="ISO 8601 time stamped in the files (default: now)")
+
+    @field_validator("created")
+    @classmethod
+    def _zip_era(cls, v: datetime | None) -> datetime | None:
+        if v is not None and not 1980 <= v.year <= 2107:  # what a zip entry can hold
+            raise ValueError("created must lie in 1980..2107")
+        return v
 
 
 class GerberOpts(Args):
@@ -129,6 +139,12 @@ def _check_targets(ctx: Context, files: list[Path], target: Path) -> None:
                               errors=[{"loc": "output", "msg": f"{f.name} is a folder", "type": "value"}])
         if t.exists() and (not os.access(t, os.W_OK) or not t.stat().st_mode & 0o222):  # marked read-only, even for root
             raise ReadOnlyFile(f"{ctx.session.workspace.relative(t)} is read-only; nothing was written")
+
+
+def _stamp(files: list[Path], created: datetime | None) -> None:
+    """With ``created``, every date kicad-cli wrote into the files becomes that time."""
+    if created is not None:
+        kfab.stamp(files, created)
 
 
 def _publish(ctx: Context, files: list[Path], target: Path) -> list[dict]:
@@ -321,6 +337,7 @@ def _board_export(ctx: Context, a, what: str, doing: str, make, extra=lambda b: 
     with _board(ctx, a) as b:
         ctx.progress(0.1, doing)
         files = make(cli, b)
+        _stamp(files, a.created)
         ctx.progress(0.95, "copying the files")
         written = _publish(ctx, files, target)
     ctx.progress(1.0, "done")
@@ -376,11 +393,16 @@ def package(ctx: Context, a: PackageArgs) -> dict:
         files["bom"], source = _bom_files(ctx, cli, b.od, a, b.work, stack, jlc)
         ctx.progress(stage["zip"], "zipping")
         every = [f for group in files.values() for f in group]
+        _stamp(every, a.created)
         zipped = files["gerbers"] + files["drill"] if jlc else every
         archive = b.work / "fab.zip"
         with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
             for f in zipped:
-                z.write(f, f.name)
+                if a.created is None:
+                    z.write(f, f.name)
+                else:  # the entries' times too, so that the archive repeats byte for byte
+                    z.writestr(zipfile.ZipInfo(f.name, a.created.timetuple()[:6]), f.read_bytes(),
+                               zipfile.ZIP_DEFLATED)
         ctx.progress(0.95, "copying the files")
         written = _publish(ctx, every + [archive], target)
     ctx.progress(1.0, "done")

@@ -53,8 +53,10 @@ class Build:
     ``has`` says whether one exists, ``progress(fraction, message)`` reports."""
 
     def __init__(self, design: Design, report: Report, folder: str, call: Callable[[str, dict], dict],
-                 has: Callable[[str], bool], progress: Callable[[float, str], None], until: str | None = None):
+                 has: Callable[[str], bool], progress: Callable[[float, str], None], until: str | None = None,
+                 created: str | None = None):
         self.d, self.r, self.folder = design, report, folder.rstrip("/")
+        self.created = created  # stamped into the fab files (a rebuild passes the first build's)
         self.call, self.has, self.progress, self.until = call, has, progress, until
         self.stages: list[Stage] = []
         self.sch = self.pcb = ""
@@ -249,6 +251,7 @@ class Build:
         if not self.verdict.get("clean"):
             st.status = "skipped"
             return "not clean: no fabrication outputs"
-        out = self.call("fab.package", {"path": self.pcb, "output": f"{self.folder}/fab", "preset": "jlcpcb"})
+        out = self.call("fab.package", {"path": self.pcb, "output": f"{self.folder}/fab", "preset": "jlcpcb",
+                                        **({"created": self.created} if self.created else {})})
         st.data = {"files": out.get("files", [])}
         return out["summary"]

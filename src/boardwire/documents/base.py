@@ -89,6 +89,7 @@ class Document:
                 not os.access(target, os.W_OK) or not target.stat().st_mode & 0o222)):
             raise ReadOnlyFile(f"{target} is read-only (or its folder is); nothing was written")
         with fileio.locked(target):
+            fileio.sweep_stale(target)  # what a save killed half-way left behind
             if same_file and not force and self.changed_on_disk():
                 gone = not target.exists()
                 raise FileChangedOnDisk(

@@ -5,7 +5,9 @@ rename never crosses file systems), is flushed and fsynced, takes the permission
 (and, when allowed, the owner) of the file it replaces, and is renamed over it with
 ``os.replace``; the folder is fsynced so the rename itself survives a crash. Before the
 rename, the previous content is copied to ``.boardwire/backups/`` beside the file,
-keeping the newest `KEEP_BACKUPS` per file.
+keeping the newest `KEEP_BACKUPS` per file. A save killed half-way (``kill -9``) can
+leave its temporary behind; the next save of the same file removes such stale
+temporaries of our own naming (`sweep_stale`), beside the file and among its backups.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import stat
 import tempfile
 import time
@@ -72,6 +75,36 @@ def backup(path: Path) -> Path | None:
     for old in olds[:-KEEP_BACKUPS]:
         old.unlink(missing_ok=True)
     return target
+
+
+# tempfile.mkstemp's random part: 8 characters of this alphabet
+_RANDOM = r"[a-z0-9_]{8}"
+
+
+def sweep_stale(path: Path) -> list[Path]:
+    """Remove the temporaries an interrupted save of ``path`` left behind; return them.
+
+    Only names we make are touched: ``.NAME.XXXXXXXX.tmp`` beside the file and
+    ``.NAME.<stamp>.bak.XXXXXXXX.tmp`` in its backup folder (``XXXXXXXX`` is
+    `tempfile.mkstemp`'s random part). Call it holding `locked` (path): then no other
+    save of this file can be writing one of them.
+    """
+    name = re.escape(path.name)
+    where = ((path.parent, re.compile(rf"\.{name}\.{_RANDOM}\.tmp")),
+             (path.parent / BACKUP_DIR,
+              re.compile(rf"\.{name}\.\d{{8}}-\d{{6}}-\d{{9}}\.bak\.{_RANDOM}\.tmp")))
+    removed = []
+    for folder, pattern in where:
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            if pattern.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(entry.path)
+                    removed.append(Path(entry.path))
+    return removed
 
 
 def glob_escape(name: str) -> str:

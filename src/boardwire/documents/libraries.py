@@ -16,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..errors import NotFound
+from ..sexpr import atoms
 from .other import LibTable
 
 SHARE_DIRS = [Path(os.environ.get("BOARDWIRE_KICAD_SHARE", "/usr/share/kicad")),
@@ -49,6 +50,31 @@ def env_value(name: str, project_dir: Path | None) -> str | None:
 
 def expand(uri: str, project_dir: Path | None) -> str:
     return _VAR.sub(lambda m: env_value(m.group(1), project_dir) or m.group(0), uri)
+
+
+# ${KIPRJMOD}, $(KIPRJMOD) and $KIPRJMOD: the forms KiCad's ExpandEnvVarSubstitutions reads
+_PROJECT_VAR = re.compile(r"\$(?:\{KIPRJMOD\}|\(KIPRJMOD\)|KIPRJMOD(?![A-Za-z0-9_]))")
+
+
+def anchor_table(data: bytes, project_dir: Path) -> bytes:
+    """A library table (``fp-lib-table``/``sym-lib-table`` bytes) whose project-relative
+    URIs (``${KIPRJMOD}/...``) name ``project_dir`` outright, so that the table read
+    from a copy of the project elsewhere (a snapshot kicad-cli checks) finds the same
+    libraries as in place. Other rows keep their bytes; a table that does not parse is
+    returned as it is (KiCad reads it, or not, the same way then)."""
+    if not _PROJECT_VAR.search(data.decode("utf-8", "replace")):
+        return data
+    try:
+        table = LibTable(data, None)
+    except Exception:  # not ours to judge here: kicad-cli will say what it makes of it
+        return data
+    folder = str(Path(project_dir).resolve()).replace("\\", "/")
+    for lib in table.root.lists("lib"):
+        uri = lib.find("uri")
+        vals = uri.atoms() if uri is not None else []
+        if vals and _PROJECT_VAR.search(atoms.text(vals[0])):
+            table.set_atoms(uri, [atoms.quote(_PROJECT_VAR.sub(lambda _: folder, atoms.text(vals[0])))])
+    return table.to_bytes()
 
 
 def _config_dir() -> Path:

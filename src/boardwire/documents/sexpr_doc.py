@@ -18,6 +18,7 @@ from ..sexpr.node import SList
 from ..sexpr.pretty import as_tree, kicad9_text, legacy_text, tail_for
 from ..errors import UnsupportedFormat
 from .base import Document
+from .refusals import allowed_keywords, check_version
 
 
 def make(head: str, *kids: bytes | SList | None) -> SList:
@@ -41,7 +42,8 @@ class SexprDocument(Document):
 
     def __init__(self, data: bytes, path: str | Path | None = None):
         super().__init__(data, path)
-        self.tree = SexprFile(data, str(path) if path else None, forest=self.forest)
+        self.tree = SexprFile(data, str(path) if path else None, forest=self.forest,
+                              heads=None if self.forest else allowed_keywords(data))
         if self.roots and self.root.head not in self.roots:
             raise UnsupportedFormat(
                 f"{path or 'the data'} holds a {self.root.head or 'list without keyword'}, "
@@ -50,6 +52,7 @@ class SexprDocument(Document):
         v = self._header_atom("version")
         if v is not None and not v.isdigit():
             raise UnsupportedFormat(f"{path or 'the data'}: format version {v.decode(errors='replace')!r} is not a number")
+        check_version(self.version, str(path or "the data"))
         # Top-level lists changed since an index last looked (None: nobody is looking).
         self._touched: dict[int, SList] | None = None
         self._logs: list[ChangeLog] = []

@@ -68,14 +68,34 @@ class KiCadCli:
         nothing was written."""
         r = self.run(args, cancel=cancel, cwd=cwd)
         if not (any(output.iterdir()) if output.is_dir() else output.exists()):
-            raise failure(" ".join(args[:3]), r)
+            raise failure(" ".join(a for a in args[:2]), r, args[-1] if args else None)
         return r
 
 
-def failure(what: str, r: subprocess.CompletedProcess) -> CheckFailed:
-    """The error for a kicad-cli run that failed: its exit status and message tail."""
-    tail = (r.stderr or r.stdout or "").strip()[-800:]
-    return CheckFailed(f"kicad-cli {what} failed (exit {r.returncode}): {tail or 'no output'}")
+# How kicad-cli 9 says it could not load its input ("Failed to load board",
+# "Failed to load schematic", a parser's "Unknown token ..."): KiCad refused the file.
+_REFUSED = re.compile(r"Failed to load|Unable to load|Error loading|Unknown token|Expecting ")
+
+
+def failure(what: str, r: subprocess.CompletedProcess, file: str | None = None) -> CheckFailed:
+    """The error for a kicad-cli run that failed: its exit status and KiCad's whole
+    message (both streams, up to 20,000 characters). When KiCad refused to load
+    ``file`` the message says so first; ``data``: kicad_exit, kicad_message and
+    ``kicad_refused``."""
+    said = "\n".join(t.strip() for t in (r.stderr, r.stdout) if t and t.strip())
+    said = said if len(said) <= 20_000 else said[:20_000] + " [...]"
+    refused = bool(_REFUSED.search(said))
+    name = Path(file).name if file else "the file"
+    head = (f"KiCad {kicad_version_text()}refused to load {name} (kicad-cli {what}, exit {r.returncode})"
+            if refused else f"kicad-cli {what} failed (exit {r.returncode})")
+    return CheckFailed(f"{head}: {said or 'no output'}", kicad_exit=r.returncode,
+                       kicad_message=said, kicad_refused=refused)
+
+
+def kicad_version_text() -> str:
+    """``"9.0.8 "`` for the kicad-cli found (with a trailing space), else ``""``."""
+    found = _probe()
+    return "" if isinstance(found, str) else f"{found.version} "
 
 
 def _candidates() -> list[str]:

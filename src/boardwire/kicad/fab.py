@@ -13,7 +13,9 @@ cancelled call kills kicad-cli's process group and raises ``cancelled``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 
 from .cli import KiCadCli, failure
@@ -153,3 +155,42 @@ def bom(cli: KiCadCli, schematic: Path, out: Path, *, exclude_dnp: bool = True,
     if exclude_dnp:
         args.append("--exclude-dnp")
     return _run(cli, "sch export bom", [*args, str(schematic)], cancel, out)
+
+
+# The date stamps kicad-cli 9 writes (KiCad's GbrMakeCreationDateAttributeString in
+# common/plotters/gerber_plotter.cpp, the drill writer's header in
+# pcbnew/exporters/gendrill_excellon_writer.cpp): the Gerber X2 file attribute, the
+# Gerber comment line, the job file's CreationDate, the Excellon header comments and
+# the ASCII position file's first line.
+_STAMPS = (
+    (re.compile(rb"^%TF\.CreationDate,[^*]*\*%$", re.M), lambda t: b"%TF.CreationDate," + _iso(t, ":") + b"*%"),
+    (re.compile(rb"^(G04 Created by KiCad \([^)]*\) date )[^*]*\*$", re.M),
+     lambda t: rb"\g<1>" + t.strftime("%Y-%m-%d %H:%M:%S").encode() + b"*"),
+    (re.compile(rb'^(\s*"CreationDate": ")[^"]*(")', re.M), lambda t: rb"\g<1>" + _iso(t, ":") + rb"\g<2>"),
+    (re.compile(rb"^(; DRILL file \{[^}]*\} date )\S+$", re.M), lambda t: rb"\g<1>" + _iso(t, "")),
+    (re.compile(rb"^(; #@! TF\.CreationDate,)\S+$", re.M), lambda t: rb"\g<1>" + _iso(t, ":")),
+    (re.compile(rb"^(### Footprint positions - created on )\S+( ###)$", re.M),
+     lambda t: rb"\g<1>" + _iso(t, "") + rb"\g<2>"),
+)
+
+
+def _iso(t: datetime, colon: str) -> bytes:
+    """KiCad's ISO 8601 form: 2026-12-01T19:46:27+00:00 (``colon`` ":") or +0000 ("")."""
+    z = t.strftime("%z")
+    return (t.strftime("%Y-%m-%dT%H:%M:%S") + z[:3] + colon + z[3:]).encode()
+
+
+def stamp(files: list[Path], when: datetime) -> None:
+    """Rewrite the creation dates kicad-cli wrote into Gerber, job and drill ``files``
+    with ``when`` (a naive time is UTC), so that outputs of the same board made at
+    different times are byte for byte the same (a reproducible build, like
+    SOURCE_DATE_EPOCH). Files without such a line are left alone."""
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    for f in files:
+        data = f.read_bytes()
+        new = data
+        for pattern, make in _STAMPS:
+            new = pattern.sub(make(when), new)
+        if new != data:
+            f.write_bytes(new)

@@ -6,7 +6,9 @@ hierarchy with every sheet where the workspace has it, subfolders included, and
 optionally its board beside the root (`hierarchy_snapshot`, for ERC, BOM, netlists,
 schematic renders and DRC with schematic parity). The project files KiCad reads beside
 a board or a root sheet come along: ``NAME.kicad_pro`` (rules, net classes),
-``NAME.kicad_dru``, ``NAME.kicad_prl``, the library tables and, for schematics, the
+``NAME.kicad_dru``, ``NAME.kicad_prl``, the library tables (their project-relative
+``${KIPRJMOD}`` rows rewritten to name the project's folder, so libraries resolve
+exactly as in place) and, for schematics, the
 symbol libraries of the folder. A document open in the session is written as it is in
 memory (unsaved edits included), any other file as it is on disk. The user's files are
 never written; the session lock is held only while copying.
@@ -24,6 +26,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from ..documents.design import board_schematic
+from ..documents.libraries import anchor_table
 from ..errors import NotFound
 
 _PROJECT_FILES = (".kicad_pro", ".kicad_dru", ".kicad_prl")
@@ -49,6 +52,8 @@ def _project_files(session, od, folder: Path, symbol_libraries: bool) -> None:
         p = src / name
         if (p.is_file() or session.workspace.relative(p) in session.documents) and not (folder / name).exists():
             _write(session, p, folder / name)
+            if name in _TABLES:  # its ${KIPRJMOD} rows must find the libraries in place
+                (folder / name).write_bytes(anchor_table((folder / name).read_bytes(), src))
 
 
 @contextmanager

@@ -5,9 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from pydantic import BaseModel, create_model
+from pydantic import BaseModel, Field, create_model
 
 from .tables import TableFormat
+
+DEFAULT_WAIT_S = 25.0
+
+
+class LongArgs(BaseModel):
+    """Mixed into the arguments of long commands (``long=True``): how long the call
+    waits before answering with a job (boardwire.jobs)."""
+
+    wait_s: float | None = Field(None, ge=0, le=3600, description=f"s, default {DEFAULT_WAIT_S:g}; then a job")
 
 KINDS = ("query", "edit", "check", "export", "session")
 
@@ -28,6 +37,8 @@ class Command:
     ``finds_errors``: for a command that checks something, whether its result says the
     check found errors (`boardwire call` then prints the result and exits with
     `errors.EXIT_CHECK_ERRORS`); None for the others.
+    ``long``: the call may take long: it takes ``wait_s`` (`LongArgs`) and, called
+    through an agent's door, answers with a job when not done by then.
     """
 
     id: str
@@ -93,9 +104,9 @@ def command(id: str, *, kind: str, args: type[BaseModel], result: type[BaseModel
         from .registry import REGISTRY
 
         doc = (fn.__doc__ or "").strip()
-        model = args
-        if tables and "format" not in args.model_fields:
-            model = create_model(args.__name__, __base__=(TableFormat, args), __module__=args.__module__)
+        mixins = ((TableFormat,) if tables and "format" not in args.model_fields else ()) + \
+                 ((LongArgs,) if long and "wait_s" not in args.model_fields else ())
+        model = create_model(args.__name__, __base__=(*mixins, args), __module__=args.__module__) if mixins else args
         (registry or REGISTRY).add(Command(
             id=id, kind=kind, summary=" ".join(doc.split()), args=model, result=result,
             handler=fn, units=units, examples=examples, destructive=destructive,

@@ -40,13 +40,21 @@ class CancelToken:
 
 ProgressFn = Callable[[float, str], None]
 
+# The doors a call comes through. Agents' doors are checked against the workspace's
+# policy and get jobs for long work; the command line is a person's.
+DOORS = ("mcp", "jsonrpc", "bridge", "script", "cli")
+AGENT_DOORS = ("mcp", "jsonrpc", "bridge", "script")
+
 
 @dataclass
 class Context:
     """A command's view of the call: the session, who is calling, progress reporting
     (fraction 0..1 and a message), cancellation, and the ids of items it creates.
     ``tables``: how results' row tables come when the call gives no ``format``
-    ("table" over MCP, where a model reads them; "json" for programs)."""
+    ("table" over MCP, where a model reads them; "json" for programs).
+    ``door``: the way the call came in (`DOORS`; "local" for calls boardwire makes
+    itself, which are neither audited nor turned into jobs), ``client``: the client's
+    name as it gave it (MCP clientInfo, rpc.hello), for the audit log."""
 
     session: object
     actor: str = "local"
@@ -54,6 +62,8 @@ class Context:
     cancel: CancelToken = field(default_factory=CancelToken)
     new_ids: list[str] = field(default_factory=list)
     tables: str = "json"
+    door: str = "local"
+    client: str = ""
 
     def progress(self, fraction: float, message: str = "") -> None:
         self.cancel.check()

@@ -4,6 +4,9 @@ turns every failure into an error with a stable code."""
 from __future__ import annotations
 
 import logging
+import re
+import threading
+import time
 import traceback
 from typing import Any
 
@@ -11,11 +14,40 @@ from pydantic import BaseModel, ValidationError
 
 from ..errors import (BoardwireError, Internal, InvalidArgs, IOFailure, NoDocument,
                       ReadOnlyFile, UnknownCommand)
-from . import tables
-from .command import Command
-from .context import Context
+from ..jobs import Running, jobs_of
+from ..session.audit import audit_of
+from . import policy, tables
+from .command import DEFAULT_WAIT_S, Command
+from .context import AGENT_DOORS, DOORS, Context
 
 log = logging.getLogger("boardwire")
+_calling = threading.local()  # .door: the door of the call this thread runs (nested calls inherit it)
+
+
+# Control characters no argument may carry: C0 but tab, line feed and carriage return
+# (KiCad's strings keep those), and DEL. KiCad cuts a string at a NUL and its files
+# cannot hold the others, so they are refused here, once for every command.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _control_characters(raw: Any, loc: str = "") -> list[dict]:
+    """Where strings in ``raw`` (nested objects and arrays, keys included) hold a
+    `_CONTROL` character: validation errors in the shape of `_validation_errors`."""
+    out = []
+    if isinstance(raw, str):
+        m = _CONTROL.search(raw)
+        if m:
+            out.append({"loc": loc or "(arguments)", "type": "control_character",
+                        "msg": f"control character U+{ord(m.group()):04X} at position {m.start()} "
+                               "(KiCad files cannot hold it; KiCad cuts a string at a NUL)"})
+    elif isinstance(raw, dict):
+        for k, v in raw.items():
+            key = f"{loc}.{k}" if loc else str(k)
+            out += _control_characters(k, key) + _control_characters(v, key)
+    elif isinstance(raw, (list, tuple)):
+        for i, v in enumerate(raw):
+            out += _control_characters(v, f"{loc}.{i}" if loc else str(i))
+    return out
 
 
 def _validation_errors(e: ValidationError) -> list[dict]:
@@ -78,6 +110,11 @@ class Registry:
             raise InvalidArgs(f"{cmd.id}: arguments must be an object, not {type(raw).__name__}",
                               errors=[{"loc": "(arguments)", "msg": "expected an object",
                                        "type": "type"}])
+        bad = _control_characters(raw)
+        if bad:
+            raise InvalidArgs(f"{cmd.id}: {bad[0]['loc']}: {bad[0]['msg']}"
+                              + (f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""),
+                              errors=bad)
         try:
             return cmd.args.model_validate(raw)
         except ValidationError as e:
@@ -90,10 +127,80 @@ class Registry:
     def call(self, id: str, raw: Any, ctx: Context) -> dict:
         """Run command ``id`` with JSON arguments ``raw``; returns its JSON result.
 
+        Every door's call passes here. A call through a door (``ctx.door`` in
+        `DOORS`) is written to the workspace's audit log (`boardwire.session.audit`);
+        through an agent's door (`AGENT_DOORS`) it is checked against the workspace's
+        policy (`policy`), its nested calls too, and a long command not done within
+        its ``wait_s`` answers with a job (`boardwire.jobs`; the work goes on).
         Raises BoardwireError (stable code) on failure; anything unexpected becomes
         ``internal`` and the session is left as it was before the call."""
+        outer = getattr(_calling, "door", None)
+        if outer is not None or ctx.door not in DOORS:  # nested, or boardwire's own call
+            cmd, args = self._checked(id, raw, ctx, outer)
+            return self._run(cmd, args, ctx)
+        started, when = time.perf_counter(), time.time()
+        out, error = None, None
+        _calling.door = ctx.door
+        try:
+            cmd, args = self._checked(id, raw, ctx, ctx.door)
+            if cmd.long and ctx.door in AGENT_DOORS:
+                out = self._as_job(cmd, args, raw, ctx)
+            else:
+                out = self._run(cmd, args, ctx)
+            return out
+        except BoardwireError as e:
+            error = e.code
+            raise
+        except BaseException:
+            error = "internal"
+            raise
+        finally:
+            _calling.door = None
+            audit_of(ctx.session).record(door=ctx.door, client=ctx.client, actor=ctx.actor, command=id, args=raw,
+                                         result=out, error=error, seconds=time.perf_counter() - started,
+                                         job=out.get("job") if isinstance(out, dict) and cmd.long else None,
+                                         when=when)
+
+    def _checked(self, id: str, raw: Any, ctx: Context, door: str | None):
+        """The command and its validated arguments, checked against the policy when
+        ``door`` is an agent's."""
         cmd = self.get(id)
         args = self.validate(cmd, raw)
+        if door in AGENT_DOORS:
+            policy.check(cmd, args, ctx.session)
+        return cmd, args
+
+    def _as_job(self, cmd: Command, args, raw: Any, ctx: Context) -> dict:
+        """Run a long command as a job: its result if done within ``wait_s``, else
+        the job's handle (`jobs.Running`). The job's end is audited too."""
+        wait = args.wait_s if getattr(args, "wait_s", None) is not None else DEFAULT_WAIT_S
+        door, forward = ctx.door, ctx.progress_fn
+
+        def work(job) -> dict:
+            ctx.progress_fn = job.report  # passed on by whoever waits (`Job.wait`)
+            _calling.door = door
+            out, error = None, None
+            try:
+                out = self._run(cmd, args, ctx)
+                return out
+            except BoardwireError as e:
+                error = e.code
+                raise
+            except BaseException:
+                error = "internal"
+                raise
+            finally:
+                _calling.door = None
+                if job.answered:  # the caller got a handle: the job's end gets a line of its own
+                    audit_of(ctx.session).record(door=door, client=ctx.client, actor=ctx.actor, command=cmd.id,
+                                                 args=raw, result=out, error=error, seconds=job.seconds, job=job.id)
+
+        job = jobs_of(ctx.session).start(cmd.id, work, ctx.cancel, meta={"door": door, "actor": ctx.actor})
+        out = job.wait(wait, forward, from_start=True)
+        return out.to_dict() if isinstance(out, Running) else out
+
+    def _run(self, cmd: Command, args, ctx: Context) -> dict:
+        """The command itself (validated and checked)."""
         session = ctx.session
         try:
             if cmd.kind == "edit":

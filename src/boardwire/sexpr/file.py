@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .index import scan
 from .node import SList
-from .parse import _WS_BYTES, check_trail, parse_bytes, parse_forest, tokens
+from .parse import _WS_BYTES, _error, check_trail, parse_bytes, parse_forest, tokens, too_deep
 
 
 class SexprFile:
@@ -17,11 +17,17 @@ class SexprFile:
     and in practice it means an extra ``)`` closed the root early, leaving the rest
     of the structure outside: reading half a board would mislead the caller.
     ``to_bytes()`` of an unedited file returns the original bytes.
+
+    ``heads``: the keywords a child of the root may have; a child with any other is
+    refused (ParseError at it) before the tree is built, so a file of millions of
+    unknown lists costs one scan, not a tree. Lists nested deeper than ``MAX_DEPTH``
+    are refused likewise.
     """
 
     __slots__ = ("src", "lead", "root", "trail", "fast", "index")
 
-    def __init__(self, src: bytes, path: str | None = None, forest: bool = False):
+    def __init__(self, src: bytes, path: str | None = None, forest: bool = False,
+                 heads: frozenset[bytes] | None = None):
         self.src = src
         self.index = None
         if forest:  # several top-level lists (.kicad_dru): small files, exact reader
@@ -33,7 +39,21 @@ class SexprFile:
         self.index = top
         if top is None:
             self.lead, self.root, self.trail = parse_bytes(src, path)
+            if heads is not None:
+                found = {}
+                for kid in self.root.kids:
+                    if type(kid) is SList:
+                        found.setdefault(kid.head_bytes(), kid)
+                for head, kid in found.items():
+                    if head not in heads:
+                        raise _unknown(head, src, src.find(kid.to_bytes()), path)
         else:
+            if top.too_deep >= 0:
+                raise too_deep(src, top.too_deep, path)
+            if heads is not None:
+                for head, pos in sorted(top.heads(src, allowed=heads).items(), key=lambda kv: kv[1]):
+                    if head not in heads:
+                        raise _unknown(head, src, pos, path)
             self.lead = src[: top.root_start]
             self.trail = src[top.root_end:]
             self.root = _lazy_root(src, top, path)
@@ -50,6 +70,11 @@ class SexprFile:
         """The file's line ending: KiCad keeps CRLF files CRLF."""
         i = self.src.find(b"\n")
         return b"\r\n" if i > 0 and self.src[i - 1] == 13 else b"\n"
+
+
+def _unknown(head: bytes, src: bytes, pos: int, path: str | None):
+    return _error(src, max(pos, 0), f"unknown token {head.decode(errors='replace')!r} "
+                  "(KiCad refuses a file with it: \"Unknown token\")", path)
 
 
 def _lazy_root(src: bytes, top, path: str | None) -> SList:

@@ -24,6 +24,7 @@ import itertools
 import re
 
 from ..errors import ParseError
+from .index import MAX_DEPTH
 from .node import SList
 
 _WS_BYTES = b" \t\r\n\x00"
@@ -56,6 +57,12 @@ def line_col(src: bytes | memoryview, pos: int) -> tuple[int, int]:
 def _error(src, pos: int, message: str, path: str | None) -> ParseError:
     line, col = line_col(src, pos)
     return ParseError(message, path=path, line=line, col=col)
+
+
+def too_deep(src, pos: int, path: str | None) -> ParseError:
+    """The error for a list nested deeper than `MAX_DEPTH` (at byte ``pos``)."""
+    return _error(src, pos, f"lists nested more than {MAX_DEPTH} deep: no KiCad file nests "
+                  "like this (KiCad refuses it too)", path)
 
 
 def _unmatched(src, pos: int, path: str | None) -> ParseError:
@@ -168,6 +175,8 @@ def _build(found, src, base: int, path: str | None, allow_trailing: bool):
                 ws.append(w)
             push((cur, kids, ws))
             opened.append(i)
+            if len(opened) > MAX_DEPTH:
+                raise too_deep(src, _offset(found, i, base), path)
             cur, kids, ws = node, nk, nw
         elif t == b")":
             cur._tail = w

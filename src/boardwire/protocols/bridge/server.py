@@ -73,7 +73,7 @@ class Bridge:
     def __init__(self, session, *, token: str | None = None, max_payload: int = contract.MAX_PAYLOAD,
                  allow_origins: Iterable[str] = (), dev_mode: bool = False, auto_save: bool = False,
                  capabilities: Iterable[str] = (), registry=None):
-        self.rpc = Server(session, registry=registry, auto_save=auto_save, max_frame=max_payload)
+        self.rpc = Server(session, registry=registry, auto_save=auto_save, max_frame=max_payload, door="bridge")
         self.pairing = Pairing(token)
         self.max_payload = max_payload
         self.origins = [None, LOCAL_ORIGIN, *allow_origins]

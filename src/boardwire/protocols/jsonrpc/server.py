@@ -176,8 +176,9 @@ class Server:
     """Serves one `Session` to any number of connections."""
 
     def __init__(self, session, *, registry: Registry | None = None, auto_save: bool = False,
-                 max_frame: int = MAX_FRAME, log_stream=None):
+                 max_frame: int = MAX_FRAME, log_stream=None, door: str = "jsonrpc"):
         self.session = session
+        self.door = door  # in the audit log: jsonrpc, or bridge for the live view's bridge
         self.registry = registry or REGISTRY
         self.auto_save = auto_save
         self.max_frame = max_frame
@@ -288,7 +289,8 @@ class Server:
         except BoardwireError as e:
             return _err(rid, error_object(e)) if has_id else None
         call = Call(conn, rid if has_id else NOTIFY, method, params or {},
-                    Context(self.session, actor=conn.actor), self._loop.create_future())
+                    Context(self.session, actor=conn.actor, door=self.door, client=conn.actor),
+                    self._loop.create_future())
         if has_id:
             call.ctx.progress_fn = self._progress(conn, rid)
             conn.calls.setdefault(_key(rid), []).append(call)

@@ -119,7 +119,8 @@ async def call_tool(ctx, params: types.CallToolRequestParams, backend: Backend) 
     started = time.perf_counter()
     token = CancelToken()
     report = _progress_reporter(ctx, cmd.id) if _heavy(cmd) else None
-    context = Context(backend.session, actor=backend.actor, progress_fn=report, cancel=token, tables="table")
+    context = Context(backend.session, actor=backend.actor, progress_fn=report, cancel=token, tables="table",
+                      door="mcp", client=client_name(ctx))
     out = error = None
     try:
         if _heavy(cmd):
@@ -157,6 +158,14 @@ async def _run(command_id: str, args, context: Context, token: CancelToken) -> d
     except anyio.get_cancelled_exc_class():
         token.cancel()
         raise
+
+
+def client_name(ctx) -> str:
+    """The name the MCP client gave (clientInfo, in the handshake or the request's
+    envelope), for the audit log; "" when it gave none."""
+    params = getattr(connection_of(ctx.session), "client_params", None)
+    info = getattr(params, "client_info", None)
+    return str(getattr(info, "name", "") or "")
 
 
 def set_log_level(session, level: str) -> None:

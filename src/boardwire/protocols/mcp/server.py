@@ -25,7 +25,7 @@ from ...registry import Context
 from ...registry.context import CancelToken
 from ...session import Session
 from . import completions, prompts, resources
-from .calls import Backend, _run, call_tool, error_result, set_log_level
+from .calls import Backend, _run, call_tool, client_name, error_result, set_log_level
 from .toolsets import ENABLE_TOOL, Served, family_hint
 
 log = logging.getLogger("boardwire.mcp")
@@ -119,7 +119,8 @@ def build_server(backend_for: Callable[[object], Workspace], toolsets: list[str]
         cid, args, mime, u = resources.command_for(ws.session, params.uri)
         token = CancelToken()
         try:
-            out = await _run(cid, args, Context(ws.session, actor=ws.actor, cancel=token), token)
+            out = await _run(cid, args, Context(ws.session, actor=ws.actor, cancel=token, door="mcp",
+                                                client=client_name(ctx)), token)
         except BoardwireError as e:  # resources have no isError: a JSON-RPC error with our code
             raise resources.error(e) from None
         finally:

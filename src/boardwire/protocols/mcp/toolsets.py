@@ -28,16 +28,16 @@ from .tools import _by_name, tool_dict
 # does the same and changes layer). The only declaration of the default set; ids, in the order listed.
 DEFAULT_TOOLS: tuple[str, ...] = (
     "session.open", "session.save", "session.undo", "session.batch",
-    "query.describe", "query.items", "query.nets", "query.pads", "query.unrouted", "query.symbols",
+    "query.describe", "query.items", "query.nets", "query.pads", "query.unrouted",
     "lib.search", "lib.symbol",
     "project.new", "project.updatePcb",
     "sch.placeSymbol", "sch.wire", "sch.label", "sch.power", "sch.annotate",
     "pcb.placeFootprint", "pcb.move", "pcb.rotate", "pcb.delete", "pcb.outline",
     "pcb.route", "pcb.addVia", "pcb.addZone", "pcb.fillZones", "pcb.autoplace", "pcb.autoroute",
     "check.erc", "check.drc",
-    "parts.search", "design.brief", "design.check", "design.build", "design.verdict",
+    "parts.search", "design.brief", "design.check", "design.build",
     "render.png",
-    "fab.package",
+    "fab.package", "job.wait", "job.cancel",
 )
 DEFAULT_MAX_TOOLS = 40
 DEFAULT_TOKEN_BUDGET = 10_000  # the default set with toolset_enable, Claude tokenizer (tools.count_tokens)

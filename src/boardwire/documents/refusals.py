@@ -1,0 +1,83 @@
+"""What KiCad refuses to load, refused before boardwire reads further.
+
+KiCad's readers are token-driven: a top-level list with a keyword the reader does not
+know ends the load ("Unknown token 'x'" for boards, "Expecting bitmap, bus, ..." for
+schematics; kicad-cli says "Failed to load board"/"schematic"). A file made of 50 MB of
+unknown lists, or of lists nested 200,000 deep, would otherwise read as an empty board
+after seconds and gigabytes. Sources: the ``switch`` over top-level tokens in KiCad's
+``PCB_IO_KICAD_SEXPR_PARSER::parseBOARD_unchecked`` and
+``SCH_IO_KICAD_SEXPR_PARSER::ParseSchematic`` (KiCad 9), checked against every board
+and schematic of ../shared/corpus and KiCad's demos.
+
+The keyword check applies to files of KiCad 9's formats and older, where KiCad 9's
+reader is the judge; newer files (KiCad 10) keep whatever keywords they have. A format
+version is the date its format was defined (``YYYYMMDD``; KiCad 4 boards: 3 or 4): one
+that is no date, or a date still to come, was written by no KiCad and is refused as
+unsupported-format.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+from ..errors import UnsupportedFormat
+from .versions import BOARD_RELEASES, SCHEMATIC_RELEASES
+
+BOARD_KEYWORDS = frozenset(b"""
+    version host generator generator_version general page paper title_block layers setup
+    property net net_class gr_arc gr_curve gr_line gr_poly gr_circle gr_rect image gr_text
+    gr_text_box table dimension module footprint segment arc group generated via zone target
+    embedded_fonts embedded_files""".split())
+
+SCHEMATIC_KEYWORDS = frozenset(b"""
+    version generator generator_version host uuid paper page title_block lib_symbols symbol
+    image sheet junction no_connect bus_entry polyline bus wire arc circle rectangle bezier
+    rule_area netclass_flag text label global_label hierarchical_label directive_label
+    text_box table sheet_instances symbol_instances bus_alias group embedded_fonts
+    embedded_files""".split())
+
+# root keyword -> (keywords its children may have, newest format KiCad 9 reads)
+_KEYWORDS = {
+    "kicad_pcb": (BOARD_KEYWORDS, BOARD_RELEASES[9]),
+    "kicad_sch": (SCHEMATIC_KEYWORDS, SCHEMATIC_RELEASES[9]),
+}
+
+_HEADER = re.compile(rb"[ \t\r\n\x00]*\([ \t\r\n]*([^ \t\r\n()]+)[ \t\r\n]*"
+                     rb"\([ \t\r\n]*version[ \t\r\n]+([^ \t\r\n()]+)[ \t\r\n]*\)")
+
+
+def header(data: bytes) -> tuple[str | None, bytes | None]:
+    """The root keyword and the raw ``(version N)`` atom of a file that starts with
+    them (KiCad writes both first), else what was found (None for absent)."""
+    m = _HEADER.match(data, 0, 4096)
+    if m is None:
+        return None, None
+    return m.group(1).decode(errors="replace"), m.group(2)
+
+
+def allowed_keywords(data: bytes) -> frozenset[bytes] | None:
+    """The keywords the root's children may have for KiCad to load ``data``, or None
+    when no check applies (another kind of file, or a format newer than KiCad 9's)."""
+    root, version = header(data)
+    if root not in _KEYWORDS or version is None or not version.isdigit():
+        return None
+    keywords, newest = _KEYWORDS[root]
+    return keywords if int(version) <= newest else None
+
+
+def check_version(version: int | None, where: str, today: datetime.date | None = None) -> None:
+    """Refuse a format version no KiCad wrote (see the module): UnsupportedFormat."""
+    if version is None or version < 20000000:
+        return
+    text = str(version)
+    try:
+        date = datetime.date(int(text[:4]), int(text[4:6]), int(text[6:8])) if len(text) == 8 else None
+    except ValueError:
+        date = None
+    if date is None or date > (today or datetime.date.today()):
+        raise UnsupportedFormat(
+            f"{where} is format {version}, newer than any KiCad boardwire knows "
+            f"(format versions are dates; KiCad 9 boards are {BOARD_RELEASES[9]})",
+            hint="Open it with the KiCad that wrote it; boardwire reads formats of "
+                 "KiCad 4 to 10.")

@@ -1,0 +1,111 @@
+"""What an agent may do in a workspace: the ``[agent]`` table of its ``boardwire.toml``.
+
+Checked by the registry for every call through an agent's door (MCP, JSON-RPC, the
+bridge, the script API; `context.AGENT_DOORS`), nested calls included (a batch's steps,
+a design build's stages); a person's command line is never checked. Keys, all
+optional (the defaults are safe and do not get in the way of designing):
+
+* ``paths`` (list of globs, default ``["**"]``: anywhere in the workspace): where a
+  call that changes something may point. Every path-like argument (`PATH_ARGS`) of an
+  edit or session command that is not read-only, and an export's output
+  (`OUTPUT_ARGS`), must match one glob, matched against the workspace-relative path
+  (``fnmatch``: ``*`` also crosses folders).
+* ``destructive`` (default false): calls that cannot be undone and throw away work:
+  reverting unsaved changes (session.revert), closing with discard, saving over a
+  file changed on disk (session.save force). Deleting items is an edit with an undo
+  step and is not refused.
+* ``exports`` (default true): export commands (renders, netlists, Specctra files,
+  firmware projects...); ``fabrication`` (default true): the fab.* commands.
+* ``boards``, ``allowed_boards``, ``erase``: which boards fw.flash, fw.run, fw.reset
+  and fw.erase may touch (`boardwire.firmware.policy`).
+
+A refused call raises ``policy-denied`` whose message and ``data.key`` name the key.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import threading
+import tomllib
+from pathlib import Path
+
+from ..errors import InvalidArgs, PolicyDenied
+from .command import Command
+
+CONFIG = "boardwire.toml"
+DEFAULTS = {"paths": ["**"], "destructive": False, "exports": True, "fabrication": True}
+PATH_ARGS = ("path", "output", "folder", "board", "schematic", "file", "dir")
+OUTPUT_ARGS = ("output", "folder", "file", "dir")  # what an export writes (its path is read)
+_cache: dict[Path, tuple[float, dict]] = {}
+_lock = threading.Lock()
+
+
+def agent_table(root: str | Path) -> dict:
+    """The ``[agent]`` table of ``root``/boardwire.toml with `DEFAULTS` filled in
+    (read again when the file changes). Raises ``invalid-args`` for a file that is
+    not TOML or an ``[agent]`` that is not a table."""
+    path = Path(root) / CONFIG
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        return dict(DEFAULTS)
+    with _lock:
+        hit = _cache.get(path)
+        if hit is not None and hit[0] == mtime:
+            return hit[1]
+    try:
+        with open(path, "rb") as f:
+            table = tomllib.load(f).get("agent", {})
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise InvalidArgs(f"{CONFIG}: {e}", hint=f"Fix {path} (TOML), or remove it for the defaults.") from None
+    if not isinstance(table, dict):
+        raise InvalidArgs(f"{CONFIG}: [agent] must be a table")
+    out = {**DEFAULTS, **table}
+    with _lock:
+        _cache[path] = (mtime, out)
+    return out
+
+
+def _deny(message: str, key: str, value) -> PolicyDenied:
+    return PolicyDenied(f"{message}: refused by [agent] {key} in {CONFIG}",
+                        hint=f"A person can set [agent] {key} = {value} in the workspace's {CONFIG}.",
+                        key=f"agent.{key}")
+
+
+def destructive(cmd: Command, args) -> bool:
+    """True for a call that throws work away beyond undo (see the module)."""
+    if cmd.id == "session.save":
+        return getattr(args, "force", False) is True
+    if cmd.id == "session.close":
+        return getattr(args, "discard", False) is True
+    return cmd.destructive and cmd.kind != "edit" and cmd.scope != "fw"
+
+
+def written_paths(cmd: Command, args) -> list[str]:
+    """The path-like arguments of a call that changes something: an export's outputs,
+    every path of an edit or session command that is not read-only."""
+    names = OUTPUT_ARGS if cmd.kind == "export" else () if cmd.read_only else PATH_ARGS
+    return [v for name in names if isinstance(v := getattr(args, name, None), str) and v]
+
+
+def check(cmd: Command, args, session) -> None:
+    """Raise ``policy-denied`` unless the workspace's policy allows the call."""
+    if cmd.scope == "job":
+        return
+    table = agent_table(session.workspace.root)
+    if cmd.scope == "fab" and table.get("fabrication") is False:
+        raise _deny(f"{cmd.id} makes fabrication files", "fabrication", "true")
+    if cmd.kind == "export" and cmd.scope != "fab" and table.get("exports") is False:
+        raise _deny(f"{cmd.id} exports", "exports", "true")
+    if table.get("destructive") is not True and destructive(cmd, args):
+        raise _deny(f"{cmd.id} cannot be undone", "destructive", "true")
+    globs = table.get("paths")
+    if isinstance(globs, str):
+        globs = [globs]
+    if not isinstance(globs, list):
+        raise InvalidArgs(f"{CONFIG}: [agent] paths must be a list of globs")
+    for value in written_paths(cmd, args):
+        rel = session.workspace.relative(session.workspace.resolve(value)) or "."
+        if not any(fnmatch.fnmatchcase(rel, g) for g in globs):
+            raise _deny(f"{cmd.id} writes {rel}, which no glob of [agent] paths ({', '.join(globs)}) matches",
+                        "paths", f'[..., "{rel}"]')

@@ -1,0 +1,149 @@
+"""The audit log: every call through every door, one JSON line each, in the
+workspace's ``.boardwire/session.jsonl`` (issue 16).
+
+A line (`Audit.record`): ``time`` (Unix seconds), ``door`` (mcp, jsonrpc, bridge,
+script, cli), ``client`` (the name the client gave) and ``actor``, ``command``,
+``args`` (big values trimmed: `trim`), ``summary`` (the result's one line, trimmed),
+``seconds`` and ``error`` (the stable code, or null); ``job`` for a call answered with
+a job and for the line written when that job ends.
+
+The file rotates at `MAX_BYTES` (session.jsonl.1 ... `BACKUPS`), by the standard
+library's `logging.handlers.RotatingFileHandler`. Writing never fails a call: a
+workspace that cannot be written is reported once on the ``boardwire`` logger.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import logging.handlers
+import threading
+import time
+from pathlib import Path
+from typing import Iterator
+
+FOLDER = ".boardwire"
+NAME = "session.jsonl"
+MAX_BYTES = 5_000_000
+BACKUPS = 3
+STRING_LIMIT = 200  # characters of a string argument kept
+LIST_LIMIT = 20  # items of a list argument kept
+SUMMARY_LIMIT = 300
+
+log = logging.getLogger("boardwire")
+
+
+def trim(value, depth: int = 0):
+    """``value`` small enough for a log line: long strings cut (their length said),
+    long lists cut (the count of the rest said), nesting below 4 levels summarised."""
+    if isinstance(value, str):
+        return value if len(value) <= STRING_LIMIT else f"{value[:STRING_LIMIT]}... ({len(value)} chars)"
+    if isinstance(value, (list, tuple)):
+        if depth >= 4:
+            return f"[{len(value)} items]"
+        out = [trim(v, depth + 1) for v in value[:LIST_LIMIT]]
+        if len(value) > LIST_LIMIT:
+            out.append(f"... {len(value) - LIST_LIMIT} more")
+        return out
+    if isinstance(value, dict):
+        if depth >= 4:
+            return f"{{{len(value)} keys}}"
+        return {str(k): trim(v, depth + 1) for k, v in list(value.items())[:LIST_LIMIT * 2]}
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    return trim(str(value), depth)
+
+
+def log_path(root: str | Path) -> Path:
+    return Path(root) / FOLDER / NAME
+
+
+class Audit:
+    """The audit log of one workspace (``root``)."""
+
+    def __init__(self, root: str | Path):
+        self.path = log_path(root)
+        self._handler: logging.handlers.RotatingFileHandler | None = None
+        self._lock = threading.Lock()
+        self._broken = False
+
+    def _open(self) -> logging.handlers.RotatingFileHandler:
+        if self._handler is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._handler = logging.handlers.RotatingFileHandler(
+                self.path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8")
+            self._handler.setFormatter(logging.Formatter("%(message)s"))
+        return self._handler
+
+    def record(self, *, door: str, command: str, args, seconds: float, client: str = "", actor: str = "",
+               result: dict | None = None, error: str | None = None, job: str | None = None,
+               when: float | None = None) -> None:
+        """Append one line (see the module)."""
+        summary = (result or {}).get("summary") if isinstance(result, dict) else None
+        line = {"time": round(when if when is not None else time.time(), 3), "door": door, "client": client,
+                "actor": actor, "command": command, "args": trim(args if args is not None else {}),
+                "summary": trim(summary)[:SUMMARY_LIMIT + 30] if isinstance(summary, str) else None,
+                "seconds": round(seconds, 4), "error": error}
+        if job:
+            line["job"] = job
+        text = json.dumps(line, ensure_ascii=False, default=str)
+        with self._lock:
+            if self._broken:
+                return
+            try:
+                handler = self._open()
+                handler.emit(logging.makeLogRecord({"msg": text, "levelno": logging.INFO}))
+            except OSError as e:
+                self._broken = True
+                log.warning("cannot write the audit log %s: %s", self.path, e)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._handler is not None:
+                self._handler.close()
+                self._handler = None
+
+
+def files(root: str | Path) -> list[Path]:
+    """The log's files, oldest first (rotated backups, then the current one)."""
+    current = log_path(root)
+    backups = [current.with_name(f"{NAME}.{i}") for i in range(BACKUPS, 0, -1)]
+    return [p for p in (*backups, current) if p.is_file()]
+
+
+def read(root: str | Path, *, since: float | None = None, command: str | None = None,
+         errors: bool = False) -> Iterator[dict]:
+    """The log's lines, oldest first: at or after ``since`` (Unix seconds), of commands
+    matching ``command`` (an id, or a prefix ending in ``.`` or ``*``), only failed
+    ones when ``errors``. Lines that are not JSON (a torn write) are skipped."""
+    prefix = command[:-1] if command and command.endswith("*") else command
+    for path in files(root):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for text in f:
+                try:
+                    line = json.loads(text)
+                except ValueError:
+                    continue
+                if not isinstance(line, dict):
+                    continue
+                if since is not None and line.get("time", 0) < since:
+                    continue
+                if prefix and not (line.get("command") == prefix
+                                   or (prefix.endswith(".") or command.endswith("*"))
+                                   and str(line.get("command", "")).startswith(prefix)):
+                    continue
+                if errors and not line.get("error"):
+                    continue
+                yield line
+
+
+_lock = threading.Lock()
+
+
+def audit_of(session) -> Audit:
+    """The audit log of ``session``'s workspace (made on first use, kept on the session)."""
+    with _lock:
+        audit = getattr(session, "_audit", None)
+        if audit is None:
+            audit = session._audit = Audit(session.workspace.root)
+        return audit

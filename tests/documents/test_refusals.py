@@ -1,0 +1,109 @@
+"""Files KiCad refuses are refused quickly, in bounded memory, with a clear error:
+unknown top-level lists, absurd nesting, format versions no KiCad wrote."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import boardwire
+from boardwire.documents import from_bytes
+from boardwire.documents.refusals import check_version
+from boardwire.errors import ParseError, UnsupportedFormat
+from boardwire.sexpr.index import MAX_DEPTH
+
+HEADER = b'(kicad_pcb (version 20241229) (generator "pcbnew")\n'
+
+_MEASURE = """
+import json, resource, sys, time
+import boardwire
+t = time.perf_counter()
+try:
+    boardwire.open(sys.argv[1])
+    code = None
+except Exception as e:
+    code = getattr(e, "code", type(e).__name__)
+    message = str(e)
+print(json.dumps({"code": code, "message": message if code else "",
+                  "s": time.perf_counter() - t,
+                  "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def _open_in_child(path: Path) -> dict:
+    out = subprocess.run([sys.executable, "-c", _MEASURE, str(path)], capture_output=True,
+                         text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def test_fifty_megabytes_of_unknown_lists_are_refused_fast(tmp_path):
+    unit = b'  (foo_unknown (bar 1 2 3) (baz "x" (qux 4)))\n'
+    p = tmp_path / "junk.kicad_pcb"
+    p.write_bytes(HEADER + unit * (50_000_000 // len(unit)) + b")\n")
+    r = _open_in_child(p)
+    assert r["code"] == "parse-error" and "unknown token 'foo_unknown'" in r["message"], r
+    assert ":2:3:" in r["message"]  # where: line 2, column 3
+    assert r["s"] < 5 and r["rss_mb"] < 500, r
+
+
+def test_two_hundred_thousand_nested_lists_are_refused_fast(tmp_path):
+    depth = 200_000
+    p = tmp_path / "nested.kicad_pcb"
+    p.write_bytes(HEADER + b"(a" * depth + b")" * depth + b")\n")
+    r = _open_in_child(p)
+    assert r["code"] == "parse-error" and f"more than {MAX_DEPTH} deep" in r["message"], r
+    assert r["s"] < 5 and r["rss_mb"] < 500, r
+
+
+@pytest.mark.parametrize("inner", [b"(gr_line (start 0 0) (end 1 1) (layer \"F.Cu\"))",
+                                   b"(footprint \"x\" (layer \"F.Cu\"))"])
+def test_deep_nesting_inside_a_known_item_is_refused(inner):
+    deep = b"(a" * (MAX_DEPTH + 5) + b")" * (MAX_DEPTH + 5)
+    text = HEADER + inner[:-1] + b" " + deep + b")\n)\n"
+    with pytest.raises(ParseError, match="deep"):
+        from_bytes(text, "x.kicad_pcb")
+    # the exact reader (a '#' line keeps the fast scan away) refuses it the same way
+    with pytest.raises(ParseError, match="deep"):
+        from_bytes(text.replace(b"\n", b"\n# a comment line\n", 1), "x.kicad_pcb")
+
+
+def test_unknown_keywords_are_refused_by_both_readers():
+    text = HEADER + b"  (net 0 \"\")\n  (wibble 1)\n)\n"
+    for data in (text, text.replace(b"  (net", b"# c\n  (net", 1)):
+        with pytest.raises(ParseError, match="unknown token 'wibble'") as e:
+            from_bytes(data, "x.kicad_pcb")
+        assert e.value.code == "parse-error" and e.value.line >= 3
+    sch = b'(kicad_sch (version 20250114) (generator "eeschema")\n  (wibble 1)\n)\n'
+    with pytest.raises(ParseError, match="wibble"):
+        from_bytes(sch, "x.kicad_sch")
+
+
+def test_known_keywords_of_every_generation_are_read():
+    # KiCad 4 (page before paper), a KiCad 10 keyword in a KiCad 10 file
+    old = b"(kicad_pcb (version 4) (host pcbnew 4.0.7)\n  (page A4)\n  (module x (layer F.Cu))\n)\n"
+    assert len(from_bytes(old, "x.kicad_pcb").footprints) == 1
+    new = b'(kicad_pcb (version 20260206) (generator "pcbnew")\n  (barcode (layer "F.Cu"))\n)\n'
+    assert from_bytes(new, "x.kicad_pcb").version == 20260206
+
+
+@pytest.mark.parametrize("version", [99999999, 20261301, 20240230, 30000101])
+def test_versions_no_kicad_wrote_are_unsupported(version):
+    text = f'(kicad_pcb (version {version}) (generator "pcbnew")\n)\n'.encode()
+    with pytest.raises(UnsupportedFormat) as e:
+        from_bytes(text, "x.kicad_pcb")
+    assert e.value.code == "unsupported-format" and str(version) in str(e.value)
+    with pytest.raises(UnsupportedFormat):
+        from_bytes(text.replace(b"kicad_pcb", b"kicad_sch"), "x.kicad_sch")
+
+
+def test_version_dates_up_to_today_are_read():
+    import datetime
+
+    check_version(20260831, "f", today=datetime.date(2026, 12, 1))  # a nightly's date
+    check_version(4, "f")  # KiCad 4 boards
+    with pytest.raises(UnsupportedFormat):
+        check_version(20260831, "f", today=datetime.date(2026, 8, 30))

@@ -1,0 +1,146 @@
+"""Long calls as jobs (issue 16), through every door: a check.drc on a big KiCad demo
+board with a small wait_s answers with a job; job.wait returns what a direct call
+returns; job.cancel, and cancelling the starting call or a job.wait, kill kicad-cli
+(no child left) and leave the document as it was."""
+
+from __future__ import annotations
+
+import shutil
+import time
+
+import anyio
+import pytest
+from mcp import Client
+
+from boardwire.errors import Cancelled
+from boardwire.jobs import JobTable
+from boardwire.registry import CancelToken
+from tests.inputs import DEMOS, need
+from tests.protocols.test_jsonrpc import stdio_server
+from tests.protocols.test_mcp import _kicad_children, stdio
+
+BOARD = "video.kicad_pcb"
+pytestmark = pytest.mark.kicad
+
+
+@pytest.fixture
+def ws(tmp_path, kicad_cli):
+    shutil.copy(need(DEMOS / "video" / BOARD), tmp_path / BOARD)  # KiCad's DRC takes seconds here
+    return tmp_path
+
+
+def _same(a: dict, b: dict) -> bool:
+    return a == b and "job" not in a and a["summary"].startswith("DRC")
+
+
+async def _until(pred, timeout: float = 60) -> None:
+    with anyio.fail_after(timeout):
+        while not pred():
+            await anyio.sleep(0.05)
+
+
+def test_the_job_table_keeps_the_newest_and_reports_states():
+    table = JobTable(keep=3)
+    jobs = [table.start("t.x", lambda job, i=i: i, CancelToken()) for i in range(5)]
+    assert [j.id for j in table.all()] == ["j3", "j4", "j5"]
+    assert jobs[-1].wait(5) == 4 and jobs[-1].status()["state"] == "done"
+    token = CancelToken()
+
+    def slow(job):
+        job.report(0.5, "half way")
+        while True:
+            token.check()
+            time.sleep(0.01)
+
+    job = table.start("t.slow", slow, token)
+    running = job.wait(0.1)
+    assert running.to_dict()["state"] == "running" and running.tail == ["half way"]
+    job.cancel()
+    with pytest.raises(Cancelled):  # waiting raises what the work raised
+        job.wait(5)
+    assert job.status()["state"] == "cancelled" and job.status()["error"]["code"] == "cancelled"
+
+
+def test_over_mcp_a_job_waited_cancelled_and_cancelled_by_notification(ws):
+    async def main():
+        async with Client(stdio(ws)) as c:
+            direct = (await c.call_tool("check_drc", {"path": BOARD})).structured_content
+            r = (await c.call_tool("check_drc", {"path": BOARD, "wait_s": 0.2})).structured_content
+            assert r["state"] == "running" and r["job"] and "job_wait" not in r  # a handle
+            done = (await c.call_tool("job_wait", {"job": r["job"], "wait_s": 120})).structured_content
+            assert _same(done, direct)
+
+            # job_cancel kills kicad-cli
+            r = (await c.call_tool("check_drc", {"path": BOARD, "wait_s": 0})).structured_content
+            await _until(lambda: _kicad_children(ws))
+            out = (await c.call_tool("job_cancel", {"job": r["job"]})).structured_content
+            assert out.get("state") == "cancelled", out
+            await _until(lambda: not _kicad_children(ws), 10)
+
+            # notifications/cancelled on the starting call, then on a job_wait
+            for first, then in ((None, "check_drc"), ("check_drc", "job_wait")):
+                job = None
+                if first:
+                    job = (await c.call_tool(first, {"path": BOARD, "wait_s": 0})).structured_content["job"]
+                async with anyio.create_task_group() as tg:
+                    async def call():
+                        await c.call_tool(then, {"job": job, "wait_s": 120} if job else {"path": BOARD})
+                    tg.start_soon(call)
+                    await _until(lambda: _kicad_children(ws))
+                    tg.cancel_scope.cancel()  # the SDK sends notifications/cancelled
+                await _until(lambda: not _kicad_children(ws), 10)
+            r = (await c.call_tool("session_open", {"path": BOARD})).structured_content
+            assert r["revision"] == 0 and not r["modified"]  # the document as it was
+
+    anyio.run(main)
+
+
+def test_over_jsonrpc_a_job_waited_and_cancelled(ws):
+    with stdio_server(ws) as c:
+        direct = c.call("check.drc", {"path": BOARD}, timeout=120)["result"]
+        r = c.call("check.drc", {"path": BOARD, "wait_s": 0.2})["result"]
+        assert r["state"] == "running"
+        assert _same(c.call("job.wait", {"job": r["job"], "wait_s": 120}, timeout=130)["result"], direct)
+        r = c.call("check.drc", {"path": BOARD, "wait_s": 0})["result"]
+        deadline = time.time() + 60
+        while not _kicad_children(ws):
+            assert time.time() < deadline
+            time.sleep(0.05)
+        assert c.call("job.cancel", {"job": r["job"]})["result"]["state"] == "cancelled"
+        assert not _kicad_children(ws)
+        # $/cancel of a job.wait cancels the job
+        r = c.call("check.drc", {"path": BOARD, "wait_s": 0})["result"]
+        waiting = c.request("job.wait", {"job": r["job"], "wait_s": 120})
+        while not _kicad_children(ws):
+            assert time.time() < deadline + 60
+            time.sleep(0.05)
+        c.send({"jsonrpc": "2.0", "method": "$/cancel", "params": {"id": waiting}})
+        assert c.reply(waiting, timeout=30)["error"]["code"] == -32800
+        assert not _kicad_children(ws)
+        status = c.call("job.status", {"job": r["job"]})["result"]
+        assert status["state"] == "cancelled"
+        assert c.call("session.documents")["result"]["documents"][0]["revision"] == 0
+
+
+def test_in_the_script_api_a_job_waited_and_cancelled(ws, monkeypatch):
+    from boardwire import api
+    from boardwire.api import binding
+
+    monkeypatch.chdir(ws)
+    previous = binding.snapshot()
+    try:
+        api.connect(".", board=BOARD)
+        direct = api.board.drc()
+        r = api.board.drc(wait_s=0.2)
+        assert r["state"] == "running"
+        assert _same(api.job.wait(job=r["job"], wait_s=120), direct)
+        r = api.board.drc(wait_s=0)
+        deadline = time.time() + 60
+        while not _kicad_children(ws):
+            assert time.time() < deadline
+            time.sleep(0.05)
+        assert api.job.cancel(job=r["job"])["state"] == "cancelled"
+        assert not _kicad_children(ws)
+        assert api.session.documents()["documents"][0]["revision"] == 0
+    finally:
+        binding.restore(previous)
