@@ -1121,7 +1121,7 @@ class _Design(Namespace):
         ...
 
     def check(self, *, design: dict[str, Any] | None = None, file: str | None = None) -> dict[str, Any]:
-        """Validate a design: schema, then each component resolved (catalogue part -> symbol, footprint, LCSC/MPN fields), pins, nets of one pin, unconnected pins, power without a source, footprints that do not fit the symbol, constraints naming no component, pinned parts off the board, an outline too small for the parts. Errors and warnings carry code, where, message and fix; components as a compact table.
+        """Validate a design: schema, then each component resolved (catalogue part -> symbol, footprint, LCSC/MPN fields), pins, nets of one pin, unconnected pins, power without a source, footprints that do not fit the symbol. Errors and warnings carry code, where, message and fix; components as a compact table.
 
         Registry command ``design.check`` (query, read-only).
 
