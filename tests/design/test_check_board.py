@@ -59,7 +59,7 @@ def test_pinned_parts_off_the_board(session):
               "R2": {"at": [1.8, 1.2]}}
     errors = check(session, constraints={"edge": ["J1"], "pinned": pinned})
     assert codes(errors) == [("off-board", "constraints.pinned.R1"), ("off-board", "constraints.pinned.U1")]
-    assert "outside the outline (35 x 25 mm" in errors[0]["message"]
+    assert "outside the outline (35 x 25 mm, (0, 0) to (35, 25))" in errors[0]["message"]
     # a polygon outline: the same U1 fits in an L whose arm is wide enough only at the top
     ell = [[0, 0], [50, 0], [50, 12], [20, 12], [20, 30], [0, 30]]
     assert codes(check(session, board={"outline": ell}, constraints={"pinned": {"U1": {"at": [40, 2]}}})) == []
@@ -77,3 +77,21 @@ def test_an_outline_too_small_for_the_parts(session):
         ("bad-outline", "board.outline")]
     # no size: the build's default size has room for every part
     assert check(session, board={}) == []
+
+
+def test_placement_fails_when_autoplace_leaves_a_part_off_the_board():
+    """The build's placement stage stops the build when pcb.autoplace reports a part off
+    the board or unplaced (an outline with room by area but not by shape)."""
+    from boardwire.design.check import Report
+    from boardwire.design.document import Design
+    from boardwire.design.pipeline import Build, Stage, StageFailed
+
+    answers = {"pcb.autoplace": {"summary": "placed 8 footprints: 0 courtyard overlaps, 1 off the board",
+                                 "off_board": 1, "unplaced": ["U1"]}}
+    build = Build(Design.model_validate(BLINKER), Report(), "builds/x/v001", lambda cid, args: answers[cid],
+                  lambda cid: True, lambda f, m: None)
+    build.sizes, build.pcb = {"U1": (-1, -1, 9, 11)}, "b.kicad_pcb"
+    with pytest.raises(StageFailed, match="1 off the board; unplaced: U1; give board.size larger"):
+        build._placement(Stage("placement"))
+    answers["pcb.autoplace"] = {"summary": "placed 9 footprints", "off_board": 0, "unplaced": []}
+    assert build._placement(Stage("placement")) == "placed 9 footprints"

@@ -87,3 +87,33 @@ def test_good_copper_is_written_and_reads_back(board, tmp_path):
     assert b"(net None)" not in (tmp_path / "b.kicad_pcb").read_bytes()
     tracks = [t for t in again.tracks if t.start == A or t.start == B]
     assert sorted(again.net_name(t.net) for t in tracks) == ["", "/OUT"]
+
+
+REGISTRY_BAD = [
+    ("pcb.addTrack", {"points": [[0, 0], [1, 0]], "width": 0.25, "net": "NOPE"}, "not-found"),
+    ("pcb.addTrack", {"points": [[0, 0], [1, 0]], "width": 0.25, "layer": "F.SilkS"}, "invalid-args"),
+    ("pcb.addTrack", {"points": [[0, 0], [1, 0]], "width": -0.25}, "invalid-args"),
+    ("pcb.addTrack", {"points": [[0, 0], [1, 0]], "width": 0.25, "net": 3}, "invalid-args"),  # a number, not a name
+    ("pcb.route", {"points": [[0, 0], [1, 0], [1, 1]], "layers": ["F.Cu", "Edge.Cuts"], "width": 0.25}, "invalid-args"),
+    ("pcb.route", {"points": [[0, 0], [1, 0]], "layers": ["F.Cu"], "width": 0.25, "net": "NOPE"}, "not-found"),
+    ("pcb.addVia", {"at": [0, 0], "net": "NOPE"}, "not-found"),
+    ("pcb.addVia", {"at": [0, 0], "size": 0.3, "drill": 0.3}, "invalid-args"),
+    ("pcb.addVia", {"at": [0, 0], "size": -1}, "invalid-args"),
+]
+
+
+@pytest.mark.parametrize("cid, args, code", REGISTRY_BAD, ids=[f"{c}-{i}" for i, (c, _, _) in enumerate(REGISTRY_BAD)])
+def test_the_commands_refuse_them_before_the_document(tmp_path, cid, args, code):
+    """pcb.addTrack, pcb.route and pcb.addVia check names (layers, nets) against the board
+    and sizes at the schema, with the same codes, before the document is touched."""
+    from boardwire.errors import BoardwireError
+    from boardwire.registry import REGISTRY, Context
+    from boardwire.session import Session
+
+    shutil.copy(example_board(), tmp_path / "b.kicad_pcb")
+    session = Session(tmp_path)
+    before = session.open("b.kicad_pcb").doc.to_bytes()
+    with pytest.raises(BoardwireError) as e:
+        REGISTRY.call(cid, {"path": "b.kicad_pcb", **args}, Context(session))
+    assert e.value.code == code
+    assert session.open("b.kicad_pcb").doc.to_bytes() == before

@@ -88,7 +88,7 @@ def brief(ctx: Context, a: Args) -> dict:
 
 
 @command("design.check", kind="query", args=DesignSource, result=Result, idempotent=True,
-         finds_errors=lambda r: not r["ok"], examples=({"file": "blinker.json"},))
+         finds_errors=lambda r: r.get("ok") is False, examples=({"file": "blinker.json"},))
 def check_cmd(ctx: Context, a: DesignSource) -> dict:
     """Validate a design: schema, then each component resolved (catalogue part -> symbol, footprint, LCSC/MPN fields), pins, nets of one pin, unconnected pins, power without a source, footprints that do not fit the symbol. Errors and warnings carry code, where, message and fix; components as a compact table."""
     d = load(ctx, a)
@@ -137,8 +137,10 @@ def _build(ctx: Context, d: Design, out: str, until: str | None, seed: str | Non
 
 
 def build_found_errors(result: dict) -> bool:
-    """A build found errors: a stage failed, or the verdict is not clean."""
-    return any(s["status"] == "failed" for s in result["stages"]) or not (result["verdict"] or {"clean": True})["clean"]
+    """A build found errors: a stage failed, or the verdict is not clean (a job's
+    handle, answered before the end, has found nothing yet)."""
+    return (any(s["status"] == "failed" for s in result.get("stages", ()))
+            or (result.get("verdict") or {}).get("clean") is False)
 
 
 @command("design.build", kind="session", args=BuildArgs, result=Result, long=True, finds_errors=build_found_errors,
@@ -183,7 +185,7 @@ class VerdictArgs(Args):
 
 
 @command("design.verdict", kind="check", args=VerdictArgs, result=Result, long=True, idempotent=True,
-         finds_errors=lambda r: not r["clean"],
+         finds_errors=lambda r: r.get("clean") is False,
          examples=({"board": "builds/blinker/v001/blinker.kicad_pcb"},))
 def verdict(ctx: Context, a: VerdictArgs) -> dict:
     """Judge any board as design.build judges its own: ERC and DRC counts (kicad-cli, with parity), unrouted, a rubric (decoupling distances, connectors to the edge, silk findings, schematic text overlaps) and a render (board.png beside the board)."""

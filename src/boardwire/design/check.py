@@ -215,7 +215,7 @@ def _check_board(design: Design, report: Report) -> None:
         w, h = b.size or default_size(boxes)
         outline, where = box(0, 0, w, h), "board.size"
     ox1, oy1, ox2, oy2 = outline.bounds
-    frame = f"{ox2 - ox1:g} x {oy2 - oy1:g} mm"
+    frame = f"{ox2 - ox1:g} x {oy2 - oy1:g} mm, ({ox1:g}, {oy1:g}) to ({ox2:g}, {oy2:g})"
     for ref, p in design.constraints.pinned.items():
         if ref not in boxes:
             continue
@@ -224,7 +224,7 @@ def _check_board(design: Design, report: Report) -> None:
         if not outline.buffer(1e-6).contains(crt):
             report.add("off-board", f"constraints.pinned.{ref}",
                        f"{ref} pinned at {p.at} has its courtyard ({crt.bounds[0]:g}, {crt.bounds[1]:g}) to "
-                       f"({crt.bounds[2]:g}, {crt.bounds[3]:g}) mm outside the outline ({frame} from 0, 0)",
+                       f"({crt.bounds[2]:g}, {crt.bounds[3]:g}) mm outside the outline ({frame})",
                        "Pin it inside: positions are mm from the outline's top-left corner (x right, y down).")
     need = sum((c[2] - c[0]) * (c[3] - c[1]) for c in boxes.values())
     if need > outline.area:
