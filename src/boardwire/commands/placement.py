@@ -84,8 +84,15 @@ def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
     verdict = judge(board, rules, area)
     ctx.progress(1.0, "done")
     unplaced = [bp.problem.parts[i].ref for i in result.unplaced]
+    # parts off the board: those placed here, apart from fixed ones left as they were
+    placed = {bp.problem.parts[i].ref for i in result.poses}
+    off = verdict.pop("off_board_parts")
+    verdict["off_board_parts"] = [r for r in off if r in placed]
+    verdict["off_board"] = len(verdict["off_board_parts"])
+    verdict["off_board_fixed"] = [r for r in off if r not in placed]
+    fixed = f" (and {len(verdict['off_board_fixed'])} fixed part(s) left there)" if verdict["off_board_fixed"] else ""
     return {"summary": f"placed {len(result.poses)} footprints ({len(moved)} moved): {verdict['overlaps']} courtyard "
-                       f"overlaps, {verdict['off_board']} off the board, ratsnest {verdict['ratsnest_length']:.0f} mm, "
+                       f"overlaps, {verdict['off_board']} off the board{fixed}, ratsnest {verdict['ratsnest_length']:.0f} mm, "
                        f"routability {verdict['routability']:.2f}, in {result.seconds:.1f} s",
             "moved": len(moved), "moved_references": moved[:500], "unplaced": unplaced,
             "seconds": round(result.seconds, 2), **verdict}

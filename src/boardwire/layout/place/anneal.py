@@ -26,12 +26,14 @@ import time
 
 import numpy as np
 
-from .poses import box_of, facing_quarter, turn
+from .congestion import Congestion
+from .poses import box_of, facing_quarter, grown_box, turn
 from .problem import Options, Problem
 
 MM = 1e6
 W_SHEET = 0.3
 W_DECOUPLING = 3.0
+W_CONGESTION = 1.0
 
 
 def net_weight(pins: int) -> float:
@@ -49,13 +51,12 @@ class Annealer:
         rx1, ry1, rx2, ry2 = (v / MM for v in problem.region.bounds)
         self.region = (rx1, ry1, rx2, ry2)
         # boxes per part and (q, f), grown by routing room and half the gap, in mm
-        grow = margins / MM + problem.gap / MM / 2
         self.lbox = np.zeros((n, 8, 4))
         for i, part in enumerate(parts):
             for q in range(4):
                 for f in range(2):
-                    b = np.array(box_of(part, q, f)) / MM
-                    self.lbox[i, q * 2 + f] = b + np.array([-grow[i], -grow[i], grow[i], grow[i]])
+                    b = grown_box(box_of(part, q, f), margins[i], problem.gap / 2, part.edge)
+                    self.lbox[i, q * 2 + f] = b / MM
         self.X = np.array([pt.pose[0] for pt in parts]) / MM
         self.Y = np.array([pt.pose[1] for pt in parts]) / MM
         self.Q = np.array([pt.pose[2] for pt in parts], dtype=int)
@@ -70,6 +71,8 @@ class Annealer:
                 self.Q[i], self.F[i] = facing_quarter(part, self.edge[i]), 0
         self._clamp_all()
         self._build_nets()
+        self.cong = Congestion(self.region, problem.layers, problem.track_pitch / MM)
+        self.rects: list = [None] * len(self.nets)
         self.part_decaps: list[list[int]] = [[] for _ in range(n)]
         for k, d in enumerate(problem.decoupling):
             self.part_decaps[d.cap].append(k)
@@ -103,7 +106,7 @@ class Annealer:
                     for f in range(2):
                         t = turn(local, q, f) / MM
                         lb[r, q * 2 + f] = (t[:, 0].min(), t[:, 1].min(), t[:, 0].max(), t[:, 1].max())
-            self.nets.append((idx, lb, net_weight(count)))
+            self.nets.append((idx, lb, net_weight(count), True))
         sheets: dict[str, list[int]] = {}
         for i, part in enumerate(parts):
             sheets.setdefault(part.sheet, []).append(i)
@@ -114,18 +117,39 @@ class Annealer:
                 idx = np.array(members)
                 centre = (self.lbox[idx, :, :2] + self.lbox[idx, :, 2:]) / 2
                 lb = np.concatenate((centre, centre), axis=2)
-                self.nets.append((idx, lb, W_SHEET))
+                self.nets.append((idx, lb, W_SHEET, False))
         self.part_nets: list[list[int]] = [[] for _ in range(self.n)]
-        for k, (idx, _, _) in enumerate(self.nets):
+        for k, (idx, *_) in enumerate(self.nets):
             for i in idx.tolist():
                 self.part_nets[i].append(k)
 
-    def net_cost(self, k: int) -> float:
-        idx, lb, w = self.nets[k]
+    def net_box(self, k: int) -> tuple[float, float, float, float]:
+        """The bounding box (mm) of net ``k``'s pins at the poses now."""
+        idx, lb = self.nets[k][:2]
         b = lb[np.arange(len(idx)), self.Q[idx] * 2 + self.F[idx]]
         xs, ys = self.X[idx], self.Y[idx]
-        return w * (float((b[:, 2] + xs).max() - (b[:, 0] + xs).min())
-                    + float((b[:, 3] + ys).max() - (b[:, 1] + ys).min()))
+        return (float((b[:, 0] + xs).min()), float((b[:, 1] + ys).min()),
+                float((b[:, 2] + xs).max()), float((b[:, 3] + ys).max()))
+
+    def net_cost(self, k: int) -> float:
+        x1, y1, x2, y2 = self.net_box(k)
+        return self.nets[k][2] * ((x2 - x1) + (y2 - y1))
+
+    def _rect(self, k: int):
+        """Net ``k``'s share of the congestion grid (None for a sheet's virtual net)."""
+        _, _, w, real = self.nets[k]
+        return self.cong.rect(self.net_box(k), w) if real else None
+
+    def _move_rects(self, nets, rects) -> list:
+        """Swap the grid shares of ``nets`` for ``rects``; returns the old ones."""
+        old = [self.rects[k] for k in nets]
+        for k, was, now in zip(nets, old, rects):
+            if was is not None:
+                self.cong.add(was, -1.0)
+            if now is not None:
+                self.cong.add(now, 1.0)
+            self.rects[k] = now
+        return old
 
     def decap_cost(self, k: int) -> float:
         d = self.p.decoupling[k]
@@ -274,6 +298,8 @@ class Annealer:
         progress = self.o.progress
         self._refresh(range(self.n))
         net_val = np.array([self.net_cost(k) for k in range(len(self.nets))])
+        self._move_rects(range(len(self.nets)), [self._rect(k) for k in range(len(self.nets))])
+        over_now = self.cong.overflow()
         dec_val = np.array([self.decap_cost(k) for k in range(len(self.p.decoupling))])
         for step in range(moves):
             frac = step / moves
@@ -291,13 +317,17 @@ class Annealer:
             self._undo(after)
             self._refresh(touched)
             wire, dec = self._wire(nets, decaps)
-            delta = sum(wire) + sum(dec) + self.lam * self._room(touched) - before
+            old = self._move_rects(nets, [self._rect(k) for k in nets])
+            over = self.cong.overflow()
+            delta = sum(wire) + sum(dec) + self.lam * self._room(touched) - before + W_CONGESTION * (over - over_now)
             if delta > 0 and self.rng.random() >= math.exp(-delta / temp):
                 self._undo(saved)
                 self._refresh(touched)
+                self._move_rects(nets, old)
             else:
                 net_val[nets] = wire
                 dec_val[decaps] = dec
+                over_now = over
             if step % 2000 == 0:
                 if progress is not None:
                     progress(frac, f"annealing: move {step} of {moves}")

@@ -10,9 +10,11 @@ import math
 import time
 
 import numpy as np
+import shapely
 
 from .anneal import Annealer
 from .legalise import legalise
+from .poses import box_of
 from .problem import Options, Problem, Result
 
 ROOM_PER_PIN = 0.35e6  # nm of margin per square root of a part's pad count
@@ -24,13 +26,17 @@ def routing_room(problem: Problem, spacing: float) -> np.ndarray:
     parts = problem.parts
     want = np.array([ROOM_BASE + ROOM_PER_PIN * math.sqrt(len(p.pads)) for p in parts])
     sizes = np.array([(p.box[2] - p.box[0] + problem.gap, p.box[3] - p.box[1] + problem.gap) for p in parts])
-    weight = np.array([2.0 if p.through else 1.0 for p in parts])
     two_sides = any(p.flippable or p.side == "back" for p in parts)
+    # a through-hole part takes its area on both sides (counted twice only when both
+    # sides are placed on); a fixed part takes what of it lies in the region, no room
+    weight = np.array([2.0 if p.through and two_sides else 1.0 for p in parts])
+    fixed = np.array([not p.movable for p in parts])
+    fixed_area = sum(w * _inside(problem, p) for p, w in zip(parts, weight) if not p.movable)
     free = problem.region.area * (2 if two_sides else 1) * 0.85
 
     def used(s: float) -> float:
         grown = (sizes[:, 0] + 2 * s * want) * (sizes[:, 1] + 2 * s * want)
-        return float((grown * weight).sum())
+        return float((grown * weight)[~fixed].sum()) + fixed_area
 
     bare = used(0.0)
     if bare >= free:
@@ -43,6 +49,13 @@ def routing_room(problem: Problem, spacing: float) -> np.ndarray:
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if used(mid) <= target else (lo, mid)
     return want * lo
+
+
+def _inside(problem: Problem, part) -> float:
+    """The area (nm²) of a fixed part's courtyard box that lies in the region."""
+    x, y, q, f = part.pose
+    b = box_of(part, q, f)
+    return float(problem.region.intersection(shapely.box(x + b[0], y + b[1], x + b[2], y + b[3])).area)
 
 
 def place(problem: Problem, options: Options | None = None) -> Result:

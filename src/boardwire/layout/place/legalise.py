@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import shapely
 
-from .poses import box_of, facing_quarter
+from .poses import box_of, facing_quarter, grown_box
 from .problem import Part, Problem
 
 CHUNK = 4096
@@ -124,8 +124,7 @@ def legalise(problem: Problem, poses: list, margins: np.ndarray, grid: float,
             tries = [(facing_quarter(part, part.edge), 0, margins[i]), (facing_quarter(part, part.edge), 0, 0.0)]
         spot = None
         for q2, f2, m in tries:
-            grow = m + half
-            rel = np.array(box_of(part, q2, f2)) + (-grow, -grow, grow, grow)
+            rel = grown_box(box_of(part, q2, f2), m, half, part.edge)
             sides = _sides(part, f2)
             radius = max(4 * grid, (rel[2] - rel[0] + rel[3] - rel[1]))
             while spot is None:

@@ -30,6 +30,18 @@ def box_of(part: Part, q: int, flipped: int) -> tuple[float, float, float, float
     return (float(c[:, 0].min()), float(c[:, 1].min()), float(c[:, 0].max()), float(c[:, 1].max()))
 
 
+def grown_box(box, margin: float, half_gap: float, edge: str | None = None) -> np.ndarray:
+    """``box`` (x1, y1, x2, y2) grown by ``margin`` (routing room) and ``half_gap`` on
+    every side, but by ``half_gap`` alone on the side facing ``edge`` (a connector sits
+    flush with its board edge: no tracks pass between them)."""
+    g = margin + half_gap
+    out = np.array(box, dtype=float) + (-g, -g, g, g)
+    k = {"left": 0, "top": 1, "right": 2, "bottom": 3}.get(edge or "")
+    if k is not None:
+        out[k] = box[k] + (-half_gap if k < 2 else half_gap)
+    return out
+
+
 def side_of(part: Part, flipped: int) -> str:
     if not flipped:
         return part.side
