@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+
+# Long commands called through an agent's door answer with a job after 25 s; on a busy
+# CI machine a render or DRC can take longer, and a test that is not about jobs wants the
+# result. tests/jobs passes wait_s itself. Set before boardwire starts (servers inherit it).
+os.environ.setdefault("BOARDWIRE_WAIT_S", "900")
 
 import pytest
 

@@ -147,3 +147,14 @@ def test_in_the_script_api_a_job_waited_and_cancelled(ws, monkeypatch):
         assert api.session.documents()["documents"][0]["revision"] == 0
     finally:
         binding.restore(previous)
+
+
+def test_the_servers_default_wait(monkeypatch):
+    """BOARDWIRE_WAIT_S sets the wait of long calls that give none (tests set it high)."""
+    from boardwire.registry.registry import default_wait_s
+
+    monkeypatch.delenv("BOARDWIRE_WAIT_S", raising=False)
+    assert default_wait_s() == 25
+    for raw, want in (("2.5", 2.5), ("-1", 0), ("99999", 3600), ("soon", 25)):
+        monkeypatch.setenv("BOARDWIRE_WAIT_S", raw)
+        assert default_wait_s() == want

@@ -4,6 +4,7 @@ turns every failure into an error with a stable code."""
 from __future__ import annotations
 
 import logging
+import os
 import re
 import threading
 import time
@@ -56,6 +57,18 @@ def _takes_controls(cmd: Command) -> set[str]:
     """The arguments of ``cmd`` that may carry control characters (see `_CONTROL`)."""
     return {name for name, f in cmd.args.model_fields.items()
             if isinstance(f.json_schema_extra, dict) and f.json_schema_extra.get("control_characters")}
+
+
+def default_wait_s() -> float:
+    """A long call's ``wait_s`` when it gives none: `DEFAULT_WAIT_S` (25 s), or the
+    server's ``BOARDWIRE_WAIT_S`` environment variable (seconds, 0..3600) for clients
+    that wait longer (a test suite on a busy machine sets it high)."""
+    raw = os.environ.get("BOARDWIRE_WAIT_S")
+    try:
+        return min(3600.0, max(0.0, float(raw))) if raw else DEFAULT_WAIT_S
+    except ValueError:
+        log.warning("BOARDWIRE_WAIT_S=%r is not a number of seconds; using %g", raw, DEFAULT_WAIT_S)
+        return DEFAULT_WAIT_S
 
 
 def _validation_errors(e: ValidationError) -> list[dict]:
@@ -178,7 +191,7 @@ class Registry:
     def _as_job(self, cmd: Command, args, raw: Any, ctx: Context) -> dict:
         """Run a long command as a job: its result if done within ``wait_s``, else
         the job's handle (`jobs.Running`). The job's end is audited too."""
-        wait = args.wait_s if getattr(args, "wait_s", None) is not None else DEFAULT_WAIT_S
+        wait = args.wait_s if getattr(args, "wait_s", None) is not None else default_wait_s()
         door, forward = ctx.door, ctx.progress_fn
 
         def work(job) -> dict:
