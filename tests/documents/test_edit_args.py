@@ -117,3 +117,22 @@ def test_the_commands_refuse_them_before_the_document(tmp_path, cid, args, code)
         REGISTRY.call(cid, {"path": "b.kicad_pcb", **args}, Context(session))
     assert e.value.code == code
     assert session.open("b.kicad_pcb").doc.to_bytes() == before
+
+
+def test_zones_and_footprints_name_nets_and_layers_the_board_has(board):
+    from tests.inputs import FOOTPRINTS, need
+
+    before = board.to_bytes()
+    square = [(0, 0), (5 * MM, 0), (5 * MM, 5 * MM), (0, 5 * MM)]
+    for kw, loc in (({"net": "NOPE"}, "net"), ({"layer": "F.SilkS"}, "layer"),
+                    ({"outline": square[:2]}, "outline"), ({"outline": [(0, 0), (1, None), (2, 2)]}, "outline")):
+        with pytest.raises(InvalidArgs) as e:
+            board.add_zone(**({"outline": square, "layer": "B.Cu", "net": "GND"} | kw))
+        assert e.value.data["errors"][0]["loc"] == loc
+    lib = boardwire.open(need(FOOTPRINTS / "Resistor_SMD.pretty" / "R_0805_2012Metric.kicad_mod"))
+    with pytest.raises(InvalidArgs) as e:
+        board.add_footprint(lib, "Resistor_SMD:R_0805_2012Metric", A, pad_nets={"1": "NOPE"})
+    assert e.value.data["errors"][0]["loc"] == "pad_nets.1"
+    assert board.to_bytes() == before
+    board.add_zone(square, "B.Cu", "GND")
+    assert board.zones[-1].node.find("net_name") is not None

@@ -133,13 +133,13 @@ class Board(BoardReading):
                       pad_nets: dict[str, str] | None = None, index: int | None = None) -> Footprint:
         """Place a copy of a library footprint (front side) at ``at`` (nm), turned
         ``angle`` degrees, as KiCad 9 does (see `placement`). ``pad_nets`` maps pad
-        numbers to net names already in the board's net table."""
+        numbers to net names already in the board's net table (InvalidArgs for another)."""
         self.require("uuid", "placing a KiCad 9 library footprint")
         nets = {}
         for number, name in (pad_nets or {}).items():
             code = self.net_number(name)
             if code is None:
-                raise KeyError(f"net {name!r} is not in the board's net table")
+                raise _invalid(f"pad_nets.{number}", f"net {name!r} is not in the board's net table (ensure_net adds it)")
             nets[number] = (code, name)
         node = board_footprint(library.root, lib_id, at, angle, reference, value, nets,
                                board_layers={layer.name for layer in self.layers})
@@ -159,11 +159,16 @@ class Board(BoardReading):
         0.25 mm, thermal gap and spoke width 0.5 mm. ``pads``: how the zone joins its
         net's pads, KiCad's ``connect_pads`` choices: "thermal" (reliefs; no token),
         "solid" (``yes``), "thermal_tht" (reliefs on through-hole pads, solid on SMD:
-        ``thru_hole_only``). Fill it with KiCad's filler."""
+        ``thru_hole_only``). Fill it with KiCad's filler. InvalidArgs for a layer that
+        is not copper, a net the table lacks, an outline of fewer than 3 points."""
         how = {"thermal": None, "solid": b"yes", "thermal_tht": b"thru_hole_only"}[pads]
+        self._check_copper_layer("layer", layer)
+        if len(outline) < 3:
+            raise _invalid("outline", f"a zone's outline has 3 or more points, not {len(outline)}")
+        _check_points(*(("outline", p) for p in outline))
         code = self.net_number(net) if net else 0
         if code is None:
-            raise KeyError(f"net {net!r} is not in the board's net table")
+            raise _invalid("net", f"net {net!r} is not in the board's net table (ensure_net adds it)")
         pts = make("pts", *(make("xy", mm(x), mm(y)) for x, y in outline))
         node = make("zone",
                     make("net", str(code).encode()),
