@@ -12,6 +12,8 @@ from pathlib import Path
 
 import typer
 
+from ..errors import BoardwireError
+
 mcp_app = typer.Typer(add_completion=False, invoke_without_command=True, pretty_exceptions_enable=False,
                       help="Serve boardwire's commands as MCP tools (stdio by default).")
 keys_app = typer.Typer(add_completion=False, no_args_is_help=True, help="Bearer keys for --http.")
@@ -42,7 +44,8 @@ def mcp(ctx: typer.Context,
         attach: bool = typer.Option(False, "--attach", help="Serve the board open in KiCad's PCB editor, live (IPC API; docs/bridge.md)."),
         kicad_socket: str = typer.Option(None, "--kicad-socket", help="KiCad's API socket (default: KICAD_API_SOCKET, then $TMPDIR/kicad/api.sock)."),
         kicad_wait: float = typer.Option(10.0, "--kicad-wait", min=0, help="Seconds to wait for a starting KiCad (--attach)."),
-        view: int = typer.Option(None, "--view", min=0, max=65535, help="Also serve the live view of this session on 127.0.0.1:PORT (0: any free port; stdio).")):
+        view: int = typer.Option(None, "--view", min=0, max=65535, help="Also serve the live view of this session on 127.0.0.1:PORT (0: any free port; stdio)."),
+        queue: str = typer.Option(None, "--queue", help="--http: send heavy jobs to this work queue, redis://HOST:PORT/N, run by `boardwire worker` processes.")):
     """Serve MCP on stdio (or --http): the default tool set; every other family is one
     toolset_enable call (or --toolset) away."""
     if ctx.invoked_subcommand is not None:
@@ -77,8 +80,15 @@ def mcp(ctx: typer.Context,
         if no_auth and host not in ("127.0.0.1", "localhost", "::1"):
             typer.echo("error policy-denied: --no-auth is only allowed on a loopback host", err=True)
             raise typer.Exit(2)
-        serve(root, host=host, port=port, toolsets=sets, allow_origins=allow_origin, auth=not no_auth)
+        try:
+            serve(root, host=host, port=port, toolsets=sets, allow_origins=allow_origin, auth=not no_auth, queue=queue)
+        except BoardwireError as e:
+            typer.echo(f"error {e.code}: {e.message}", err=True)
+            raise typer.Exit(2)
         return
+    if queue:
+        typer.echo("error invalid-args: --queue serves many agents over --http; stdio runs jobs in-process", err=True)
+        raise typer.Exit(2)
     from ..protocols.mcp.server import serve_stdio
 
     hook = None
