@@ -357,6 +357,10 @@ from .log_cmd import log_command  # noqa: E402
 
 app.command("log")(log_command)
 
+from .worker_cmd import worker_command  # noqa: E402
+
+app.command("worker")(worker_command)
+
 
 def main() -> None:
     try:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import typer
 
-from ..errors import InvalidArgs, NoDocument, NotFound, PolicyDenied
+from ..errors import BoardwireError, InvalidArgs, NoDocument, NotFound, PolicyDenied
 from .common import fail
 
 mcp_app = typer.Typer(add_completion=False, invoke_without_command=True, pretty_exceptions_enable=False,
@@ -45,7 +45,8 @@ def mcp(ctx: typer.Context,
         attach: bool = typer.Option(False, "--attach", help="Serve the board open in KiCad's PCB editor, live (IPC API; docs/bridge.md)."),
         kicad_socket: str = typer.Option(None, "--kicad-socket", help="KiCad's API socket (default: KICAD_API_SOCKET, then $TMPDIR/kicad/api.sock)."),
         kicad_wait: float = typer.Option(10.0, "--kicad-wait", min=0, help="Seconds to wait for a starting KiCad (--attach)."),
-        view: int = typer.Option(None, "--view", min=0, max=65535, help="Also serve the live view of this session on 127.0.0.1:PORT (0: any free port; stdio).")):
+        view: int = typer.Option(None, "--view", min=0, max=65535, help="Also serve the live view of this session on 127.0.0.1:PORT (0: any free port; stdio)."),
+        queue: str = typer.Option(None, "--queue", help="--http: send heavy jobs to this work queue, redis://HOST:PORT/N, run by `boardwire worker` processes.")):
     """Serve MCP on stdio (or --http): the default tool set; every other family is one
     toolset_enable call (or --toolset) away."""
     if ctx.invoked_subcommand is not None:
@@ -78,8 +79,14 @@ def mcp(ctx: typer.Context,
         if no_auth and host not in ("127.0.0.1", "localhost", "::1"):
             fail(PolicyDenied("--no-auth is only allowed on a loopback host",
                               hint="Serve on 127.0.0.1, or use keys (boardwire mcp keys add NAME)."))
-        serve(root, host=host, port=port, toolsets=sets, allow_origins=allow_origin, auth=not no_auth)
+        try:
+            serve(root, host=host, port=port, toolsets=sets, allow_origins=allow_origin, auth=not no_auth, queue=queue)
+        except BoardwireError as e:
+            fail(e)
         return
+    if queue:
+        fail(InvalidArgs("--queue serves many agents over --http; stdio runs jobs in-process",
+                         hint="Add --http, or leave out --queue."))
     from ..protocols.mcp.server import serve_stdio
 
     hook = None

@@ -180,6 +180,7 @@ class JobTable:
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
         self.listeners: list[Callable[[Job], None]] = []  # told when a job ends
+        self.queue = None  # a `queue.QueueRunner`: heavy jobs run on workers (None: here)
 
     def start(self, command: str, fn: Callable[[Job], Any], token, meta: dict | None = None) -> Job:
         """Start ``fn`` as a new job (see `Job`)."""

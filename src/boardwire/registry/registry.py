@@ -22,6 +22,7 @@ from .command import DEFAULT_WAIT_S, Command
 from .context import AGENT_DOORS, DOORS, Context
 
 log = logging.getLogger("boardwire")
+LOCAL_SCOPES = ("fw",)  # long commands never sent to a work queue: the board is on this machine
 _calling = threading.local()  # .door: the door of the call this thread runs (nested calls inherit it)
 
 
@@ -199,7 +200,12 @@ class Registry:
             _calling.door = door
             out, error = None, None
             try:
-                out = self._run(cmd, args, ctx)
+                runner = jobs_of(ctx.session).queue
+                if runner is not None and cmd.scope not in LOCAL_SCOPES:
+                    plain = {k: v for k, v in (raw or {}).items() if k != "wait_s"}
+                    out = runner.run(job, cmd.id, plain, ctx, edits=cmd.kind == "edit")
+                else:
+                    out = self._run(cmd, args, ctx)
                 return out
             except BaseException as e:
                 error = e

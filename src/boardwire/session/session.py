@@ -23,8 +23,8 @@ from typing import Any, Callable, Iterator
 
 from ..documents import Document, SexprDocument, document_class, journal
 from ..documents.journal import recording
-from ..errors import (BoardwireError, EditorHoldsFile, NoDocument, NothingToUndo, StaleRevision,
-                      UnsavedChanges, WrongKind, needs_human)
+from ..errors import (BoardwireError, EditorHoldsFile, InvalidArgs, NoDocument, NothingToUndo,
+                      StaleRevision, UnsavedChanges, WrongKind, needs_human)
 from .workspace import Workspace
 
 
@@ -160,6 +160,45 @@ class Session:
                 self._json_before[key] = od.doc.to_bytes()  # opened by a running edit
             self._emit(od, "open", "open", actor)
             return od
+
+    def load(self, path: str | Path, data: bytes, actor: str = "local") -> OpenDocument:
+        """Open the document at ``path`` with content ``data`` instead of the file's
+        (a queue worker receives the server's unsaved documents so). Raises
+        ``invalid-args`` if it is open already."""
+        with self.lock:
+            key, full = self._key(path)
+            if key in self.documents:
+                raise InvalidArgs(f"{key} is open already")
+            od = self.documents[key] = OpenDocument(key, full, document_class(full)(data, full))
+            self._emit(od, "open", "open", actor)
+            return od
+
+    def replace(self, contents: dict[str, bytes], label: str, *, actor: str = "local",
+                expect: dict[str, int] | None = None) -> dict[str, int]:
+        """Replace open documents' contents as one change: one undo step and one
+        revision per document whose content differs (a queued job's edit is applied
+        so). ``expect``: the revisions the job started from; a document that moved on
+        meanwhile fails with ``stale-revision`` and nothing is replaced. Returns the
+        new revision of each document."""
+        with self.lock:
+            ods = {path: self.get(path, actor=actor) for path in contents}
+            for path, rev in (expect or {}).items():
+                od = ods.get(path) or self.get(path, actor=actor)
+                if rev != od.revision:
+                    raise StaleRevision(f"{od.path} changed while the job ran (revision {od.revision}, not {rev}); "
+                                        "nothing was applied", path=od.path, revision=od.revision)
+            for path, data in contents.items():
+                od = ods[path]
+                before = od.doc.to_bytes()
+                if before == data:
+                    continue
+                od.doc = type(od.doc)(data, od.full)
+                od.undo.append(Step(label, None, before, od.revision))
+                del od.undo[:-self.max_undo]
+                od.redo.clear()
+                od.revision += 1
+                self._emit(od, "edit", label, actor)
+            return {path: od.revision for path, od in ods.items()}
 
     def pending_file(self, full: Path) -> bytes | None:
         """The content of file ``full`` (resolved) if an open document creates it when

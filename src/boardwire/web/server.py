@@ -19,14 +19,21 @@ log = logging.getLogger("boardwire.view")
 
 
 def build(root: str, *, host: str = "127.0.0.1", toolsets=None, allow_origins=(), auth: bool = True,
-          open_paths=(), agent_command: str | None = None):
+          open_paths=(), agent_command: str | None = None, queue: str | None = None):
     """(the ASGI app, the MCP app for its lifespan, the View). ``open_paths``: documents
     opened in the unkeyed workspace at start. ``agent_command``: started for chat
-    requests no agent takes (`runner.AgentCommand`). Raises BoardwireError when a
-    document cannot be opened."""
+    requests no agent takes (`runner.AgentCommand`). ``queue``: redis://HOST:PORT/N,
+    the work queue for heavy jobs (`boardwire.jobs.queue`). Raises BoardwireError when
+    a document cannot be opened or the queue does not answer."""
     from mcp.server.subscriptions import InMemorySubscriptionBus
 
-    spaces = Workspaces(Path(root).resolve(), InMemorySubscriptionBus(), toolsets)
+    runner = None
+    if queue:
+        from ..jobs.queue import QueueRunner
+
+        runner = QueueRunner(queue)
+        runner.ping()
+    spaces = Workspaces(Path(root).resolve(), InMemorySubscriptionBus(), toolsets, queue=runner)
     mcp_app, inner = build_app(root, host=host, toolsets=toolsets, allow_origins=allow_origins, auth=auth,
                                spaces=spaces)
     runners = []
@@ -55,12 +62,13 @@ def build(root: str, *, host: str = "127.0.0.1", toolsets=None, allow_origins=()
 
 
 def serve(root: str, *, host: str = "127.0.0.1", port: int = 8767, toolsets=None, allow_origins=(),
-          auth: bool = True, open_paths=(), agent_command: str | None = None, announce=None) -> None:
+          auth: bool = True, open_paths=(), agent_command: str | None = None, announce=None,
+          queue: str | None = None) -> None:
     """Serve until interrupted. ``announce(url)`` is called once the port is bound."""
     import uvicorn
 
     app, _, _ = build(root, host=host, toolsets=toolsets, allow_origins=allow_origins, auth=auth,
-                      open_paths=open_paths, agent_command=agent_command)
+                      open_paths=open_paths, agent_command=agent_command, queue=queue)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws="websockets-sansio")
     server = uvicorn.Server(config)
     original = server.startup

@@ -17,6 +17,7 @@ from pathlib import Path
 from mcp.server.subscriptions import InMemorySubscriptionBus
 from mcp.server.transport_security import TransportSecuritySettings
 
+from ...jobs import jobs_of
 from .keys import KeyStore
 from .server import Workspace, build_server
 
@@ -87,12 +88,15 @@ class KeyAuth:
 
 
 class Workspaces:
-    """One Workspace (session) per key, created on the key's first request."""
+    """One Workspace (session) per key, created on the key's first request.
+    ``queue``: a `boardwire.jobs.queue.QueueRunner` every workspace sends its heavy
+    jobs to (None: they run in this process)."""
 
-    def __init__(self, root: Path, bus, toolsets=None) -> None:
+    def __init__(self, root: Path, bus, toolsets=None, queue=None) -> None:
         self.root = root
         self.bus = bus
         self.toolsets = toolsets
+        self.queue = queue
         self._by_name: dict[str, Workspace] = {}
         self._lock = threading.Lock()
 
@@ -110,6 +114,7 @@ class Workspaces:
                 folder.mkdir(parents=True, exist_ok=True)
                 ws = self._by_name[name] = Workspace(folder, self.bus, actor=f"mcp:{name}",
                                                     toolsets=self.toolsets, max_image=MAX_IMAGE)
+                jobs_of(ws.session).queue = self.queue
             return ws
 
 
