@@ -177,7 +177,7 @@ class _Builder:
                 if prio == GLOBAL:
                     self.uf.union(("BM", gid, key), ("G", name))
                 self.drivers.append((prio, ("BM", gid, key), name if prio == GLOBAL else inst.path + name,
-                                     inst.depth, (None, "bus")))
+                                     inst.depth, (inst, "bus")))
 
     def _lib(self, doc: Schematic, name: str) -> LibInfo | None:
         key = (id(doc), name)
