@@ -104,3 +104,18 @@ def test_symbols_stay_refused_in_kicad_6_and_7():
     lib = doc.symbols[0]
     with pytest.raises(UnsupportedFormat, match="KiCad 6 and 7 files take wire"):
         doc._place(lib.node, ("symbol",))
+
+
+def test_kicad_10_schematics_change_values_but_take_no_new_item():
+    """KiCad 10 (20260306) wrote tokens KiCad 9 lacks: boardwire changes what is there
+    (a field value) and refuses to add (a wire), never writing KiCad 9's shapes into it."""
+    src = need(CORPUS / "KiCad__kicad-source-mirror/qa/data/pcbnew/diff_pair_uncoupled_tuning_drc.kicad_sch")
+    doc = boardwire.open(src)
+    assert doc.version == 20260306
+    sym = next(s for s in doc.symbols if s.field("Value"))
+    sym.set_field("Value", "changed")
+    out = doc.to_bytes()
+    assert len(out.splitlines()) == len(src.read_bytes().splitlines())
+    assert sum(a != b for a, b in zip(out.splitlines(), src.read_bytes().splitlines())) == 1
+    with pytest.raises(UnsupportedFormat, match="adds nothing"):
+        doc.add_wire([(0, 0), (MM, 0)])

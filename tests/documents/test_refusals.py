@@ -104,6 +104,7 @@ def test_version_dates_up_to_today_are_read():
     import datetime
 
     check_version(20260831, "f", today=datetime.date(2026, 12, 1))  # a nightly's date
+    check_version(20260831, "f", today=datetime.date(2025, 1, 1))  # seen in a real file
     check_version(4, "f")  # KiCad 4 boards
     with pytest.raises(UnsupportedFormat):
-        check_version(20260831, "f", today=datetime.date(2026, 8, 30))
+        check_version(20261002, "f", today=datetime.date(2026, 10, 1))

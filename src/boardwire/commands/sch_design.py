@@ -35,7 +35,7 @@ class SymbolRef(EditArgs):
 def editable(ctx: Context, path: str):
     """The open sheet at ``path``, checked to be a schematic boardwire edits."""
     od = ctx.session.get(path, "schematic", ctx.actor)
-    od.doc.check_editable()
+    od.doc.check_editable(adding=False)  # what the edit adds is checked as it is added
     return od
 
 

@@ -12,8 +12,8 @@ and schematic of ../shared/corpus and KiCad's demos.
 The keyword check applies to files of KiCad 9's formats and older, where KiCad 9's
 reader is the judge; newer files (KiCad 10) keep whatever keywords they have. A format
 version is the date its format was defined (``YYYYMMDD``; KiCad 4 boards: 3 or 4): one
-that is no date, or a date still to come, was written by no KiCad and is refused as
-unsupported-format.
+that is no date, or a date still to come (and after the newest version seen in a real
+file), was written by no KiCad and is refused as unsupported-format.
 """
 
 from __future__ import annotations
@@ -42,6 +42,10 @@ _KEYWORDS = {
     "kicad_pcb": (BOARD_KEYWORDS, BOARD_RELEASES[9]),
     "kicad_sch": (SCHEMATIC_KEYWORDS, SCHEMATIC_RELEASES[9]),
 }
+
+# The newest format version in a real file we know (a KiCad nightly footprint of
+# ../shared/corpus): never refused, whatever this machine's clock says.
+_NEWEST_SEEN = datetime.date(2026, 8, 31)
 
 _HEADER = re.compile(rb"[ \t\r\n\x00]*\([ \t\r\n]*([^ \t\r\n()]+)[ \t\r\n]*"
                      rb"\([ \t\r\n]*version[ \t\r\n]+([^ \t\r\n()]+)[ \t\r\n]*\)")
@@ -75,7 +79,7 @@ def check_version(version: int | None, where: str, today: datetime.date | None =
         date = datetime.date(int(text[:4]), int(text[4:6]), int(text[6:8])) if len(text) == 8 else None
     except ValueError:
         date = None
-    if date is None or date > (today or datetime.date.today()):
+    if date is None or date > max(today or datetime.date.today(), _NEWEST_SEEN):
         raise UnsupportedFormat(
             f"{where} is format {version}, newer than any KiCad boardwire knows "
             f"(format versions are dates; KiCad 9 boards are {BOARD_RELEASES[9]})",

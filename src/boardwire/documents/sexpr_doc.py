@@ -39,6 +39,9 @@ class SexprDocument(Document):
     forest = False  # True for files that are a sequence of lists (.kicad_dru)
     roots: tuple[str, ...] = ()  # keywords the root list may have (empty: any)
     latest: int | None = None  # newest format version boardwire writes (None: unversioned)
+    # newest format whose existing atoms boardwire may change and whose lists it may
+    # remove (no token written: the syntax of what is there is kept); None: ``latest``
+    known: int | None = None
 
     def __init__(self, data: bytes, path: str | Path | None = None):
         super().__init__(data, path)
@@ -118,17 +121,23 @@ class SexprDocument(Document):
             ws, text = ws.replace(b"\n", nl), text.replace(b"\n", nl)
         return ws, as_tree(text)
 
-    def check_editable(self) -> None:
+    def check_editable(self, adding: bool = True) -> None:
         """Refuse to edit a file whose format boardwire cannot write faithfully: newer
-        than KiCad 9, or without the version KiCad itself requires."""
+        than KiCad 9, or without the version KiCad itself requires. With ``adding``
+        False (changing atoms, removing lists: no token written), formats up to
+        ``known`` are edited too (KiCad 10 schematics)."""
         if self.latest is None:
             return
         v = self.version
-        if v is None or v > self.latest:
+        newest = self.latest if adding else max(self.latest, self.known or 0)
+        if v is None or v > newest:
             raise UnsupportedFormat(
                 f"{self.path.name if self.path else 'this file'} is format "
                 f"{v if v is not None else '(no version)'}; boardwire edits formats up to "
-                f"{self.latest} (KiCad 9) and reads newer ones without changing them",
+                f"{self.latest} (KiCad 9)"
+                + (f"; up to {self.known} (KiCad 10) it changes values and removes items but "
+                   "adds nothing" if self.known else "")
+                + "; it reads newer ones without changing them",
                 hint="Use the KiCad version that wrote the file to edit it, or keep it read-only.")
 
     # -- what changed (for indexes kept by subclasses) ---------------------------------
@@ -200,7 +209,7 @@ class SexprDocument(Document):
 
     def remove(self, node: SList) -> None:
         """Remove ``node`` and the whitespace before it."""
-        self.check_editable()
+        self.check_editable(adding=False)
         parent = node.parent
         if parent is None:
             raise ValueError("cannot remove the root list")
@@ -212,7 +221,7 @@ class SexprDocument(Document):
     def set_atoms(self, node: SList, values: list[bytes], start: int = 1) -> None:
         """Overwrite the atoms of ``node`` from position ``start`` (1 = after the head),
         adding or dropping trailing atoms as needed; whitespace is kept where it was."""
-        self.check_editable()
+        self.check_editable(adding=False)
         self.note(node)
         kids = node.kids
         old = [i for i in range(start, len(kids)) if type(kids[i]) is bytes]

@@ -8,10 +8,11 @@ it emits a token, so no token newer than the file's version is ever written.
 
 from __future__ import annotations
 
-# KiCad release -> first board / schematic / symbol-library format version it wrote.
-BOARD_RELEASES = {5: 20171130, 6: 20211014, 7: 20221018, 8: 20240108, 9: 20241229}
-SCHEMATIC_RELEASES = {6: 20211123, 7: 20230121, 8: 20231120, 9: 20250114}
-SYMBOL_LIB_RELEASES = {6: 20211014, 7: 20220914, 8: 20231120, 9: 20241209}
+# KiCad release -> the board / schematic / symbol-library format version it writes
+# (KiCad 10's from ../shared/KICAD10-NOTES.md and the KiCad 10 files of the corpus).
+BOARD_RELEASES = {5: 20171130, 6: 20211014, 7: 20221018, 8: 20240108, 9: 20241229, 10: 20260206}
+SCHEMATIC_RELEASES = {6: 20211123, 7: 20230121, 8: 20231120, 9: 20250114, 10: 20260306}
+SYMBOL_LIB_RELEASES = {6: 20211014, 7: 20220914, 8: 20231120, 9: 20241209, 10: 20251024}
 
 LATEST_BOARD = BOARD_RELEASES[9]
 LATEST_SCHEMATIC = SCHEMATIC_RELEASES[9]

@@ -70,13 +70,26 @@ def _better(a, b) -> bool:
     return a[1] < b[1]
 
 
+def _is_bus_member(item) -> bool:
+    return isinstance(item, tuple) and len(item) == 2 and item[1] == "bus"
+
+
 def name_nets(drivers: list[Driver], find: Callable[[object], object], groups: dict[object, list[PinNode]],
               nc_roots: set) -> dict[object, str]:
     """Net root key -> name, for the nets (``groups``: root key -> pins) a driver
     reaches; ``find`` is the union-find's, ``nc_roots`` the roots of nets with a
-    no-connect flag."""
+    no-connect flag.
+
+    The strongest driver names a net (see the module), except that a net on a bus
+    member (a driver with item ``(instance, "bus")``) takes a member's name unless a
+    global label or power pin drives it (KiCad's bus neighbours take their member's
+    connection): among the members, the strong ones (a bus named by a hierarchical
+    label or stronger) by their bus label's strength, then the sheet nearest the root,
+    then the smallest name (cynthion, ButterStick, vme-wren: a member's own local label
+    does not count); with no strong one, the strongest member."""
     listed = {k: sum(1 for p in v if p.symbol.in_netlist) for k, v in groups.items()}
     best: dict = {}
+    members: dict = {}  # root key -> bus member candidates
     for prio, key, name, depth, item in drivers:
         root_key = find(key)
         if root_key not in groups:
@@ -85,7 +98,22 @@ def name_nets(drivers: list[Driver], find: Callable[[object], object], groups: d
             pn, siblings = item
             name = pin_net_name(pn, root_key in nc_roots or listed[root_key] == 1, siblings)
         cand = (_rank(prio, depth, name, item), name)
+        if _is_bus_member(item):
+            members.setdefault(root_key, []).append((prio, depth, cand))
         cur = best.get(root_key)
         if cur is None or _better(cand, cur):
             best[root_key] = cand
-    return {k: name for k, (_, name) in best.items()}
+    out = {k: name for k, (_, name) in best.items()}
+    for root_key, cands in members.items():
+        if best[root_key][0][2] >= POWER_PIN:
+            continue  # a global label or power pin names it
+        strong = [c for c in cands if c[0] >= HIER_LABEL]
+        if strong:
+            out[root_key] = min(strong, key=lambda c: (-c[0], c[1], c[2][1]))[2][1]
+        else:
+            top = cands[0][2]
+            for _, _, c in cands[1:]:
+                if _better(c, top):
+                    top = c
+            out[root_key] = top[1]
+    return out

@@ -116,7 +116,7 @@ class _Builder:
         self._labels(i, inst, geo, buses)
         self.nc_keys.extend(("c", i, geo.group(p)) for p in geo.no_connects)
         self._sheet_pins(i, inst, geo, buses)
-        self._bus_members(i, buses)
+        self._bus_members(i, buses, inst)
         for sym in geo.symbols:
             self._symbol(i, inst, geo, sym)
 
@@ -163,8 +163,10 @@ class _Builder:
                 self.drivers.append((SHEET_PIN, n, inst.path + escape_netname(name), inst.depth,
                                      (lab, shape)))
 
-    def _bus_members(self, i: int, buses: dict) -> None:
-        """A bus's members are the nets its driving label names on this sheet."""
+    def _bus_members(self, i: int, buses: dict, inst: SheetInstance) -> None:
+        """A bus's members are the nets its driving label names on this sheet; each
+        member also drives its net with that label's strength, named on this sheet
+        (KiCad names a member net crossing sheets from the sheet nearest the root)."""
         for gid, items in buses.items():
             prio, _, members = min(items, key=lambda t: (-t[0], t[1]))
             for key, member in members:
@@ -174,6 +176,8 @@ class _Builder:
                 self.uf.union(("BM", gid, key), ("L", i, name))
                 if prio == GLOBAL:
                     self.uf.union(("BM", gid, key), ("G", name))
+                self.drivers.append((prio, ("BM", gid, key), name if prio == GLOBAL else inst.path + name,
+                                     inst.depth, (inst, "bus")))
 
     def _lib(self, doc: Schematic, name: str) -> LibInfo | None:
         key = (id(doc), name)

@@ -93,11 +93,6 @@ class Schematic(SchematicReading):
         sheets (whose library entries and instances changed shape) are refused there."""
         return (self.version or 0) >= SCHEMATIC_RELEASES[8]
 
-    @property
-    def legacy(self) -> bool:
-        """A KiCad 6 or 7 file (formats before 20231120): bare flags and uuids."""
-        return (self.version or 0) < SCHEMATIC_RELEASES[8]
-
     def _layout(self, node: SList, depth: int) -> tuple[bytes, SList]:
         """KiCad 6/7 write a sheet's items in their own compact shape (eeschema 6/7's
         SCH_SEXPR_PLUGIN, as the files in ../shared/corpus show): the keyword, its atoms
