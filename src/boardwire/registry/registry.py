@@ -9,7 +9,8 @@ import re
 import threading
 import time
 import traceback
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from pydantic import BaseModel, ValidationError
 
@@ -160,25 +161,14 @@ class Registry:
         if outer is not None or ctx.door not in DOORS:  # nested, or boardwire's own call
             cmd, args = self._checked(id, raw, ctx, outer)
             return self._run(cmd, args, ctx)
-        started, when = time.perf_counter(), time.time()
-        out, error = None, None
-        _calling.door = ctx.door
-        try:
+        with _audited(ctx, ctx.door, id, raw, time.time()) as call:
             cmd, args = self._checked(id, raw, ctx, ctx.door)
             if cmd.long and ctx.door in AGENT_DOORS:
-                out = self._as_job(cmd, args, raw, ctx)
+                call.out = self._as_job(cmd, args, raw, ctx)
+                call.job = call.out.get("job") if call.out.get("state") == "running" else None
             else:
-                out = self._run(cmd, args, ctx)
-            return out
-        except BaseException as e:
-            error = e
-            raise
-        finally:
-            _calling.door = None
-            audit_of(ctx.session).record(door=ctx.door, client=ctx.client, actor=ctx.actor, command=id, args=raw,
-                                         result=out, error=error, seconds=time.perf_counter() - started,
-                                         job=out.get("job") if isinstance(out, dict) and cmd.long else None,
-                                         state="running", when=when)
+                call.out = self._run(cmd, args, ctx)
+            return call.out
 
     def _checked(self, id: str, raw: Any, ctx: Context, door: str | None):
         """The command and its validated arguments, checked against the policy when
@@ -197,27 +187,15 @@ class Registry:
 
         def work(job) -> dict:
             ctx.progress_fn = job.report  # passed on by whoever waits (`Job.wait`)
-            _calling.door = door
-            out, error = None, None
-            try:
+            # the caller got a handle: the job's end gets a line of its own
+            with _audited(ctx, door, cmd.id, raw, job.started, job=job) as call:
                 runner = jobs_of(ctx.session).queue
                 if runner is not None and cmd.scope not in LOCAL_SCOPES:
                     plain = {k: v for k, v in (raw or {}).items() if k != "wait_s"}
-                    out = runner.run(job, cmd.id, plain, ctx, edits=cmd.kind == "edit")
+                    call.out = runner.run(job, cmd.id, plain, ctx, edits=cmd.kind == "edit")
                 else:
-                    out = self._run(cmd, args, ctx)
-                return out
-            except BaseException as e:
-                error = e
-                raise
-            finally:
-                _calling.door = None
-                if job.answered:  # the caller got a handle: the job's end gets a line of its own
-                    audit_of(ctx.session).record(door=door, client=ctx.client, actor=ctx.actor, command=cmd.id,
-                                                 args=raw, result=out, error=error, seconds=job.seconds, job=job.id,
-                                                 state=job.state if error is None else
-                                                 "cancelled" if ctx.cancel.cancelled else "failed",
-                                                 when=job.started)
+                    call.out = self._run(cmd, args, ctx)
+                return call.out
 
         job = jobs_of(ctx.session).start(cmd.id, work, ctx.cancel, meta={"door": door, "actor": ctx.actor})
         out = job.wait(wait, forward, from_start=True)
@@ -264,6 +242,39 @@ class Registry:
                 out.setdefault("revision", od.revision)
             self._after_edit(cmd, afters, out)
         return out
+
+
+class _Call:
+    out: Any = None
+    job: str | None = None
+
+
+@contextmanager
+def _audited(ctx: Context, door: str, command: str, raw: Any, when: float, job=None) -> Iterator[_Call]:
+    """Run the block as one call through ``door`` (nested calls in this thread inherit
+    it, for the policy) and write its audit line: the block sets the `_Call`'s
+    ``out`` (and ``job`` when it answers with a job's handle). With ``job`` (the
+    `jobs.Job` the block runs in), the line is the job's end, written only if a
+    caller was given the job's handle."""
+    call, error = _Call(), None
+    t0 = time.perf_counter()
+    _calling.door = door
+    try:
+        yield call
+    except BaseException as e:
+        error = e
+        raise
+    finally:
+        _calling.door = None
+        if job is None:
+            seconds, state = time.perf_counter() - t0, "running" if call.job else None
+        else:
+            seconds, call.job = job.seconds, job.id
+            state = "done" if error is None else "cancelled" if ctx.cancel.cancelled else "failed"
+        if job is None or job.answered:
+            audit_of(ctx.session).record(door=door, client=ctx.client, actor=ctx.actor, command=command, args=raw,
+                                         result=call.out, error=error, seconds=seconds, job=call.job, state=state,
+                                         when=when)
 
 
 REGISTRY = Registry()
