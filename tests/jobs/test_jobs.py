@@ -158,3 +158,23 @@ def test_the_servers_default_wait(monkeypatch):
     for raw, want in (("2.5", 2.5), ("-1", 0), ("99999", 3600), ("soon", 25)):
         monkeypatch.setenv("BOARDWIRE_WAIT_S", raw)
         assert default_wait_s() == want
+
+
+def test_a_cancelled_long_edit_leaves_the_document_as_it_was(tmp_path, pcbnew_python):
+    """pcb.fillZones runs as one session change: cancelled mid-fill (KiCad's filler
+    killed), nothing of it stays; done, it is one undo step."""
+    from boardwire.registry import REGISTRY, Context
+    from boardwire.session import Session
+
+    shutil.copy(need(DEMOS / "ecc83" / "ecc83-pp.kicad_pcb"), tmp_path / "b.kicad_pcb")
+    session = Session(tmp_path)
+    before = session.get("b.kicad_pcb").content_hash
+    r = REGISTRY.call("pcb.fillZones", {"path": "b.kicad_pcb", "wait_s": 0}, Context(session, door="script"))
+    assert r["state"] == "running"
+    time.sleep(0.5)  # the filler has started
+    out = REGISTRY.call("job.cancel", {"job": r["job"]}, Context(session, door="script"))
+    assert out["state"] == "cancelled"
+    od = session.get("b.kicad_pcb")
+    assert od.revision == 0 and not od.undo and od.content_hash == before
+    r = REGISTRY.call("pcb.fillZones", {"path": "b.kicad_pcb"}, Context(session, door="script"))
+    assert r["revision"] == 1 and len(od.undo) == 1
