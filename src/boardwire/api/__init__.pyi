@@ -136,7 +136,7 @@ class _Board(Namespace):
             effort (int): (default 2)
             seed (int): (default 0)
             time_limit (float): s (default 60)
-            wait_s (float | None): s, default 25; then a job
+            wait_s (float | None): s; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
@@ -170,7 +170,7 @@ class _Board(Namespace):
             via_cost (float): mm of track (default 2.0)
             seed (int): (default 0)
             refill_zones (bool): (default True)
-            wait_s (float | None): s, default 25; then a job
+            wait_s (float | None): s; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
@@ -256,7 +256,7 @@ class _Board(Namespace):
             schematic_parity (bool): Also compare with the schematic next to the board (default False)
             limit (int): Most violations to list (counts cover all) (default 200)
             engine (Literal['kicad', 'builtin', 'both']): kicad: kicad-cli, the judge (default); builtin: boardwire's own rules on the in-memory geometry (milliseconds; the rules of checks.BUILT_IN); both: KiCad's result plus the built-in one and which violations each found alone (default 'kicad')
-            wait_s (float | None): s, default 25; then a job
+            wait_s (float | None): s; then a job
             format (Literal['table', 'json'] | None): table: one line per row under a line of column names (default over MCP); json: row objects
 
         Returns:
@@ -280,7 +280,7 @@ class _Board(Namespace):
         Args:
             output (str): .dsn path (required)
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
-            wait_s (float | None): s, default 25; then a job
+            wait_s (float | None): s; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -305,7 +305,7 @@ class _Board(Namespace):
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
             revision (int | None): Fail with stale-revision unless the document is at this revision
             ids (Sequence[str] | None): Zones to fill (default all)
-            wait_s (float | None): s, default 25; then a job
+            wait_s (float | None): s; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
@@ -395,7 +395,7 @@ class _Board(Namespace):
             session (str): .ses path (required)
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
             revision (int | None): Fail with stale-revision unless the document is at this revision
-            wait_s (float | None): s, default 25; then a job
+            wait_s (float | None): s; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
@@ -628,7 +628,7 @@ class _Board(Namespace):
             width (int): Pixels (default 1024)
             output (str | None): Write the image to this path in the working directory instead of returning it
             page (str | None): Schematic: the page to draw (default: the root sheet's)
-            wait_s (float | None): s, default 25; then a job
+            wait_s (float | None): s; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -657,7 +657,7 @@ class _Board(Namespace):
             width (int): Pixels (default 1024)
             output (str | None): Write the image to this path in the working directory instead of returning it
             page (str | None): Schematic: the page to draw (default: the root sheet's)
-            wait_s (float | None): s, default 25; then a job
+            wait_s (float | None): s; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1035,7 +1035,7 @@ class _Check(Namespace):
             schematic_parity (bool): Also compare with the schematic next to the board (default False)
             limit (int): Most violations to list (counts cover all) (default 200)
             engine (Literal['kicad', 'builtin', 'both']): kicad: kicad-cli, the judge (default); builtin: boardwire's own rules on the in-memory geometry (milliseconds; the rules of checks.BUILT_IN); both: KiCad's result plus the built-in one and which violations each found alone (default 'kicad')
-            wait_s (float | None): s, default 25; then a job
+            wait_s (float | None): s; then a job
             format (Literal['table', 'json'] | None): table: one line per row under a line of column names (default over MCP); json: row objects
 
         Returns:
@@ -1060,7 +1060,7 @@ class _Check(Namespace):
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the one document given by `--board`/`--schematic` (or `connect`), else the only open document
             severity (Literal['error', 'warning', 'all']): Report errors only, warnings only, or both (KiCad's default) (default 'all')
             limit (int): Most violations to list (counts cover all) (default 200)
-            wait_s (float | None): s, default 25; then a job
+            wait_s (float | None): s; then a job
             format (Literal['table', 'json'] | None): table: one line per row under a line of column names (default over MCP); json: row objects
 
         Returns:
@@ -1104,7 +1104,7 @@ class _Design(Namespace):
             file (str | None): Or a design JSON file in the working directory
             out (str): Folder of the version folders (OUT/NAME/vNNN) (default 'builds')
             until (Literal['project', 'schematic', 'erc', 'update', 'outline', 'placement', 'route', 'zones', 'save', 'drc', 'verdict', 'fab'] | None): Stop after this stage
-            wait_s (float | None): s, default 25; then a job
+            wait_s (float | None): s; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1151,7 +1151,7 @@ class _Design(Namespace):
             version (str): A version folder, e.g. builds/blinker/v001 (required)
             router (dict[str, Any] | None): Changed router settings
             pinned (dict[str, dict[str, Any]] | None): Changed or added pinned placements
-            wait_s (float | None): s, default 25; then a job
+            wait_s (float | None): s; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1174,7 +1174,7 @@ class _Design(Namespace):
         Args:
             board (str): .kicad_pcb (its .kicad_sch beside it) (required)
             schematic (str | None):
-            wait_s (float | None): s, default 25; then a job
+            wait_s (float | None): s; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1203,7 +1203,7 @@ class _Fab(Namespace):
             created (datetime | None): ISO 8601 time stamped in the files (default: now)
             exclude_dnp (bool): (default True)
             source (Literal['auto', 'schematic', 'board']): auto: the board's NAME.kicad_sch if any, else footprints (default 'auto')
-            wait_s (float | None): s, default 25; then a job
+            wait_s (float | None): s; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1229,7 +1229,7 @@ class _Fab(Namespace):
             created (datetime | None): ISO 8601 time stamped in the files (default: now)
             drill_map (bool): (default False)
             separate_th (bool): PTH and NPTH holes in separate files (default True)
-            wait_s (float | None): s, default 25; then a job
+            wait_s (float | None): s; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1256,7 +1256,7 @@ class _Fab(Namespace):
             layers (Sequence[str] | None): Default: copper, paste, silk, mask, Edge.Cuts
             protel_extensions (bool | None): Default: board's setting
             subtract_mask_from_silk (bool | None): Default: board's setting
-            wait_s (float | None): s, default 25; then a job
+            wait_s (float | None): s; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1290,7 +1290,7 @@ class _Fab(Namespace):
             subtract_mask_from_silk (bool | None): Default: board's setting
             preset (Literal['generic', 'jlcpcb']): jlcpcb: JLC's names, origin, BOM/CPL columns (default 'generic')
             force (bool): Write despite DRC errors (default False)
-            wait_s (float | None): s, default 25; then a job
+            wait_s (float | None): s; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1317,7 +1317,7 @@ class _Fab(Namespace):
             created (datetime | None): ISO 8601 time stamped in the files (default: now)
             exclude_dnp (bool): (default True)
             side (Literal['both', 'front', 'back']): (default 'both')
-            wait_s (float | None): s, default 25; then a job
+            wait_s (float | None): s; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1344,7 +1344,7 @@ class _Fw(Namespace):
             dir (str): Firmware project folder (default '.')
             port (str | None): Port, URL or board id (default: the bound board)
             stub (bool): Use esptool's flasher stub (default True)
-            wait_s (float | None): s, default 25; then a job
+            wait_s (float | None): s; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1367,7 +1367,7 @@ class _Fw(Namespace):
         Args:
             dir (str): Firmware project folder (default '.')
             timeout_s (float): Seconds before it is stopped (default 1800)
-            wait_s (float | None): s, default 25; then a job
+            wait_s (float | None): s; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1420,7 +1420,7 @@ class _Fw(Namespace):
         Args:
             dir (str): Firmware project folder (default '.')
             port (str | None): Port, URL or board id (default: the bound board)
-            wait_s (float | None): s, default 25; then a job
+            wait_s (float | None): s; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1443,7 +1443,7 @@ class _Fw(Namespace):
             build (bool): Build first (default True)
             erase_all (bool): Erase all first (policy: erase) (default False)
             no_stub (bool): ROM bootloader only (default False)
-            wait_s (float | None): s, default 25; then a job
+            wait_s (float | None): s; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1570,7 +1570,7 @@ class _Fw(Namespace):
             port (str | None): Bound port
             board_id (str | None): Bound board id (MAC)
             kicad (str | None): The board's root .kicad_sch
-            wait_s (float | None): s, default 25; then a job
+            wait_s (float | None): s; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -1645,7 +1645,7 @@ class _Fw(Namespace):
             no_stub (bool): ROM bootloader only (default False)
             timeout_s (float | None): Seconds to watch (30 with patterns, else 5)
             record (str | None): Record to this file
-            wait_s (float | None): s, default 25; then a job
+            wait_s (float | None): s; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -2297,7 +2297,7 @@ class _Render(Namespace):
             width (int): Pixels (default 1024)
             output (str | None): Write the image to this path in the working directory instead of returning it
             page (str | None): Schematic: the page to draw (default: the root sheet's)
-            wait_s (float | None): s, default 25; then a job
+            wait_s (float | None): s; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -2326,7 +2326,7 @@ class _Render(Namespace):
             width (int): Pixels (default 1024)
             output (str | None): Write the image to this path in the working directory instead of returning it
             page (str | None): Schematic: the page to draw (default: the root sheet's)
-            wait_s (float | None): s, default 25; then a job
+            wait_s (float | None): s; then a job
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -2528,7 +2528,7 @@ class _Sch(Namespace):
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
             severity (Literal['error', 'warning', 'all']): Report errors only, warnings only, or both (KiCad's default) (default 'all')
             limit (int): Most violations to list (counts cover all) (default 200)
-            wait_s (float | None): s, default 25; then a job
+            wait_s (float | None): s; then a job
             format (Literal['table', 'json'] | None): table: one line per row under a line of column names (default over MCP); json: row objects
 
         Returns:

@@ -16,7 +16,7 @@ class LongArgs(BaseModel):
     """Mixed into the arguments of long commands (``long=True``): how long the call
     waits before answering with a job (boardwire.jobs)."""
 
-    wait_s: float | None = Field(None, ge=0, le=3600, description=f"s, default {DEFAULT_WAIT_S:g}; then a job")
+    wait_s: float | None = Field(None, ge=0, le=3600, description="s; then a job")
 
 KINDS = ("query", "edit", "check", "export", "session")
 
