@@ -34,8 +34,8 @@ from .command import Command
 
 CONFIG = "boardwire.toml"
 DEFAULTS = {"paths": ["**"], "destructive": False, "exports": True, "fabrication": True}
-PATH_ARGS = ("path", "output", "folder", "board", "schematic", "file", "dir")
-OUTPUT_ARGS = ("output", "folder", "file", "dir")  # what an export writes (its path is read)
+PATH_ARGS = ("path", "output", "out", "folder", "board", "schematic", "file", "dir")
+OUTPUT_ARGS = ("output", "out", "folder", "file", "dir")  # what an export writes (its path is read)
 _cache: dict[Path, tuple[float, dict]] = {}
 _lock = threading.Lock()
 
