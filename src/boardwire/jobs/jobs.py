@@ -69,7 +69,7 @@ class Job:
         self._done = threading.Event()
         self._cond = threading.Condition()
         self._history: list[tuple[float, str]] = []  # every progress report, for waiters to pass on
-        self._on_end = on_end
+        self._on_end = [on_end] if on_end is not None else []
         self.answered = False
         self.thread = threading.Thread(target=self._main, name=f"boardwire-job-{id}", daemon=True)
 
@@ -87,11 +87,20 @@ class Job:
             with self._cond:
                 self._done.set()
                 self._cond.notify_all()
-            if self._on_end is not None:
+            for listener in self._on_end:
                 try:
-                    self._on_end(self)
+                    listener(self)
                 except Exception:  # noqa: BLE001 - a listener must not change the outcome
                     pass
+
+    def on_end(self, listener: Callable[[Job], None]) -> None:
+        """Call ``listener(job)`` when the job has ended (added before `start`)."""
+        self._on_end.append(listener)
+
+    @property
+    def outcome(self) -> tuple[Any, BaseException | None]:
+        """(result, error) of an ended job ((None, None) while it runs)."""
+        return (self._result, self._error) if self._done.is_set() else (None, None)
 
     def report(self, fraction: float, message: str = "") -> None:
         """Progress from the work: fraction 0..1 and a line for the tail."""
@@ -152,7 +161,10 @@ class Job:
             if finished or (deadline is not None and time.monotonic() >= deadline):
                 break
         if not finished:
-            self.answered = True
+            with self._cond:  # answered before the job is done, or not at all (see `on_end`)
+                finished = self._done.is_set()
+                self.answered = self.answered or not finished
+        if not finished:
             return self.running()
         if self._error is not None:
             raise self._error
@@ -182,11 +194,14 @@ class JobTable:
         self.listeners: list[Callable[[Job], None]] = []  # told when a job ends
         self.queue = None  # a `queue.QueueRunner`: heavy jobs run on workers (None: here)
 
-    def start(self, command: str, fn: Callable[[Job], Any], token, meta: dict | None = None) -> Job:
-        """Start ``fn`` as a new job (see `Job`)."""
+    def start(self, command: str, fn: Callable[[Job], Any], token, meta: dict | None = None,
+              on_end: Callable[[Job], None] | None = None) -> Job:
+        """Start ``fn`` as a new job (see `Job`); ``on_end(job)`` is called when it ends."""
         with self._lock:
             id = f"j{next(self._ids)}"
             job = Job(id, command, fn, token, meta, on_end=self._ended)
+            if on_end is not None:
+                job.on_end(on_end)
             self._jobs[id] = job
             while len(self._jobs) > self.keep:
                 self._jobs.popitem(last=False)

@@ -187,17 +187,25 @@ class Registry:
 
         def work(job) -> dict:
             ctx.progress_fn = job.report  # passed on by whoever waits (`Job.wait`)
-            # the caller got a handle: the job's end gets a line of its own
-            with _audited(ctx, door, cmd.id, raw, job.started, job=job) as call:
+            _calling.door = door
+            try:
                 runner = jobs_of(ctx.session).queue
                 if runner is not None and cmd.scope not in LOCAL_SCOPES:
                     plain = {k: v for k, v in (raw or {}).items() if k != "wait_s"}
-                    call.out = runner.run(job, cmd.id, plain, ctx, edits=cmd.kind == "edit")
-                else:
-                    call.out = self._run(cmd, args, ctx)
-                return call.out
+                    return runner.run(job, cmd.id, plain, ctx, edits=cmd.kind == "edit")
+                return self._run(cmd, args, ctx)
+            finally:
+                _calling.door = None
 
-        job = jobs_of(ctx.session).start(cmd.id, work, ctx.cancel, meta={"door": door, "actor": ctx.actor})
+        def ended(job) -> None:  # a caller got the handle: the job's end gets a line of its own
+            if job.answered:
+                out, error = job.outcome
+                audit_of(ctx.session).record(door=door, client=ctx.client, actor=ctx.actor, command=cmd.id, args=raw,
+                                             result=out, error=error, seconds=job.seconds, job=job.id,
+                                             state=job.state, when=job.started)
+
+        job = jobs_of(ctx.session).start(cmd.id, work, ctx.cancel, meta={"door": door, "actor": ctx.actor},
+                                         on_end=ended)
         out = job.wait(wait, forward, from_start=True)
         return out.to_dict() if isinstance(out, Running) else out
 
@@ -250,12 +258,10 @@ class _Call:
 
 
 @contextmanager
-def _audited(ctx: Context, door: str, command: str, raw: Any, when: float, job=None) -> Iterator[_Call]:
+def _audited(ctx: Context, door: str, command: str, raw: Any, when: float) -> Iterator[_Call]:
     """Run the block as one call through ``door`` (nested calls in this thread inherit
     it, for the policy) and write its audit line: the block sets the `_Call`'s
-    ``out`` (and ``job`` when it answers with a job's handle). With ``job`` (the
-    `jobs.Job` the block runs in), the line is the job's end, written only if a
-    caller was given the job's handle."""
+    ``out`` (and ``job`` when it answers with a job's handle)."""
     call, error = _Call(), None
     t0 = time.perf_counter()
     _calling.door = door
@@ -266,15 +272,9 @@ def _audited(ctx: Context, door: str, command: str, raw: Any, when: float, job=N
         raise
     finally:
         _calling.door = None
-        if job is None:
-            seconds, state = time.perf_counter() - t0, "running" if call.job else None
-        else:
-            seconds, call.job = job.seconds, job.id
-            state = "done" if error is None else "cancelled" if ctx.cancel.cancelled else "failed"
-        if job is None or job.answered:
-            audit_of(ctx.session).record(door=door, client=ctx.client, actor=ctx.actor, command=command, args=raw,
-                                         result=call.out, error=error, seconds=seconds, job=call.job, state=state,
-                                         when=when)
+        audit_of(ctx.session).record(door=door, client=ctx.client, actor=ctx.actor, command=command, args=raw,
+                                     result=call.out, error=error, seconds=time.perf_counter() - t0, job=call.job,
+                                     state="running" if call.job else None, when=when)
 
 
 REGISTRY = Registry()
