@@ -19,7 +19,7 @@ from boardwire.sexpr.index import MAX_DEPTH
 HEADER = b'(kicad_pcb (version 20241229) (generator "pcbnew")\n'
 
 _MEASURE = """
-import json, resource, sys, time
+import json, re, sys, time
 import boardwire
 t = time.perf_counter()
 try:
@@ -30,7 +30,9 @@ except Exception as e:
     message = str(e)
 print(json.dumps({"code": code, "message": message if code else "",
                   "s": time.perf_counter() - t,
-                  "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+                  # VmHWM: this process's peak since exec (ru_maxrss keeps the peak of the
+                  # process that forked it: a big pytest worker's)
+                  "rss_mb": int(re.search(r"VmHWM:\\s+(\\d+) kB", open("/proc/self/status").read()).group(1)) / 1024}))
 """
 
 

@@ -39,7 +39,9 @@ class Recorder:
                 self._f.flush()
 
     def chunk(self, data: bytes, t: float) -> None:
-        self._write({"t": round(t, 4), "d": data.decode("latin-1")})
+        # t as is (JSON keeps a float exactly): rounded here, events rounded again on
+        # replay could differ from the live ones (0.05049 live is 0.05, recorded 0.0505 is 0.051)
+        self._write({"t": t, "d": data.decode("latin-1")})
 
     def close(self) -> None:
         with self._lock:
