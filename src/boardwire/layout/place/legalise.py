@@ -8,7 +8,9 @@ its side (through-hole parts on both) and lies inside the region (an exact shape
 test: the region may be any polygon). The search is over candidate anchors sorted by
 distance, in windows that grow to the whole region (from the part's own size); in
 each window the part tries its annealed turn and side with its routing room, then
-without it, then its other turns and side, before the window grows. Boxes are conservative:
+without it, then its other turns and side, before the window grows. A part that finds
+no spot anywhere tries every turn and side once more with a 20 µm gap only (a full
+board cut into pieces by the parts before it). Boxes are conservative:
 two parts whose boxes keep the gap have courtyards that do too.
 """
 
@@ -21,6 +23,7 @@ from .poses import box_of, facing_quarter, grown_box
 from .problem import Part, Problem
 
 CHUNK = 4096
+LAST_GAP = 20_000.0  # nm: the courtyard gap of the last resort
 
 
 class Board:
@@ -124,22 +127,28 @@ def legalise(problem: Problem, poses: list, margins: np.ndarray, grid: float,
                       for q2 in range(4) if (q2, f2) != (q, f)]
         else:
             tries = [(facing_quarter(part, part.edge), 0, margins[i]), (facing_quarter(part, part.edge), 0, 0.0)]
+        # every try near the annealed spot before any farther out; as a last resort
+        # (a full board cut into pieces) every turn and side with a hair's gap
+        last = [(q2, f2, 0.0) for f2 in ((0, 1) if part.flippable else (f,)) for q2 in range(4)] \
+            if part.edge is None else tries[1:]
         spot = None
-        size = max(4 * grid, _size(part))
-        radius = size
-        while spot is None:  # every try near the annealed spot before any farther out
-            for q2, f2, m in tries:
-                rel = grown_box(box_of(part, q2, f2), m, half, part.edge)
-                sides = _sides(part, f2)
-                spot = _first_free(board, _candidates((x, y), grid, min(radius, whole), part.edge, board.bounds, rel),
-                                   rel, sides)
-                if spot is not None:
-                    board.add(rel + np.array([spot[0], spot[1], spot[0], spot[1]]), sides)
-                    out[i] = (float(spot[0]), float(spot[1]), q2, f2)
+        for phase, gap in ((tries, half), (last, LAST_GAP / 2)):
+            radius = max(4 * grid, _size(part))
+            while spot is None:
+                for q2, f2, m in phase:
+                    rel = grown_box(box_of(part, q2, f2), m, gap, part.edge)
+                    sides = _sides(part, f2)
+                    spot = _first_free(board, _candidates((x, y), grid, min(radius, whole), part.edge,
+                                                          board.bounds, rel), rel, sides)
+                    if spot is not None:
+                        board.add(rel + np.array([spot[0], spot[1], spot[0], spot[1]]), sides)
+                        out[i] = (float(spot[0]), float(spot[1]), q2, f2)
+                        break
+                if radius >= whole:
                     break
-            if radius >= whole:
+                radius *= 2
+            if spot is not None or gap <= LAST_GAP / 2:
                 break
-            radius *= 2
         if spot is None:
             failed.append(i)
             out[i] = poses[i]
