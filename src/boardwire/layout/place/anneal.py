@@ -10,7 +10,7 @@ The state is every part's pose (anchor x, y, quarter turns, flipped). The cost, 
   is kept unless flipping pays for itself);
 - sheets: a virtual net per schematic sheet over its parts' centres (kept together);
 - decoupling: per capacitor, the distance from its power pad to the nearest power pad
-  of the IC it serves, weighted up;
+  of the IC it serves, weighted up (less for an IC with more than `DECAPS_CLOSE`);
 - overlap and off-board: the overlap area of courtyard boxes grown by each part's
   routing room (on one side; a through-hole part takes both) and the area outside the
   region (`outside`), weighted by a factor that grows as the temperature falls, so the
@@ -39,6 +39,7 @@ from .problem import Options, Problem
 MM = 1e6
 W_SHEET = 0.3
 W_DECOUPLING = 6.0
+DECAPS_CLOSE = 4
 W_CONGESTION = 1.0
 W_SIDE = 30.0
 W_VIA = 3.0
@@ -83,6 +84,12 @@ class Annealer:
         self.cong = Congestion(self.region, problem.layers, problem.track_pitch / MM)
         self.rects: list = [None] * len(self.nets)
         self.part_decaps: list[list[int]] = [[] for _ in range(n)]
+        # an IC's capacitors share the room at its pins: past `DECAPS_CLOSE` of them,
+        # each pulls less (else 30 capacitors on two ICs crowd the board)
+        per_ic = {}
+        for d in problem.decoupling:
+            per_ic[d.ic] = per_ic.get(d.ic, 0) + 1
+        self.decap_weight = [W_DECOUPLING * min(1.0, DECAPS_CLOSE / per_ic[d.ic]) for d in problem.decoupling]
         for k, d in enumerate(problem.decoupling):
             self.part_decaps[d.cap].append(k)
             self.part_decaps[d.ic].append(k)
@@ -174,7 +181,7 @@ class Annealer:
         c = turn(parts[d.cap].pads[[d.cap_pad]], self.Q[d.cap], self.F[d.cap])[0] / MM \
             + (self.X[d.cap], self.Y[d.cap])
         ic = turn(parts[d.ic].pads[d.ic_pads], self.Q[d.ic], self.F[d.ic]) / MM + (self.X[d.ic], self.Y[d.ic])
-        return W_DECOUPLING * float(np.abs(ic - c).sum(axis=1).min())
+        return self.decap_weight[k] * float(np.abs(ic - c).sum(axis=1).min())
 
     # -- room -----------------------------------------------------------------------------
 
