@@ -10,7 +10,7 @@ The state is every part's pose (anchor x, y, quarter turns, flipped). The cost, 
   is kept unless flipping pays for itself);
 - sheets: a virtual net per schematic sheet over its parts' centres (kept together);
 - decoupling: per capacitor, the distance from its power pad to the nearest power pad
-  of the IC it serves, weighted up (less for an IC with more than `DECAPS_CLOSE`);
+  of the IC it serves, weighted up (half as much for an IC with more than `DECAPS_CLOSE`);
 - overlap and off-board: the overlap area of courtyard boxes grown by each part's
   routing room (on one side; a through-hole part takes both) and the area outside the
   region (`outside`), weighted by a factor that grows as the temperature falls, so the
@@ -85,11 +85,12 @@ class Annealer:
         self.rects: list = [None] * len(self.nets)
         self.part_decaps: list[list[int]] = [[] for _ in range(n)]
         # an IC's capacitors share the room at its pins: past `DECAPS_CLOSE` of them,
-        # each pulls less (else 30 capacitors on two ICs crowd the board)
+        # each pulls half as hard (else 30 capacitors on two ICs crowd the board)
         per_ic = {}
         for d in problem.decoupling:
             per_ic[d.ic] = per_ic.get(d.ic, 0) + 1
-        self.decap_weight = [W_DECOUPLING * min(1.0, DECAPS_CLOSE / per_ic[d.ic]) for d in problem.decoupling]
+        self.decap_weight = [W_DECOUPLING * (1.0 if per_ic[d.ic] <= DECAPS_CLOSE else 0.5)
+                             for d in problem.decoupling]
         for k, d in enumerate(problem.decoupling):
             self.part_decaps[d.cap].append(k)
             self.part_decaps[d.ic].append(k)
