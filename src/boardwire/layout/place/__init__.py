@@ -1,6 +1,7 @@
 """The autoplacer: a placement problem in, footprint poses out (no documents here).
 
-`place` runs the engine (`engine`: annealing in `anneal`, then `legalise`); `problem`
+`place` runs the engine (`engine`: annealing in `anneal`, with RUDY congestion from
+`congestion` and the region's shape from `outside`, then `legalise`); `problem`
 holds the data types, `poses` the turning and mirroring of shapes, `score` judges
 poses (overlaps, off-board, ratsnest, routability, decoupling).
 """

@@ -3,13 +3,17 @@
 The state is every part's pose (anchor x, y, quarter turns, flipped). The cost, in mm:
 
 - wire: each net's half-perimeter (HPWL) over its pins' boxes, nets of many pins
-  weighted down (a ground net of 50 pins is poured, not routed pin to pin);
+  weighted down (a ground net of 50 pins is poured, not routed pin to pin), plus
+  `W_VIA` for a net joining SMD pads on both sides (the router needs a via);
+- congestion: RUDY's demand above capacity (`congestion`), weight `W_CONGESTION`;
+- sides: `W_SIDE` per part moved off the side it is on (a designer's choice of side
+  is kept unless flipping pays for itself);
 - sheets: a virtual net per schematic sheet over its parts' centres (kept together);
 - decoupling: per capacitor, the distance from its power pad to the nearest power pad
-  of the IC it serves, weighted up;
+  of the IC it serves, weighted up (half as much for an IC with more than `DECAPS_CLOSE`);
 - overlap and off-board: the overlap area of courtyard boxes grown by each part's
   routing room (on one side; a through-hole part takes both) and the area outside the
-  region's box, weighted by a factor that grows as the temperature falls, so the
+  region (`outside`), weighted by a factor that grows as the temperature falls, so the
   end state is nearly legal and `legalise` only nudges.
 
 Moves: shift (a range that shrinks with the temperature), swap two parts, a quarter
@@ -25,15 +29,20 @@ import math
 import time
 
 import numpy as np
+import shapely
 
 from .congestion import Congestion
+from .outside import Outside
 from .poses import box_of, facing_quarter, grown_box, turn
 from .problem import Options, Problem
 
 MM = 1e6
 W_SHEET = 0.3
-W_DECOUPLING = 3.0
+W_DECOUPLING = 6.0
+DECAPS_CLOSE = 4
 W_CONGESTION = 1.0
+W_SIDE = 30.0
+W_VIA = 3.0
 
 
 def net_weight(pins: int) -> float:
@@ -50,6 +59,7 @@ class Annealer:
         self.rng = np.random.Generator(np.random.PCG64(options.seed))
         rx1, ry1, rx2, ry2 = (v / MM for v in problem.region.bounds)
         self.region = (rx1, ry1, rx2, ry2)
+        self.outside = Outside(shapely.transform(problem.region, lambda p: p / MM))
         # boxes per part and (q, f), grown by routing room and half the gap, in mm
         self.lbox = np.zeros((n, 8, 4))
         for i, part in enumerate(parts):
@@ -74,6 +84,13 @@ class Annealer:
         self.cong = Congestion(self.region, problem.layers, problem.track_pitch / MM)
         self.rects: list = [None] * len(self.nets)
         self.part_decaps: list[list[int]] = [[] for _ in range(n)]
+        # an IC's capacitors share the room at its pins: past `DECAPS_CLOSE` of them,
+        # each pulls half as hard (else 30 capacitors on two ICs crowd the board)
+        per_ic = {}
+        for d in problem.decoupling:
+            per_ic[d.ic] = per_ic.get(d.ic, 0) + 1
+        self.decap_weight = [W_DECOUPLING * (1.0 if per_ic[d.ic] <= DECAPS_CLOSE else 0.5)
+                             for d in problem.decoupling]
         for k, d in enumerate(problem.decoupling):
             self.part_decaps[d.cap].append(k)
             self.part_decaps[d.ic].append(k)
@@ -132,8 +149,16 @@ class Annealer:
                 float((b[:, 2] + xs).max()), float((b[:, 3] + ys).max()))
 
     def net_cost(self, k: int) -> float:
+        """Net ``k``'s weighted half-perimeter (mm), and `W_VIA` when it joins SMD pads
+        on both sides (the router needs a via)."""
+        idx, _, w, real = self.nets[k]
         x1, y1, x2, y2 = self.net_box(k)
-        return self.nets[k][2] * ((x2 - x1) + (y2 - y1))
+        cost = w * ((x2 - x1) + (y2 - y1))
+        if real and W_VIA:
+            smd = self.front[idx][~self.through[idx]]
+            if smd.any() and not smd.all():
+                cost += W_VIA
+        return cost
 
     def _rect(self, k: int):
         """Net ``k``'s share of the congestion grid (None for a sheet's virtual net)."""
@@ -157,7 +182,7 @@ class Annealer:
         c = turn(parts[d.cap].pads[[d.cap_pad]], self.Q[d.cap], self.F[d.cap])[0] / MM \
             + (self.X[d.cap], self.Y[d.cap])
         ic = turn(parts[d.ic].pads[d.ic_pads], self.Q[d.ic], self.F[d.ic]) / MM + (self.X[d.ic], self.Y[d.ic])
-        return W_DECOUPLING * float(np.abs(ic - c).sum(axis=1).min())
+        return self.decap_weight[k] * float(np.abs(ic - c).sum(axis=1).min())
 
     # -- room -----------------------------------------------------------------------------
 
@@ -168,11 +193,8 @@ class Annealer:
         same = (front == front[i]) | self.through | self.through[i]
         area = np.where((ox > 0) & (oy > 0) & same, ox * oy, 0.0)
         area[i] = 0.0
-        # room outside the region's box
-        rx1, ry1, rx2, ry2 = self.region
-        w, h = b[2] - b[0], b[3] - b[1]
-        inside = max(0.0, min(b[2], rx2) - max(b[0], rx1)) * max(0.0, min(b[3], ry2) - max(b[1], ry1))
-        return float(area.sum()) + 2.0 * (w * h - inside)
+        # room outside the region (its box exactly, its shape to a raster cell)
+        return float(area.sum()) + 2.0 * self.outside.area(b)
 
     def _clamp(self, i: int) -> None:
         """Keep a part's box within the region's box (when it fits) and an edge
@@ -220,7 +242,11 @@ class Annealer:
         decaps = sorted({k for i in parts for k in self.part_decaps[i]})
         self._refresh(parts)
         wire, dec = self._wire(nets, decaps)
-        return sum(wire) + sum(dec) + self.lam * self._room(parts)
+        return sum(wire) + sum(dec) + self._side(parts) + self.lam * self._room(parts)
+
+    def _side(self, parts) -> float:
+        """The price of ``parts`` moved off the side they are on."""
+        return W_SIDE * float(self.F[parts].sum())
 
     def _pair_overlap(self, a: int, b: int, boxes, front) -> float:
         ba, bb = boxes[a], boxes[b]
@@ -313,13 +339,15 @@ class Annealer:
             self._refresh(touched)
             nets = sorted({k for t in touched for k in self.part_nets[t]})
             decaps = sorted({k for t in touched for k in self.part_decaps[t]})
-            before = float(net_val[nets].sum() + dec_val[decaps].sum()) + self.lam * self._room(touched)
+            before = float(net_val[nets].sum() + dec_val[decaps].sum()) + self._side(touched) \
+                + self.lam * self._room(touched)
             self._undo(after)
             self._refresh(touched)
             wire, dec = self._wire(nets, decaps)
             old = self._move_rects(nets, [self._rect(k) for k in nets])
             over = self.cong.overflow()
-            delta = sum(wire) + sum(dec) + self.lam * self._room(touched) - before + W_CONGESTION * (over - over_now)
+            delta = sum(wire) + sum(dec) + self._side(touched) + self.lam * self._room(touched) - before \
+                + W_CONGESTION * (over - over_now)
             if delta > 0 and self.rng.random() >= math.exp(-delta / temp):
                 self._undo(saved)
                 self._refresh(touched)

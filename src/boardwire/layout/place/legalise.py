@@ -1,12 +1,16 @@
 """Legalisation: every movable part to the free spot nearest its annealed pose.
 
-Parts go largest first (fixed parts and obstacles are there before them); each keeps
+Parts go edge connectors first, then through-hole parts (they need a spot free on both
+sides), each group largest first (fixed parts and obstacles are there before them); each keeps
 its turn and side and takes the nearest anchor on the placement grid where its
 courtyard box, grown by its routing room and the gap, meets no box already placed on
 its side (through-hole parts on both) and lies inside the region (an exact shapely
 test: the region may be any polygon). The search is over candidate anchors sorted by
-distance, in windows that grow to the whole region; when nothing is free the part
-tries without routing room, then its other turns and side. Boxes are conservative:
+distance, in windows that grow to the whole region (from the part's own size); in
+each window the part tries its annealed turn and side with its routing room, then
+without it, then its other turns and side, before the window grows. A part that finds
+no spot anywhere tries every turn and side once more with a 20 µm gap only (a full
+board cut into pieces by the parts before it). Boxes are conservative:
 two parts whose boxes keep the gap have courtyards that do too.
 """
 
@@ -19,6 +23,7 @@ from .poses import box_of, facing_quarter, grown_box
 from .problem import Part, Problem
 
 CHUNK = 4096
+LAST_GAP = 20_000.0  # nm: the courtyard gap of the last resort
 
 
 class Board:
@@ -108,7 +113,7 @@ def legalise(problem: Problem, poses: list, margins: np.ndarray, grid: float,
             b = np.array(box_of(part, q, f)) + (x - half, y - half, x + half, y + half)
             board.add(b, _sides(part, f))
     order = sorted((i for i, p in enumerate(parts) if p.movable),
-                   key=lambda i: (parts[i].edge is None, -_area(parts[i]), parts[i].ref))
+                   key=lambda i: (parts[i].edge is None, not parts[i].through, -_area(parts[i]), parts[i].ref))
     out: dict[int, tuple] = {}
     failed: list[int] = []
     bx1, by1, bx2, by2 = board.bounds
@@ -122,25 +127,27 @@ def legalise(problem: Problem, poses: list, margins: np.ndarray, grid: float,
                       for q2 in range(4) if (q2, f2) != (q, f)]
         else:
             tries = [(facing_quarter(part, part.edge), 0, margins[i]), (facing_quarter(part, part.edge), 0, 0.0)]
+        # every try near the annealed spot before any farther out; as a last resort
+        # (a full board cut into pieces) every turn and side with a hair's gap
+        last = [(q2, f2, 0.0) for f2 in ((0, 1) if part.flippable else (f,)) for q2 in range(4)] \
+            if part.edge is None else tries[1:]
         spot = None
-        for q2, f2, m in tries:
-            rel = grown_box(box_of(part, q2, f2), m, half, part.edge)
-            sides = _sides(part, f2)
-            radius = max(4 * grid, (rel[2] - rel[0] + rel[3] - rel[1]))
+        for phase, gap in ((tries, half), (last, LAST_GAP / 2)):
+            radius = max(4 * grid, _size(part))
             while spot is None:
-                cand = _candidates((x, y), grid, min(radius, whole), part.edge, board.bounds, rel)
-                for start in range(0, len(cand), CHUNK):
-                    chunk = cand[start:start + CHUNK]
-                    ok = np.flatnonzero(board.free(chunk, rel, sides))
-                    if len(ok):
-                        spot = chunk[ok[0]]
+                for q2, f2, m in phase:
+                    rel = grown_box(box_of(part, q2, f2), m, gap, part.edge)
+                    sides = _sides(part, f2)
+                    spot = _first_free(board, _candidates((x, y), grid, min(radius, whole), part.edge,
+                                                          board.bounds, rel), rel, sides)
+                    if spot is not None:
+                        board.add(rel + np.array([spot[0], spot[1], spot[0], spot[1]]), sides)
+                        out[i] = (float(spot[0]), float(spot[1]), q2, f2)
                         break
-                if spot is not None or radius >= whole:
+                if radius >= whole:
                     break
                 radius *= 2
-            if spot is not None:
-                board.add(rel + np.array([spot[0], spot[1], spot[0], spot[1]]), sides)
-                out[i] = (float(spot[0]), float(spot[1]), q2, f2)
+            if spot is not None or gap <= LAST_GAP / 2:
                 break
         if spot is None:
             failed.append(i)
@@ -148,6 +155,21 @@ def legalise(problem: Problem, poses: list, margins: np.ndarray, grid: float,
         if progress is not None and n % 8 == 0:
             progress(n / max(1, len(order)), f"legalising: {n} of {len(order)} parts")
     return out, failed
+
+
+def _first_free(board: Board, cand: np.ndarray, rel, sides):
+    """The first of the anchors ``cand`` where box ``rel`` is free, or None."""
+    for start in range(0, len(cand), CHUNK):
+        chunk = cand[start:start + CHUNK]
+        ok = np.flatnonzero(board.free(chunk, rel, sides))
+        if len(ok):
+            return chunk[ok[0]]
+    return None
+
+
+def _size(part: Part) -> float:
+    x1, y1, x2, y2 = part.box
+    return float(max(x2 - x1, y2 - y1))
 
 
 def _area(part: Part) -> float:

@@ -1,0 +1,55 @@
+"""The placer's pieces on their own: the raster of a region that is not a rectangle,
+the RUDY congestion grid, and how pcb.autoplace counts a
+fixed part that reaches past the outline (ecc83-pp's P4, as KiCad's demo has it)."""
+
+from __future__ import annotations
+
+import shapely
+
+from boardwire.layout.place.congestion import Congestion
+from boardwire.layout.place.outside import Outside
+from boardwire.registry import REGISTRY, Context
+from boardwire.session import Session
+from tests.inputs import DEMOS, need
+from tests.layout.judge import strip_board
+
+ECC83 = DEMOS / "ecc83" / "ecc83-pp.kicad_pcb"
+
+
+def test_outside_area_of_a_notched_region():
+    # 40 x 40 mm with a 10 x 20 mm notch cut from the bottom right (a USB stick's
+    # tongue the other way round)
+    region = shapely.box(0, 0, 40, 40).difference(shapely.box(30, 20, 40, 40))
+    out = Outside(region)
+    assert out.area((5, 5, 15, 15)) == 0.0
+    assert abs(out.area((32, 25, 38, 35)) - 60.0) < 1e-9  # wholly in the notch
+    assert abs(out.area((25, 25, 35, 35)) - 50.0) < 1.0  # half in it, to a raster cell
+    assert abs(out.area((-5, 0, 5, 10)) - 50.0) < 1e-9  # half past the bounding box
+
+
+def test_congestion_counts_demand_above_capacity_and_undoes():
+    grid = Congestion((0.0, 0.0, 32.0, 32.0), layers=2, pitch=0.5)  # 1 mm bins: 2 mm each
+    assert grid.size == 1.0 and abs(grid.capacity - 2.0) < 1e-12
+    short = grid.rect((0.2, 0.2, 0.8, 0.8), 1.0)  # 1.2 mm in one bin: fits
+    grid.add(short, 1.0)
+    assert grid.overflow() == 0.0
+    many = [grid.rect((0.1, 0.1, 1.9, 0.9), 1.0) for _ in range(4)]  # 2.6 mm over 2 bins each
+    for r in many:
+        grid.add(r, 1.0)
+    # bin (0, 0): 1.2 + 4 x 1.3 = 6.4 against 2; bin (0, 1): 5.2 against 2
+    assert abs(grid.overflow() - (4.4 + 3.2)) < 1e-9
+    for r in many:
+        grid.add(r, -1.0)
+    assert abs(grid.overflow()) < 1e-9
+
+
+def test_a_fixed_part_past_the_outline_is_reported_apart(tmp_path):
+    board = strip_board(need(ECC83), tmp_path)
+    session = Session(tmp_path)
+    doc = session.get(board.name).doc
+    chosen = sorted(fp.reference for fp in doc.footprints if fp.pad_count and fp.reference != "P4")
+    result = REGISTRY.call("pcb.autoplace", {"path": board.name, "seed": 1, "references": chosen},
+                           Context(session))
+    assert result["off_board"] == 0 and result["off_board_parts"] == []
+    assert result["off_board_fixed"] == ["P4"] and "1 fixed part(s)" in result["summary"]
+    assert result["overlaps"] == 0
