@@ -100,3 +100,49 @@ def test_refusals_over_jsonrpc_and_the_script_api_name_the_key_the_cli_is_never_
                        cwd=strict, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["saved"] == [BOARD]
+
+
+@pytest.mark.parametrize("text, where", [
+    ("[agent]\nexports = 0\n", "exports"),          # a number where a bool goes must not allow
+    ('[agent]\nfabrication = "no"\n', "fabrication"),
+    ("[agent]\nexprots = false\n", "exprots"),      # a typo must not pass silently
+    ("[agent]\npaths = [1, 2]\n", "paths"),
+    ('[agent]\nboards = "sometimes"\n', "boards"),
+    ("agent = 5\n", "table"),
+    ("[agent\n", "line"),                           # not TOML
+])
+def test_a_broken_policy_refuses_agents_and_asks_a_person(ws, text, where):
+    """Fail closed: every agent call is policy-denied (key agent, needs_human) until a
+    person fixes the file; the hint does not invite deleting it; the CLI still works."""
+    (ws / "boardwire.toml").write_text(text)
+    session = Session(ws)
+    with pytest.raises(PolicyDenied) as e:
+        REGISTRY.call("render.png", {"path": BOARD}, Context(session, door="jsonrpc"))
+    err = e.value.to_dict()
+    assert err["data"]["key"] == "agent" and err["needs_human"]["action"] == "fix_policy"
+    assert where in err["message"] and "remove" not in err["hint"], err
+    REGISTRY.call("pcb.move", {"path": BOARD, "reference": "C1", "by": [1, 0]}, Context(session, door="cli"))
+
+
+def test_a_policy_file_that_is_not_utf8_refuses_agents(ws):
+    (ws / "boardwire.toml").write_bytes(b"\xff\xfe[agent]")
+    with pytest.raises(PolicyDenied):
+        REGISTRY.call("pcb.move", {"path": BOARD, "reference": "C1", "by": [1, 0]}, Context(Session(ws), door="mcp"))
+
+
+def test_paths_check_what_a_call_writes_not_what_it_reads(ws):
+    """design.build reads its file and writes its out folder: "builds/**" allows the
+    folder builds itself; parts.import reads its CSV."""
+    from boardwire.registry.policy import written_paths
+
+    (ws / "boardwire.toml").write_text('[agent]\npaths = ["builds/**"]\n')
+    build = REGISTRY.get("design.build")
+    args = REGISTRY.validate(build, {"file": "designs/x.json", "out": "builds"})
+    assert written_paths(build, args) == ["builds"]
+    imp = REGISTRY.get("parts.import")
+    assert written_paths(imp, REGISTRY.validate(imp, {"file": "x.csv"})) == []
+    from boardwire.registry import policy
+
+    policy.check(build, args, Session(ws))  # builds matches builds/** as a folder
+    with pytest.raises(PolicyDenied):
+        policy.check(build, REGISTRY.validate(build, {"file": "d.json", "out": "elsewhere"}), Session(ws))

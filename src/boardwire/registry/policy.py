@@ -28,22 +28,42 @@ import fnmatch
 import threading
 import tomllib
 from pathlib import Path
+from typing import Literal
 
-from ..errors import InvalidArgs, PolicyDenied
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from ..errors import PolicyDenied, needs_human
 from .command import Command
 
 CONFIG = "boardwire.toml"
 DEFAULTS = {"paths": ["**"], "destructive": False, "exports": True, "fabrication": True}
 PATH_ARGS = ("path", "output", "out", "folder", "board", "schematic", "file", "dir")
 OUTPUT_ARGS = ("output", "out", "folder", "file", "dir")  # what an export writes (its path is read)
+# Path arguments of commands that change something but only read that argument's file.
+READ_ARGS = {"design.build": ("file",), "parts.import": ("file",), "design.rebuild": ("version",)}
+
+
+class AgentTable(BaseModel):
+    """The ``[agent]`` keys and their types; any other key, or a wrong type, makes the
+    table invalid (a typo must not silently allow what it meant to forbid)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    paths: list[str] | str = ["**"]
+    destructive: bool = False
+    exports: bool = True
+    fabrication: bool = True
+    boards: Literal["bound", "any", "none"] = "bound"
+    allowed_boards: list[str] = []
+    erase: bool = False
 _cache: dict[Path, tuple[float, dict]] = {}
 _lock = threading.Lock()
 
 
 def agent_table(root: str | Path) -> dict:
     """The ``[agent]`` table of ``root``/boardwire.toml with `DEFAULTS` filled in
-    (read again when the file changes). Raises ``invalid-args`` for a file that is
-    not TOML or an ``[agent]`` that is not a table."""
+    (read again when the file changes). Raises ``policy-denied`` (key ``agent``, with
+    needs_human) for a file that is not TOML or an ``[agent]`` that is not `AgentTable`:
+    a broken policy refuses every agent call until a person fixes it."""
     path = Path(root) / CONFIG
     try:
         mtime = path.stat().st_mtime
@@ -56,14 +76,26 @@ def agent_table(root: str | Path) -> dict:
     try:
         with open(path, "rb") as f:
             table = tomllib.load(f).get("agent", {})
-    except (OSError, tomllib.TOMLDecodeError) as e:
-        raise InvalidArgs(f"{CONFIG}: {e}", hint=f"Fix {path} (TOML), or remove it for the defaults.") from None
-    if not isinstance(table, dict):
-        raise InvalidArgs(f"{CONFIG}: [agent] must be a table")
+        if not isinstance(table, dict):
+            raise ValueError("[agent] must be a table")
+        AgentTable.model_validate(table)
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise _broken(f"[agent] {where}: {first['msg']}") from None
+    except (OSError, ValueError) as e:  # TOMLDecodeError and UnicodeDecodeError are ValueErrors
+        raise _broken(str(e)) from None
     out = {**DEFAULTS, **table}
     with _lock:
         _cache[path] = (mtime, out)
     return out
+
+
+def _broken(why: str) -> PolicyDenied:
+    return PolicyDenied(
+        f"{CONFIG} is not a valid policy ({why}): agent calls are refused until a person fixes it",
+        hint=f"Ask the person who runs boardwire to fix {CONFIG}; their own command line still works.",
+        key="agent", needs_human=needs_human("fix_policy", f"Fix the [agent] table of {CONFIG}: {why}"))
 
 
 def _deny(message: str, key: str, value) -> PolicyDenied:
@@ -85,7 +117,8 @@ def written_paths(cmd: Command, args) -> list[str]:
     """The path-like arguments of a call that changes something: an export's outputs,
     every path of an edit or session command that is not read-only."""
     names = OUTPUT_ARGS if cmd.kind == "export" else () if cmd.read_only else PATH_ARGS
-    return [v for name in names if isinstance(v := getattr(args, name, None), str) and v]
+    read = READ_ARGS.get(cmd.id, ())
+    return [v for name in names if name not in read and isinstance(v := getattr(args, name, None), str) and v]
 
 
 def check(cmd: Command, args, session) -> None:
@@ -102,10 +135,9 @@ def check(cmd: Command, args, session) -> None:
     globs = table.get("paths")
     if isinstance(globs, str):
         globs = [globs]
-    if not isinstance(globs, list):
-        raise InvalidArgs(f"{CONFIG}: [agent] paths must be a list of globs")
     for value in written_paths(cmd, args):
         rel = session.workspace.relative(session.workspace.resolve(value)) or "."
-        if not any(fnmatch.fnmatchcase(rel, g) for g in globs):
+        # a folder a call writes into matches the globs of its contents too ("out/**")
+        if not any(fnmatch.fnmatchcase(rel, g) or fnmatch.fnmatchcase(rel + "/", g) for g in globs):
             raise _deny(f"{cmd.id} writes {rel}, which no glob of [agent] paths ({', '.join(globs)}) matches",
                         "paths", f'[..., "{rel}"]')
