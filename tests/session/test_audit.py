@@ -85,3 +85,21 @@ def test_boardwire_log_finds_a_failed_call_and_session_export_renders_it(ws):
     assert "1 calls" in report and "| cli | cli | `pcb.move` |" in report and "**not-found**" in report
     doc = REGISTRY.call("session.export", {"report": "json"}, Context(Session(ws)))
     assert [x["command"] for x in doc["calls"]] == ["pcb.move", "pcb.move"]
+
+
+def test_hand_edited_and_torn_lines_lose_nothing_else(tmp_path):
+    """Lines of the wrong shape are skipped by readers (no crash); a torn last line
+    gets its line break before the next call's line, which is then kept."""
+    log = audit.log_path(tmp_path)
+    log.parent.mkdir(parents=True)
+    log.write_text('{"time":"abc","command":"pcb.move"}\n{"time":1e400,"command":"x"}\n'
+                   '{"time":5,"command":5,"seconds":"s"}\n{"time":6,"command":"ok.one","seconds":1}\n'
+                   '{"time":7,"command":"torn')
+    a = audit.Audit(tmp_path)
+    a.record(door="mcp", command="pcb.move", args={}, seconds=0.5)
+    a.close()
+    assert [x["command"] for x in audit.read(tmp_path)] == ["ok.one", "pcb.move"]
+    out = subprocess.run([sys.executable, "-m", "boardwire.cli.main", "log", "--root", str(tmp_path)],
+                         capture_output=True, text=True)
+    assert out.returncode == 0 and "pcb.move" in out.stdout, out.stderr
+    assert audit.markdown(list(audit.read(tmp_path)))

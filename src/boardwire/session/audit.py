@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import logging
 import logging.handlers
+import math
 import threading
 import time
 from pathlib import Path
@@ -72,6 +73,7 @@ class Audit:
     def _open(self) -> logging.handlers.RotatingFileHandler:
         if self._handler is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            _end_torn_line(self.path)
             self._handler = logging.handlers.RotatingFileHandler(
                 self.path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8")
             self._handler.setFormatter(logging.Formatter("%(message)s"))
@@ -109,6 +111,26 @@ class Audit:
                 self._handler = None
 
 
+def _end_torn_line(path: Path) -> None:
+    """A log whose last line was cut off (a process killed mid-write) gets its line
+    break, so the next line is not glued to the torn one and lost with it."""
+    try:
+        with open(path, "rb+") as f:
+            if f.seek(0, 2) and (f.seek(-1, 2), f.read(1))[1] != b"\n":
+                f.write(b"\n")
+    except FileNotFoundError:
+        pass
+
+
+def _well_formed(line) -> bool:
+    """A log line as `Audit.record` writes it: a finite time, a command name, seconds."""
+    t, s = line.get("time"), line.get("seconds", 0)
+    return (isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t)
+            and isinstance(line.get("command"), str)
+            and isinstance(s, (int, float)) and not isinstance(s, bool) and math.isfinite(s)
+            and all(isinstance(line.get(k) or "", str) for k in ("door", "client", "actor", "error", "summary", "message")))
+
+
 def files(root: str | Path) -> list[Path]:
     """The log's files, oldest first (rotated backups, then the current one)."""
     current = log_path(root)
@@ -120,7 +142,8 @@ def read(root: str | Path, *, since: float | None = None, command: str | None = 
          errors: bool = False) -> Iterator[dict]:
     """The log's lines, oldest first: at or after ``since`` (Unix seconds), of commands
     matching ``command`` (an id, or a prefix ending in ``.`` or ``*``), only failed
-    ones when ``errors``. Lines that are not JSON (a torn write) are skipped."""
+    ones when ``errors``. Lines that are not JSON (a torn write) or not of the shape
+    `Audit.record` writes (edited by hand) are skipped."""
     prefix = command[:-1] if command and command.endswith("*") else command
     for path in files(root):
         with open(path, encoding="utf-8", errors="replace") as f:
@@ -129,7 +152,7 @@ def read(root: str | Path, *, since: float | None = None, command: str | None = 
                     line = json.loads(text)
                 except ValueError:
                     continue
-                if not isinstance(line, dict):
+                if not isinstance(line, dict) or not _well_formed(line):
                     continue
                 if since is not None and line.get("time", 0) < since:
                     continue
