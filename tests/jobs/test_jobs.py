@@ -133,7 +133,9 @@ def test_in_the_script_api_a_job_waited_and_cancelled(ws, monkeypatch):
     previous = binding.snapshot()
     try:
         api.connect(".", board=BOARD)
+        monkeypatch.setenv("BOARDWIRE_WAIT_S", "0")  # a script without wait_s still gets its result
         direct = api.board.drc()
+        assert "state" not in direct and "counts" in direct, direct
         r = api.board.drc(wait_s=0.2)
         assert r["state"] == "running"
         assert _same(api.job.wait(job=r["job"], wait_s=120), direct)
@@ -155,7 +157,8 @@ def test_the_servers_default_wait(monkeypatch):
 
     monkeypatch.delenv("BOARDWIRE_WAIT_S", raising=False)
     assert default_wait_s() == 25
-    for raw, want in (("2.5", 2.5), ("-1", 0), ("99999", 3600), ("soon", 25)):
+    for raw, want in (("2.5", 2.5), ("0", 0), ("3600", 3600), ("-1", 25), ("99999", 25), ("nan", 25),
+                      ("inf", 25), ("soon", 25)):
         monkeypatch.setenv("BOARDWIRE_WAIT_S", raw)
         assert default_wait_s() == want
 

@@ -4,6 +4,7 @@ turns every failure into an error with a stable code."""
 from __future__ import annotations
 
 import logging
+import math
 import os
 import re
 import threading
@@ -66,11 +67,16 @@ def default_wait_s() -> float:
     server's ``BOARDWIRE_WAIT_S`` environment variable (seconds, 0..3600) for clients
     that wait longer (a test suite on a busy machine sets it high)."""
     raw = os.environ.get("BOARDWIRE_WAIT_S")
-    try:
-        return min(3600.0, max(0.0, float(raw))) if raw else DEFAULT_WAIT_S
-    except ValueError:
-        log.warning("BOARDWIRE_WAIT_S=%r is not a number of seconds; using %g", raw, DEFAULT_WAIT_S)
+    if not raw:
         return DEFAULT_WAIT_S
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not 0 <= value <= 3600:  # NaN, infinities, negatives and more than an hour too
+        log.warning("BOARDWIRE_WAIT_S=%r is not 0 to 3600 seconds; using %g", raw, DEFAULT_WAIT_S)
+        return DEFAULT_WAIT_S
+    return value
 
 
 def _validation_errors(e: ValidationError) -> list[dict]:
@@ -182,7 +188,9 @@ class Registry:
     def _as_job(self, cmd: Command, args, raw: Any, ctx: Context) -> dict:
         """Run a long command as a job: its result if done within ``wait_s``, else
         the job's handle (`jobs.Running`). The job's end is audited too."""
-        wait = args.wait_s if getattr(args, "wait_s", None) is not None else default_wait_s()
+        wait = getattr(args, "wait_s", None)
+        if wait is None:  # a script is sequential code: without wait_s it gets its result, like a person
+            wait = None if ctx.door == "script" else default_wait_s()
         door, forward = ctx.door, ctx.progress_fn
 
         def work(job) -> dict:
