@@ -55,4 +55,5 @@ def cancel(ctx: Context, a: JobArgs) -> dict:
     job = jobs_of(ctx.session).get(a.job)
     was = job.state
     job.cancel()
-    return {"summary": f"job {job.id} ({job.command}) was {was}; now {job.state}", **job.status()}
+    said = f"was {was}; now {job.state}" if job.state != was else f"had already ended: {was}"
+    return {"summary": f"job {job.id} ({job.command}) {said}", **job.status()}

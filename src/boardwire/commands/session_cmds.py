@@ -104,7 +104,7 @@ def _run_steps(ctx: Context, a: BatchArgs, id: str) -> dict:
     cmds = [REGISTRY.get(s.command) for s in a.steps]
     for i, c in enumerate(cmds):
         if c.kind not in ("edit", "query"):
-            raise InvalidArgs(f"step {i} ({c.id}) is a {c.kind} command; batches hold edits and queries",
+            raise InvalidArgs(f"step {i} ({c.id}) is {'an' if c.kind[0] in 'aeiou' else 'a'} {c.kind} command; batches hold edits and queries",
                               hint="run checks, exports and session commands as calls of their own",
                               errors=[{"loc": f"steps.{i}.command", "msg": "not an edit or a query",
                                        "type": "value"}])
