@@ -174,6 +174,9 @@ _STAMPS = (
 )
 
 
+HEADER_BYTES = 4096
+
+
 def _iso(t: datetime, colon: str) -> bytes:
     """KiCad's ISO 8601 form: 2026-12-01T19:46:27+00:00 (``colon`` ":") or +0000 ("")."""
     z = t.strftime("%z")
@@ -187,10 +190,14 @@ def stamp(files: list[Path], when: datetime) -> None:
     SOURCE_DATE_EPOCH). Files without such a line are left alone."""
     if when.tzinfo is None:
         when = when.replace(tzinfo=timezone.utc)
+    stamps = [(pattern, make(when)) for pattern, make in _STAMPS]
     for f in files:
         data = f.read_bytes()
-        new = data
-        for pattern, make in _STAMPS:
-            new = pattern.sub(make(when), new)
-        if new != data:
-            f.write_bytes(new)
+        # KiCad writes its stamps in the header: only whole lines of the first 4 kB are
+        # looked at, not the whole of a copper layer's Gerber
+        cut = data.rfind(b"\n", 0, HEADER_BYTES) + 1 if len(data) > HEADER_BYTES else len(data)
+        head = data[:cut]
+        for pattern, repl in stamps:
+            head = pattern.sub(repl, head)
+        if head != data[:cut]:
+            f.write_bytes(head + data[cut:])

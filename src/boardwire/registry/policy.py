@@ -36,7 +36,6 @@ from ..errors import PolicyDenied, needs_human
 from .command import Command
 
 CONFIG = "boardwire.toml"
-DEFAULTS = {"paths": ["**"], "destructive": False, "exports": True, "fabrication": True}
 PATH_ARGS = ("path", "output", "out", "folder", "board", "schematic", "file", "dir")
 OUTPUT_ARGS = ("output", "out", "folder", "file", "dir")  # what an export writes (its path is read)
 # Path arguments of commands that change something but only read that argument's file.
@@ -55,6 +54,11 @@ class AgentTable(BaseModel):
     boards: Literal["bound", "any", "none"] = "bound"
     allowed_boards: list[str] = []
     erase: bool = False
+
+
+# What an absent key means for the keys checked here (the firmware keys are read by
+# boardwire.firmware.policy with the same defaults).
+DEFAULTS = AgentTable().model_dump(include={"paths", "destructive", "exports", "fabrication"})
 _cache: dict[Path, tuple[float, dict]] = {}
 _lock = threading.Lock()
 

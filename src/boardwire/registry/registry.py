@@ -11,6 +11,7 @@ import threading
 import time
 import traceback
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Any, Iterator
 
 from pydantic import BaseModel, ValidationError
@@ -56,10 +57,11 @@ def _control_characters(raw: Any, loc: str = "") -> list[dict]:
     return out
 
 
-def _takes_controls(cmd: Command) -> set[str]:
-    """The arguments of ``cmd`` that may carry control characters (see `_CONTROL`)."""
-    return {name for name, f in cmd.args.model_fields.items()
-            if isinstance(f.json_schema_extra, dict) and f.json_schema_extra.get("control_characters")}
+@lru_cache(maxsize=None)
+def _takes_controls(args: type[BaseModel]) -> frozenset[str]:
+    """The fields of an arguments model that may carry control characters (see `_CONTROL`)."""
+    return frozenset(name for name, f in args.model_fields.items()
+                     if isinstance(f.json_schema_extra, dict) and f.json_schema_extra.get("control_characters"))
 
 
 def default_wait_s() -> float:
@@ -139,7 +141,8 @@ class Registry:
             raise InvalidArgs(f"{cmd.id}: arguments must be an object, not {type(raw).__name__}",
                               errors=[{"loc": "(arguments)", "msg": "expected an object",
                                        "type": "type"}])
-        bad = _control_characters({k: v for k, v in raw.items() if k not in _takes_controls(cmd)})
+        free = _takes_controls(cmd.args)
+        bad = _control_characters({k: v for k, v in raw.items() if k not in free})
         if bad:
             raise InvalidArgs(f"{cmd.id}: {bad[0]['loc']}: {bad[0]['msg']}"
                               + (f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""),
@@ -208,9 +211,7 @@ class Registry:
         def ended(job) -> None:  # a caller got the handle: the job's end gets a line of its own
             if job.answered:
                 out, error = job.outcome
-                audit_of(ctx.session).record(door=door, client=ctx.client, actor=ctx.actor, command=cmd.id, args=raw,
-                                             result=out, error=error, seconds=job.seconds, job=job.id,
-                                             state=job.state, when=job.started)
+                _record(ctx, door, cmd.id, raw, out, error, job.seconds, job.id, job.state, job.started)
 
         job = jobs_of(ctx.session).start(cmd.id, work, ctx.cancel, meta={"door": door, "actor": ctx.actor},
                                          on_end=ended)
@@ -280,9 +281,15 @@ def _audited(ctx: Context, door: str, command: str, raw: Any, when: float) -> It
         raise
     finally:
         _calling.door = None
-        audit_of(ctx.session).record(door=door, client=ctx.client, actor=ctx.actor, command=command, args=raw,
-                                     result=call.out, error=error, seconds=time.perf_counter() - t0, job=call.job,
-                                     state="running" if call.job else None, when=when)
+        _record(ctx, door, command, raw, call.out, error, time.perf_counter() - t0, call.job,
+                "running" if call.job else None, when)
+
+
+def _record(ctx: Context, door: str, command: str, raw: Any, out, error, seconds: float, job: str | None,
+            state: str | None, when: float) -> None:
+    """One line of the workspace's audit log for a call through ``door``."""
+    audit_of(ctx.session).record(door=door, client=ctx.client, actor=ctx.actor, command=command, args=raw,
+                                 result=out, error=error, seconds=seconds, job=job, state=state, when=when)
 
 
 REGISTRY = Registry()
