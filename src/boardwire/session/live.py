@@ -49,6 +49,7 @@ class LiveBoard:
         self.pulled = 0  # person's changes taken in
         self._ids: dict[bytes, str] = {}  # item text -> UUID, for KiCad's boards (mirror.item_texts)
         self._ours: set[str] = set()  # keys committed to KiCad since its board was last read
+        self._gone: set[str] = set()  # of those, the ones the commits removed from KiCad
         self._stop = threading.Event()
         self._unsubscribe = None
         self._thread: threading.Thread | None = None
@@ -125,6 +126,7 @@ class LiveBoard:
             keys = [k for k in changed_keys(self.kicad_items, items)
                     if k not in self._ours and not (self._ours and k.startswith("net:"))]
             self._ours.clear()
+            self._gone.clear()
             od = self.session.get(self.path)
             if keys:
                 self.session.edit("KiCad: edit in the PCB editor", lambda: adopt(od.doc, theirs, keys, self._ids),
@@ -178,7 +180,9 @@ class LiveBoard:
         keys = changed_keys(self.synced, now)
         if not keys:
             return
-        change, skipped = change_for(od.doc, keys, self.editor, set(self.kicad_items) | self._ours)
+        # what KiCad has now: its board as last read, with our commits since applied
+        in_kicad = (set(self.kicad_items) | self._ours) - self._gone
+        change, skipped = change_for(od.doc, keys, self.editor, in_kicad)
         self.editor.commit(change, f"boardwire: {label}")
         if change:
             self.pushed += 1
@@ -187,7 +191,9 @@ class LiveBoard:
         # KiCad's board is read again by the next pull() (KiCad redraws after a commit,
         # and a read now would wait for it): the keys committed here are then taken as
         # its new baseline, everything else that changed there as a person's edit.
-        self._ours |= set(keys) - set(skipped)
+        committed = set(keys) - set(skipped)
+        self._ours |= committed
+        self._gone = (self._gone - set(now)) | {k for k in committed if k not in now}
         self.kicad_text = ""
 
     def _reload_saved(self) -> None:
@@ -200,6 +206,7 @@ class LiveBoard:
         self.kicad_text = self.editor.board_text()
         self.kicad_items = item_texts(Board(self.kicad_text.encode()), self._ids)
         self._ours.clear()
+        self._gone.clear()
         self.unmirrored.clear()
 
 
