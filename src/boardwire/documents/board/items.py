@@ -118,9 +118,25 @@ class Via(BoardItem):
 
     @property
     def via_type(self) -> str:
-        """through, blind or micro."""
+        """through, blind, buried (KiCad 10) or micro."""
         vals = self.node.atoms()
-        return atoms.text(vals[0]) if vals and vals[0] in (b"blind", b"micro") else "through"
+        return atoms.text(vals[0]) if vals and vals[0] in (b"blind", b"buried", b"micro") else "through"
+
+    @property
+    def protection(self) -> dict:
+        """The IPC-4761 protection this via overrides (KiCad 9 ``tenting``; KiCad 10
+        also ``covering``, ``plugging``, ``capping``, ``filling``): ``{"tenting":
+        {"front": "yes", "back": "no"}, "capping": "no"}``; KiCad 9's ``(tenting front
+        back)`` gives a list); {} when it follows the board's settings."""
+        out: dict = {}
+        for head in ("tenting", "capping", "covering", "plugging", "filling"):
+            c = self.child(head)
+            if c is None:
+                continue
+            sides = {k.head: atoms.text(k.atoms()[0]) for k in c.lists() if k.atoms()}
+            vals = c.atoms()
+            out[head] = sides or (atoms.text(vals[0]) if len(vals) == 1 else [atoms.text(v) for v in vals])
+        return out
 
 
 class Zone(BoardItem):
