@@ -292,4 +292,100 @@ def test_kicad10_board_queries_and_connectivity_name_nets():
     assert kitchen.vias[1].protection == {"tenting": {"front": "no", "back": "no"}, "capping": "yes",
                                           "covering": {"front": "no", "back": "no"},
                                           "plugging": {"front": "no", "back": "no"}, "filling": "yes"}
-    assert atoms.text(kitchen.root.find("barcode").find("text").atoms()[0]) == "acode"
+    codes = list(kitchen.items("barcode"))
+    assert [(c.text, c.barcode_type, c.layer) for c in codes] == [("acode", "qr", "F.Cu"),
+                                                                ("differentcode", "datamatrix", "F.SilkS")]
+    assert codes[0].position == (258_500_000, 141_500_000) and codes[0].size == (42 * MM, 44 * MM)
+    jumpers = [fp for fp in kitchen.footprints if fp.jumper_pad_groups]
+    assert len(jumpers) == 1 and jumpers[0].jumper_pad_groups == [["1", "2"]]
+    assert not any(fp.duplicate_pad_numbers_are_jumpers for fp in kitchen.footprints)
+    assert kitchen.summary()["footprints"] == 5
+
+
+def test_kicad10_variants_points_rounded_rects_via_types_read():
+    """KiCad 10 additions the corpus has no real file of, in the shapes KiCad 10's
+    writer (PCB_WRITER_V10) gives them: they are read, and queries still work."""
+    text = b'''(kicad_pcb
+	(version 20260206)
+	(generator "pcbnew")
+	(generator_version "10.0")
+	(general
+		(thickness 1.6)
+	)
+	(layers
+		(0 "F.Cu" signal)
+		(2 "B.Cu" signal)
+		(25 "Edge.Cuts" user)
+	)
+	(variants
+		(variant
+			(name "Lite")
+			(description "no radio")
+		)
+	)
+	(footprint "R"
+		(layer "F.Cu")
+		(uuid "00000000-0000-0000-0000-000000000001")
+		(at 10 10)
+		(property "Reference" "R1"
+			(at 0 0 0)
+			(layer "F.SilkS")
+			(uuid "00000000-0000-0000-0000-000000000002")
+		)
+		(pad "1" smd rect
+			(at 0 0)
+			(size 1 1)
+			(layers "F.Cu")
+			(net "GND")
+			(uuid "00000000-0000-0000-0000-000000000003")
+		)
+		(variant
+			(name "Lite")
+			(dnp yes)
+			(field
+				(name "Value")
+				(value "DNP")
+			)
+		)
+		(embedded_fonts no)
+	)
+	(gr_rect
+		(start 0 0)
+		(end 20 20)
+		(radius 1.5)
+		(stroke
+			(width 0.1)
+			(type solid)
+		)
+		(fill no)
+		(layer "Edge.Cuts")
+		(uuid "00000000-0000-0000-0000-000000000004")
+	)
+	(point
+		(at 5 5)
+		(size 1)
+		(layer "F.Cu")
+		(uuid "00000000-0000-0000-0000-000000000005")
+	)
+	(via buried
+		(at 12 12)
+		(size 0.6)
+		(drill 0.3)
+		(layers "F.Cu" "B.Cu")
+		(net "GND")
+		(uuid "00000000-0000-0000-0000-000000000006")
+	)
+	(embedded_fonts no)
+)
+'''
+    board = Board(text)
+    assert board.variants == [{"name": "Lite", "description": "no radio"}]
+    assert board.footprint("R1").variants == {"Lite": {"dnp": True, "fields": {"Value": "DNP"}}}
+    assert board.graphics[0].corner_radius == 1_500_000 and board.outline_bbox() == (0, 0, 20 * MM, 20 * MM)
+    assert [p.position for p in board.items("point")] == [(5 * MM, 5 * MM)]
+    assert [(v.via_type, v.net_name) for v in board.vias] == [("buried", "GND")]
+    assert {n.name for n in board.nets} == {"", "GND"}
+    # a new via joins the named net, and the board saves in its own format
+    board.add_via((14 * MM, 14 * MM), 600_000, 300_000, net="GND")
+    again = Board(board.to_bytes())
+    assert [v.net_name for v in again.vias] == ["GND", "GND"] and again.version == 20260206

@@ -183,6 +183,11 @@ class Graphic(BoardItem):
     __slots__ = ()
 
     @property
+    def corner_radius(self) -> int:
+        """A KiCad 10 rounded rectangle's corner radius (``(radius r)``, nm; 0: sharp)."""
+        return self.nm_of("radius") if self.child("radius") is not None else 0
+
+    @property
     def points(self) -> list[Point]:
         """The points that define the drawing (nm): start, end, center, mid, then the
         ``xy`` points of ``pts`` (polygons, curves)."""
@@ -191,6 +196,40 @@ class Graphic(BoardItem):
         if pts is not None:
             out += [(atoms.to_nm(v[0]), atoms.to_nm(v[1])) for v in (xy.atoms() for xy in pts.lists("xy"))]
         return out
+
+
+class Barcode(BoardItem):
+    """A KiCad 10 barcode (``(barcode (at x y angle) (layer) (size w h) (text "...")
+    (type qr|datamatrix|...) ...)``): position, size (nm), text, type."""
+
+    __slots__ = ()
+
+    @property
+    def position(self) -> Point:
+        return self.point("at")
+
+    @property
+    def size(self) -> Point | None:
+        return self.point("size")
+
+    @property
+    def text(self) -> str | None:
+        return self.text_of("text")
+
+    @property
+    def barcode_type(self) -> str | None:
+        return self.text_of("type")
+
+
+class BoardPoint(BoardItem):
+    """A KiCad 10 board point (``(point (at x y) (size s) (layer) (uuid))``): a marked
+    position with no copper."""
+
+    __slots__ = ()
+
+    @property
+    def position(self) -> Point:
+        return self.point("at")
 
 
 class Text(BoardItem):

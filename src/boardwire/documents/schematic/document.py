@@ -31,6 +31,7 @@ from .points import on_segment
 from .reading import SchematicReading
 from .sheet_symbol import NewSheetPin, sheet_node, sheet_pins
 from .symbol import SymbolInstance
+from .upgrade import upgrade
 
 # The order KiCad 9 writes a sheet's items in (by item type); a new item goes after the
 # last one of its kind, or before the first of a later kind.
@@ -305,7 +306,9 @@ class Schematic(SchematicReading):
         uid = uid or new_uuid()
         pin_nodes = sheet_pins(pins, at, size, lambda: self._uuid(None))
         node = sheet_node(name, file, at, size, pin_nodes, uid, project, instances)
-        sheet = Sheet(self, self._place(downgrade(node, self.version or 0), ("sheet",)))
+        version = self.version or 0
+        sheet = Sheet(self, self._place(upgrade(downgrade(node, version), version, placed=True, fields_only=True),
+                                        ("sheet",)))
         if create_file:
             self._new_files[uid] = (file, schematic_file(root=False))
         return sheet

@@ -69,13 +69,16 @@ def _field(prop: SList, placed: bool) -> SList:
     return _relink(prop, kids)
 
 
-def upgrade(node: SList, version: int, *, placed: bool) -> SList:
-    """``node`` (a ``lib_symbols`` entry, or with ``placed`` a placed ``symbol``) with
-    the tokens a schematic of ``version`` writes that a KiCad 9 library lacks; the
-    node itself for older formats. No whitespace is kept (it is laid out on insert)."""
+def upgrade(node: SList, version: int, *, placed: bool, fields_only: bool = False) -> SList:
+    """``node`` (a ``lib_symbols`` entry, or with ``placed`` a placed ``symbol``; with
+    ``fields_only`` any item with fields, a sheet) with the tokens a schematic of
+    ``version`` writes that a KiCad 9 library or item lacks; the node itself for older
+    formats. No whitespace is kept (it is laid out on insert)."""
     if not schematic_has(version, "field_flags"):
         return node
     kids = [_field(k, placed) if type(k) is SList and k.head == "property" else k for k in node.kids]
+    if fields_only:
+        return _relink(node, kids)
     if placed and schematic_has(version, "body_style"):
         _insert_after(kids, ("unit",), make("body_style", b"1"))
     if schematic_has(version, "in_pos_files"):
