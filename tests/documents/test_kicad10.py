@@ -389,3 +389,45 @@ def test_kicad10_variants_points_rounded_rects_via_types_read():
     board.add_via((14 * MM, 14 * MM), 600_000, 300_000, net="GND")
     again = Board(board.to_bytes())
     assert [v.net_name for v in again.vias] == ["GND", "GND"] and again.version == 20260206
+
+
+def test_kicad10_board_and_schematic_edited_through_the_commands(tmp_path):
+    """The doors' path (registry commands, a session, save) on real KiCad 10 files: the
+    edits land in KiCad 10's tokens, nets by name, versions kept; queries name nets."""
+    from boardwire.registry import REGISTRY, Context
+    from boardwire.session import Session
+
+    base = CORPUS / "KiCad__kicad-source-mirror/qa/data/pcbnew"
+    for name in ("diff_pair_uncoupled_tuning_drc.kicad_pcb", "diff_pair_uncoupled_tuning_drc.kicad_sch"):
+        shutil.copyfile(need(base / name), tmp_path / name)
+    pcb, sch = "diff_pair_uncoupled_tuning_drc.kicad_pcb", "diff_pair_uncoupled_tuning_drc.kicad_sch"
+    session = Session(tmp_path)
+
+    def call(cid: str, path: str, **args) -> dict:
+        return REGISTRY.call(cid, {"path": path, **args}, Context(session))
+
+    call("pcb.addTrack", pcb, points=[[150, 80], [155, 80]], width=0.2, layer="F.Cu", net="/DIFF_P")
+    call("pcb.addVia", pcb, at=[155, 80], net="/DIFF_P")
+    call("pcb.addZone", pcb, outline=[[140, 70], [160, 70], [160, 75]], layer="B.Cu", net="/DIFF_N")
+    call("pcb.placeFootprint", pcb, footprint="Resistor_SMD:R_0805_2012Metric", reference="R9", at=[170, 80],
+         nets={"1": "/DIFF_P", "2": "/NEW"})
+    call("pcb.setPadNet", pcb, reference="R1", pad="1", net="/OTHER")
+    call("sch.label", sch, text="NEW", at=[120.65, 95.25])  # on a wire's end
+    rows = {row["net"]: row for row in call("query.nets", pcb)["nets"]}
+    nets = set(rows)
+    assert {"/DIFF_P", "/DIFF_N", "/NEW", "/OTHER"} <= nets
+    assert rows["/DIFF_P"]["vias"] == 1 and rows["/DIFF_P"]["tracks"] == 28 + 1 and rows["/NEW"]["pads"] == 1
+    placed = call("pcb.placeFootprint", pcb, footprint="Resistor_SMD:R_0805_2012Metric", reference="R10",
+                  at=[175, 80], nets={"1": "/DIFF_P", "2": "/FRESH"})
+    assert placed["new_nets"] == ["/FRESH"]
+    for od in list(session.documents.values()):
+        if od.modified:
+            session.save(od.path)
+    board = Board((tmp_path / pcb).read_bytes())
+    assert board.version == 20260206 and b"\n\t(net " not in (tmp_path / pcb).read_bytes()
+    assert board.footprint("R9").pad_nets == {"1": "/DIFF_P", "2": "/NEW"}
+    assert board.footprint("R1").pad_nets["1"] == "/OTHER"
+    assert sorted(t.net_name for t in board.tracks)[-1] == "/DIFF_P" and board.vias[0].net_name == "/DIFF_P"
+    assert [z.node.find("net").to_bytes() for z in board.zones] == [b'(net "/DIFF_N")']
+    text = (tmp_path / sch).read_bytes()
+    assert b"(version 20260306)" in text and b'(label "NEW"' in text

@@ -65,7 +65,7 @@ def place_footprint(ctx: Context, a: PlaceArgs) -> dict:
     if unknown:
         raise InvalidArgs(f"{a.footprint} has no pad {', '.join(unknown)}",
                           errors=[{"loc": f"nets.{u}", "msg": "no such pad", "type": "value"} for u in unknown])
-    known = board.index.net_table
+    known = set(board.net_table)
     new_nets = sorted({name for name in a.nets.values() if name and name not in known})
     for name in a.nets.values():
         board.ensure_net(name)

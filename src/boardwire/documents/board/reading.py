@@ -141,9 +141,14 @@ class BoardReading(FootprintContainer):
             codes[name] = len(codes)
         return codes
 
+    @property
+    def net_table(self) -> dict[str, int]:
+        """Net name -> number, kept up to date by the index (KiCad 10 boards: the
+        in-memory numbers of `nets`); do not change it."""
+        return self._named_codes() if self.named_nets else self.index.net_table
+
     def net_name(self, number: int | None) -> str | None:
-        table = self._named_codes() if self.named_nets else self.index.net_table
-        for name, n in table.items():
+        for name, n in self.net_table.items():
             if n == number:
                 return name
         return None
@@ -151,9 +156,7 @@ class BoardReading(FootprintContainer):
     def net_number(self, name: str) -> int | None:
         """The number of net ``name`` (None if the board has no such net); on KiCad 10
         boards the in-memory number `nets` gives."""
-        if self.named_nets:
-            return self._named_codes().get(name)
-        return self.index.net_table.get(name)
+        return self.net_table.get(name)
 
     @property
     def layers(self) -> list[Layer]:
