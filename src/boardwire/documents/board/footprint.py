@@ -78,24 +78,25 @@ class Pad(BoardItem, Placed):
 
     def set_net(self, number: int, name: str) -> None:
         """Give the pad net ``number``/``name`` (0 / "" clears it), where KiCad writes it:
-        after the corner properties, before pinfunction/pintype."""
-        from ..placement import AFTER_NET
+        after the corner properties, before pinfunction/pintype; ``(net N "name")``,
+        or ``(net "name")`` in a KiCad 10 board (`placement.pad_net_list`)."""
+        from ..placement import AFTER_NET, pad_net_list
 
         net = self.child("net")
-        if number == 0:
+        if number == 0 and not name:
             if net is not None:
                 self.doc.remove(net)
             return
-        values = [str(number).encode(), quote(name)]
+        fresh = pad_net_list(number, name, self.doc.version)
         if net is not None:
-            self.doc.set_atoms(net, values)
+            self.doc.set_atoms(net, fresh.atoms())
             return
         index = None
         for i, k in enumerate(self.node.kids):
             if type(k) is SList and k.head in AFTER_NET:
                 index = i
                 break
-        self.doc.insert(self.node, make("net", *values), index)
+        self.doc.insert(self.node, fresh, index)
 
     @property
     def world_position(self) -> Point:

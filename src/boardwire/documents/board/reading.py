@@ -11,7 +11,7 @@ from typing import Iterator
 from ...sexpr import atoms
 from ...sexpr.node import SList
 from ..board_index import BoardIndex
-from ..versions import LATEST_BOARD
+from ..versions import BOARD_RELEASES, board_has
 from ..views import View, iter_views
 from .container import BOARD_KINDS, FootprintContainer
 from .footprint import Footprint
@@ -24,8 +24,9 @@ class BoardReading(FootprintContainer):
 
     kind = "board"
     roots = ("kicad_pcb",)
-    latest = LATEST_BOARD
+    latest = BOARD_RELEASES[10]
     _index: BoardIndex | None = None
+    _net_codes: dict[str, int] | None = None
 
     def _insert_index(self, kinds: tuple[str, ...], fallback_before: tuple[str, ...]) -> int:
         """After the last item of ``kinds`` (found through the index), else as for any
@@ -93,9 +94,19 @@ class BoardReading(FootprintContainer):
         return list(self.items("dimension"))
 
     @property
+    def named_nets(self) -> bool:
+        """True when items name their nets (KiCad 10, format 20251028 on): no net table,
+        ``(net "GND")`` on tracks, vias, zones and pads."""
+        return board_has(self.version, "net_names")
+
+    @property
     def nets(self) -> list[Net]:
-        """The net table (``(net 0 "")`` ... up to KiCad 9; KiCad 10 boards name nets
-        on items instead, so there the table is built from the names found)."""
+        """The net table (``(net 0 "")`` ... up to KiCad 9). KiCad 10 boards name nets
+        on items instead: there the table is the names found on items (and those
+        `ensure_net` added), numbered in the order first seen (as KiCad numbers them
+        on load: numbers live in memory only, never in the file)."""
+        if self.named_nets:
+            return [Net(n, name) for name, n in self._named_codes().items()]
         out = []
         for kid in self.root.kids:
             if type(kid) is SList and kid.head_bytes() == b"net":
@@ -104,13 +115,31 @@ class BoardReading(FootprintContainer):
                     out.append(Net(int(vals[0]), atoms.text(vals[1])))
         return out
 
+    def _named_codes(self) -> dict[str, int]:
+        """name -> number for a board whose items name their nets; numbers, once
+        given, stay for the document's life (new names are appended in name order)."""
+        codes = self._net_codes
+        if codes is None:
+            codes = self._net_codes = {"": 0}
+        idx = self.index
+        found = {n for n in idx.by_net if isinstance(n, str)}
+        found.update(n for n, c in idx.pad_nets.items() if isinstance(n, str) and c > 0)
+        for name in sorted(found - codes.keys()):
+            codes[name] = len(codes)
+        return codes
+
     def net_name(self, number: int | None) -> str | None:
-        for name, n in self.index.net_table.items():
+        table = self._named_codes() if self.named_nets else self.index.net_table
+        for name, n in table.items():
             if n == number:
                 return name
         return None
 
     def net_number(self, name: str) -> int | None:
+        """The number of net ``name`` (None if the board has no such net); on KiCad 10
+        boards the in-memory number `nets` gives."""
+        if self.named_nets:
+            return self._named_codes().get(name)
         return self.index.net_table.get(name)
 
     @property
