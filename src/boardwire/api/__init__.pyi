@@ -1903,8 +1903,8 @@ class _Project(Namespace):
         """
         ...
 
-    def new(self, *, name: str, template: Literal['blank', '2layer-starter'] = 'blank', folder: str | None = None) -> dict[str, Any]:
-        """A new KiCad 9 project as KiCad writes one: NAME.kicad_pro, .kicad_sch, .kicad_pcb, empty library tables; where this machine has no global sym-lib-table or fp-lib-table, the project's lists KiCad's default libraries instead (else ERC warns on every symbol). Never overwrites (invalid-args).
+    def new(self, *, name: str, template: Literal['blank', '2layer-starter'] = 'blank', folder: str | None = None, kicad_version: Literal[9, 10] = 9) -> dict[str, Any]:
+        """A new KiCad 9 (default: kicad-cli here checks it) or 10 project: NAME.kicad_pro, .kicad_sch, .kicad_pcb, empty library tables; where this machine has no global sym-lib-table or fp-lib-table, the project's lists KiCad's default libraries instead (else ERC warns on every symbol). Never overwrites (invalid-args).
 
         Registry command ``project.new`` (session).
 
@@ -1912,6 +1912,7 @@ class _Project(Namespace):
             name (str): (required)
             template (Literal['blank', '2layer-starter']): 2layer-starter: 50x40 mm outline, 0.2 mm clearance/track, 0.6/0.3 mm vias (default 'blank')
             folder (str | None): Default: a new folder NAME
+            kicad_version (Literal[9, 10]): (default 9)
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.

@@ -150,6 +150,46 @@ class Footprint(BoardItem, Fielded, Placed):
         return [atoms.text(m.atoms()[0]) for m in self.node.lists("model") if m.atoms()]
 
     @property
+    def jumper_pad_groups(self) -> list[list[str]]:
+        """KiCad 10 jumper pads: groups of pad numbers joined inside the part
+        (``(jumper_pad_groups ("1" "2"))``); [] without. With
+        `duplicate_pad_numbers_are_jumpers`, pads sharing a number are joined too.
+        The board's nets stay as the file names them (KiCad gives a group's pads
+        their nets from the schematic)."""
+        groups = self.child("jumper_pad_groups")
+        if groups is None:
+            return []
+        return [[atoms.text(v) for v in g.kids] for g in groups.kids if type(g) is SList]
+
+    @property
+    def duplicate_pad_numbers_are_jumpers(self) -> bool:
+        """KiCad 10: pads with the same number are one jumper (``(duplicate_pad_numbers_are_jumpers yes)``)."""
+        return self.flag("duplicate_pad_numbers_are_jumpers")
+
+    @property
+    def variants(self) -> dict[str, dict]:
+        """KiCad 10 design variants: name -> what the variant overrides (``dnp``,
+        ``exclude_from_bom``, ``exclude_from_pos_files`` as bools, ``fields`` name ->
+        value), from ``(variant (name "V") (dnp yes) (field (name "Value") (value
+        "1k")))``; {} without."""
+        out: dict[str, dict] = {}
+        for v in self.node.lists("variant"):
+            name = v.find("name")
+            if name is None or not name.atoms():
+                continue
+            row: dict = {}
+            for k in v.lists():
+                vals = k.atoms()
+                if k.head in ("dnp", "exclude_from_bom", "exclude_from_pos_files"):
+                    row[k.head] = not vals or vals[0] == b"yes"
+                elif k.head == "field":
+                    fname, fvalue = k.find("name"), k.find("value")
+                    if fname is not None and fvalue is not None and fname.atoms() and fvalue.atoms():
+                        row.setdefault("fields", {})[atoms.text(fname.atoms()[0])] = atoms.text(fvalue.atoms()[0])
+            out[atoms.text(name.atoms()[0])] = row
+        return out
+
+    @property
     def board_only(self) -> bool:
         """Not in the schematic (``(attr ... board_only)``)."""
         return b"board_only" in self.values("attr")

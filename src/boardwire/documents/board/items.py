@@ -118,9 +118,25 @@ class Via(BoardItem):
 
     @property
     def via_type(self) -> str:
-        """through, blind or micro."""
+        """through, blind, buried (KiCad 10) or micro."""
         vals = self.node.atoms()
-        return atoms.text(vals[0]) if vals and vals[0] in (b"blind", b"micro") else "through"
+        return atoms.text(vals[0]) if vals and vals[0] in (b"blind", b"buried", b"micro") else "through"
+
+    @property
+    def protection(self) -> dict:
+        """The IPC-4761 protection this via overrides (KiCad 9 ``tenting``; KiCad 10
+        also ``covering``, ``plugging``, ``capping``, ``filling``): ``{"tenting":
+        {"front": "yes", "back": "no"}, "capping": "no"}``; KiCad 9's ``(tenting front
+        back)`` gives a list); {} when it follows the board's settings."""
+        out: dict = {}
+        for head in ("tenting", "capping", "covering", "plugging", "filling"):
+            c = self.child(head)
+            if c is None:
+                continue
+            sides = {k.head: atoms.text(k.atoms()[0]) for k in c.lists() if k.atoms()}
+            vals = c.atoms()
+            out[head] = sides or (atoms.text(vals[0]) if len(vals) == 1 else [atoms.text(v) for v in vals])
+        return out
 
 
 class Zone(BoardItem):
@@ -167,6 +183,11 @@ class Graphic(BoardItem):
     __slots__ = ()
 
     @property
+    def corner_radius(self) -> int:
+        """A KiCad 10 rounded rectangle's corner radius (``(radius r)``, nm; 0: sharp)."""
+        return self.nm_of("radius") if self.child("radius") is not None else 0
+
+    @property
     def points(self) -> list[Point]:
         """The points that define the drawing (nm): start, end, center, mid, then the
         ``xy`` points of ``pts`` (polygons, curves)."""
@@ -175,6 +196,40 @@ class Graphic(BoardItem):
         if pts is not None:
             out += [(atoms.to_nm(v[0]), atoms.to_nm(v[1])) for v in (xy.atoms() for xy in pts.lists("xy"))]
         return out
+
+
+class Barcode(BoardItem):
+    """A KiCad 10 barcode (``(barcode (at x y angle) (layer) (size w h) (text "...")
+    (type qr|datamatrix|...) ...)``): position, size (nm), text, type."""
+
+    __slots__ = ()
+
+    @property
+    def position(self) -> Point:
+        return self.point("at")
+
+    @property
+    def size(self) -> Point | None:
+        return self.point("size")
+
+    @property
+    def text(self) -> str | None:
+        return self.text_of("text")
+
+    @property
+    def barcode_type(self) -> str | None:
+        return self.text_of("type")
+
+
+class BoardPoint(BoardItem):
+    """A KiCad 10 board point (``(point (at x y) (size s) (layer) (uuid))``): a marked
+    position with no copper."""
+
+    __slots__ = ()
+
+    @property
+    def position(self) -> Point:
+        return self.point("at")
 
 
 class Text(BoardItem):

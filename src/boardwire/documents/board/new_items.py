@@ -62,6 +62,8 @@ def via_list(doc, at: Point, size: int, drill: int, layers: tuple[str, str], net
         if isinstance(value, dict):
             extra.append(make(head, *(make(side, value[side].encode()) for side in ("front", "back")
                                       if side in value)))
+        elif isinstance(value, list):
+            extra.append(make(head, *(v.encode() for v in value)))
         elif value is not None:
             extra.append(make(head, value.encode()))
     return make("via", *([via_type.encode()] if via_type != "through" else []),

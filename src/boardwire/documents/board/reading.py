@@ -94,6 +94,19 @@ class BoardReading(FootprintContainer):
         return list(self.items("dimension"))
 
     @property
+    def variants(self) -> list[dict]:
+        """KiCad 10 design variants (``(variants (variant (name "V") (description
+        "...")))``): name and description of each; [] without. What a variant changes
+        on a footprint: `Footprint.variants`."""
+        table = self.root.find("variants")
+        out = []
+        for v in table.lists("variant") if table is not None else []:
+            name, descr = v.find("name"), v.find("description")
+            out.append({"name": atoms.text(name.atoms()[0]) if name is not None and name.atoms() else "",
+                        "description": atoms.text(descr.atoms()[0]) if descr is not None and descr.atoms() else ""})
+        return out
+
+    @property
     def named_nets(self) -> bool:
         """True when items name their nets (KiCad 10, format 20251028 on): no net table,
         ``(net "GND")`` on tracks, vias, zones and pads."""
