@@ -5,14 +5,21 @@ Prints a Markdown table, one row per ``.kicad_pcb``:
 
 - ``boardwire open s``: ``boardwire.open(path)`` (reads the file, parses lazily);
 - ``open+summary s``: ``boardwire.open(path).summary()`` (counts footprints, pads...);
+- ``open+first query s``: the first whole-board query from the file: in a session (the
+  command modules imported untimed), ``session.open`` of the board then ``query.nets``
+  through the registry, as every protocol door calls them. ``query.nets`` builds the
+  board index (documents/board_index.py) that every whole-board query (query.items,
+  query.nets, lookups by net, reference or UUID) starts from: it reads every top-level
+  item, every footprint's pads included. The file is a copy in a temporary folder;
 - ``full read s``: after an (untimed) open, reading every list of the tree (``.kids``
-  recursively), i.e. what a query over the whole board costs;
+  recursively): every list materialised, more than any query needs;
 - ``save s``: ``doc.save(tmp)`` of an unedited document (to a new file in a temp dir);
 - ``re-serialise s``: ``doc.tree.to_bytes()`` after that full read ("!": not the file);
 - ``peak RSS MB (open)`` / ``(full read)``: peak memory of the open / full-read process;
 - ``pcbnew LoadBoard s`` / ``pcbnew RSS MB``: the same for KiCad, run by Debian's
   ``/usr/bin/python3`` (the only interpreter that can import ``pcbnew``);
-- ratios: boardwire time / pcbnew time (lower is better).
+- ratios: boardwire time / pcbnew time (lower is better); ``first query/pcbnew`` is
+  ``open+first query s`` over ``pcbnew LoadBoard s``.
 
 Units: seconds (median of ``--repeat`` runs), sizes and memory in MB = 10^6 bytes.
 Every run of every measurement is a fresh subprocess; the time is taken with
@@ -45,8 +52,9 @@ DEMOS = Path(os.environ.get("BOARDWIRE_KICAD_SHARE", "/usr/share/kicad")) / "dem
 CORPUS = Path(os.environ.get("BOARDWIRE_CORPUS", REPO.parent / "shared" / "corpus"))
 KICAD_PY = "/usr/bin/python3"
 OPEN_GOALS = {"video": 0.25, "vme-wren": 0.1}  # open time / pcbnew time, per demo
+QUERY_GOALS = {"video": 0.5}  # open + first whole-board query time / pcbnew time
 RSS_GOAL_MB = 1000.0  # 1 GB
-KINDS = ("open", "summary", "full", "save")  # boardwire measurements
+KINDS = ("open", "summary", "query", "full", "save")  # boardwire measurements
 
 # Run in a fresh interpreter: argv = kind, path. Prints one JSON line.
 CHILD = r"""
@@ -60,6 +68,21 @@ if kind == "pcbnew":
     res["base"] = rss()
     t = time.perf_counter(); board = pcbnew.LoadBoard(path)
     res["t"] = time.perf_counter() - t
+elif kind == "query":
+    import shutil
+    from boardwire.registry import REGISTRY, Context
+    from boardwire.session import Session
+    REGISTRY.get("query.nets")  # imports every command module: not timed
+    tmp = tempfile.mkdtemp()
+    name = os.path.basename(path)
+    shutil.copy(path, os.path.join(tmp, name))
+    ctx = Context(Session(tmp), actor="bench")
+    res["base"] = rss()
+    t = time.perf_counter()
+    REGISTRY.call("session.open", {"path": name}, ctx)
+    nets = REGISTRY.call("query.nets", {"path": name}, ctx)["nets"]
+    res["t"] = time.perf_counter() - t
+    res["nets"] = len(nets)
 else:
     import boardwire
     res["base"] = rss()
@@ -68,6 +91,8 @@ else:
         d.summary()
     res["t"] = time.perf_counter() - t
     res["lazy"] = getattr(d.tree, "fast", True)  # False: exact (non-lazy) reader used
+    from boardwire.sexpr import node
+    res["compiled"] = getattr(node, "_compiled", None) is not None  # the C reader/writer
     if kind == "full":
         t = time.perf_counter()
         stack = [d.tree.root]
@@ -100,7 +125,7 @@ def run_child(python: str, kind: str, path: Path, repeat: int) -> dict:
         runs.append(json.loads(lines[-1]))
     out = {key: statistics.median([r[key] for r in runs]) for key in runs[0]}
     out.update(peak=max(r["peak"] for r in runs), base=max(r["base"] for r in runs))
-    for key in ("identical", "lazy"):
+    for key in ("identical", "lazy", "compiled"):
         if key in out:
             out[key] = all(r[key] for r in runs)
     return out
@@ -166,34 +191,38 @@ def ratio(a, b):
 
 
 def table(rows: list[dict]) -> list[str]:
-    head = ["board", "size MB", "boardwire open s", "open+summary s", "full read s",
-            "save s", "re-serialise s", "peak RSS MB (open)", "peak RSS MB (full read)",
-            "pcbnew LoadBoard s", "pcbnew RSS MB", "ratio open/pcbnew",
-            "ratio open+summary/pcbnew"]
+    head = ["board", "size MB", "boardwire open s", "open+summary s", "open+first query s",
+            "full read s", "save s", "re-serialise s", "peak RSS MB (open)",
+            "peak RSS MB (full read)", "pcbnew LoadBoard s", "pcbnew RSS MB",
+            "ratio open/pcbnew", "ratio open+summary/pcbnew", "ratio first query/pcbnew"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         op, su, pc = get(r, "open", "t"), get(r, "summary", "t"), get(r, "pcbnew", "t")
+        qu = get(r, "query", "t")
         reser = fmt(get(r, "full", "reser"))
         if get(r, "full", "identical") is False:
             reser += " !"
-        cells = [r["board"], fmt(r["mb"], ".2f"), fmt(op), fmt(su),
+        cells = [r["board"], fmt(r["mb"], ".2f"), fmt(op), fmt(su), fmt(qu),
                  fmt(get(r, "full", "full")), fmt(get(r, "save", "save")), reser,
                  fmt(get(r, "open", "peak"), ".0f"), fmt(get(r, "full", "peak"), ".0f"),
                  fmt(pc), fmt(get(r, "pcbnew", "peak"), ".0f"), fmt(ratio(op, pc)),
-                 fmt(ratio(su, pc))]
+                 fmt(ratio(su, pc)), fmt(ratio(qu, pc))]
         lines.append("| " + " | ".join(cells) + " |")
     return lines
 
 
 def goal_lines(rows: list[dict]) -> list[str]:
     out = []
-    for name, goal in OPEN_GOALS.items():
-        row = next((r for r in rows if r["board"] == f"{name}/{name}.kicad_pcb"), None)
-        rat = ratio(get(row, "open", "t"), get(row, "pcbnew", "t")) if row else None
-        verdict = ("not measured" if rat is None
-                   else f"{rat:.3f} -> {'met' if rat <= goal else 'NOT met'}")
-        out.append(f"- open/pcbnew on {name} (goal <= {goal}): {verdict}")
+    for kind, what, goals in (("open", "open", OPEN_GOALS),
+                              ("query", "open+first query", QUERY_GOALS)):
+        for name, goal in goals.items():
+            row = next((r for r in rows if r["board"] == f"{name}/{name}.kicad_pcb"), None)
+            rat = ratio(get(row, kind, "t"), get(row, "pcbnew", "t")) if row else None
+            verdict = ("not measured" if rat is None
+                       else f"{rat:.3f} -> {'met' if rat <= goal else 'NOT met'}")
+            out.append(f"- {what}/pcbnew on {name} (goal <= {goal}): {verdict}")
     for kind, what in (("open", "open"), ("summary", "open+summary"),
+                       ("query", "open+first query"),
                        ("full", "full read + re-serialise"), ("save", "open + save")):
         peaks = [(r[kind]["peak"], r["board"]) for r in rows if "peak" in r[kind]]
         if peaks:
@@ -238,6 +267,9 @@ def main(argv: list[str] | None = None) -> int:
           + (f"{min(bw_base):.0f}-{max(bw_base):.0f} MB" if bw_base else "n/a")
           + ", pcbnew " + (f"{min(kc_base):.0f}-{max(kc_base):.0f} MB" if kc_base else "n/a")
           + ".")
+    if any(r["open"].get("compiled") is False for r in rows):
+        print("- boardwire.sexpr._sexpr (the compiled reader and writer) is not built: the"
+              " Python reader and writer were measured (pip install -e . builds it).")
     exact = [r["board"] for r in rows if r["open"].get("lazy") is False]
     if exact:
         print("- Read by the exact, non-lazy reader (the fast scan declined the file, so"

@@ -9,6 +9,7 @@ from boardwire.errors import ParseError
 from boardwire.sexpr.file import SexprFile
 from boardwire.sexpr.node import SList
 from boardwire.sexpr.parse import parse_bytes, tokens
+from tests.inputs import DEMOS, need
 
 
 def roundtrip(text: bytes) -> SexprFile:
@@ -49,6 +50,41 @@ def test_teardrop_missing_paren_is_kept_and_structured():
     assert td.find("filter_ratio").implicit
     # the pad still owns what KiCad gives it, and the root closes where KiCad closes it
     assert f.root.kids[-1] is pad
+    assert f.fast  # the fast scan models the leniency: no whole-file exact parse
+
+
+def exact_shape(node: SList):
+    """Children, whitespace and the implicit flag of every list, recursively."""
+    return ([exact_shape(k) if type(k) is SList else k for k in node.kids],
+            list(node.ws), node.tail, node.implicit)
+
+
+@pytest.mark.parametrize("text, fast", [
+    # nested deeper, two implicit lists, a teardrops list inside an implicit one
+    (b"(kicad_pcb\n\t(footprint \"R\"\n\t\t(pad \"1\" smd\n\t\t\t(teardrops (a 1)b 2)c"
+     b" 3)\n\t\t\t(x \"(teardrops y)\"))))\n\t(legacy_teardrops no)\n)\n", True),
+    (b"(kicad_pcb\n\t(via\n\t\t(teardrops (a 1)teardrops x 2)(b 1))) e)\n)\n", True),
+    # forms only the exact reader judges: the fast scan declines them
+    (b"(kicad_pcb\n\t(via\n\t\t( teardrops (a 1)b 2)))\n)\n", False),
+    (b"(kicad_pcb\n\t(teardrops (a 1)b 2))\n)\n", True),
+    (b"(teardrops\n\t(a 1)b 2)\n)\n", False),  # an implicit list at the top level
+])
+def test_teardrop_leniency_fast_scan_equals_exact_reader(text, fast):
+    f = roundtrip(text)
+    assert f.fast is fast
+    _, exact, _ = parse_bytes(text)
+    assert exact_shape(f.root) == exact_shape(exact)
+
+
+def test_royalblue_teardrops_read_by_the_fast_scan_as_the_exact_reader_reads_them():
+    path = need(DEMOS / "royalblue54L_feather" / "RoyalBlue54L-Feather.kicad_pcb")
+    data = path.read_bytes()
+    f = SexprFile(data, str(path))
+    assert f.fast
+    shape = exact_shape(f.root)
+    assert f.to_bytes() == data
+    _, exact, _ = parse_bytes(data, str(path))
+    assert shape == exact_shape(exact)
 
 
 @pytest.mark.parametrize("text, line, col, words", [

@@ -12,6 +12,7 @@ from collections import Counter
 
 from ..sexpr import atoms
 from ..sexpr.node import SList
+from ..sexpr.parse import gc_paused
 
 
 class Entry:
@@ -79,11 +80,12 @@ class BoardIndex:
         self.net_kinds: Counter = Counter()  # (net, kind) -> count
         self.net_table: dict[str, int] = {}
         self.root_atoms = 0  # the root's head keyword: edits never add atoms there
-        for kid in root.kids:
-            if type(kid) is SList:
-                self._add(kid)
-            else:
-                self.root_atoms += 1
+        with gc_paused():  # reads (materialises) every item: no garbage to look for
+            for kid in root.kids:
+                if type(kid) is SList:
+                    self._add(kid)
+                else:
+                    self.root_atoms += 1
 
     def _add(self, node: SList) -> None:
         e = Entry(node)

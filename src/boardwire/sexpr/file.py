@@ -60,10 +60,7 @@ class SexprFile:
             check_trail(src, self.trail, path)
 
     def to_bytes(self) -> bytes:
-        out: list = [self.lead]
-        self.root.emit(out)
-        out.append(self.trail)
-        return b"".join(out)
+        return self.root.to_bytes(self.lead, self.trail, len(self.src))
 
     @property
     def newline(self) -> bytes:

@@ -7,8 +7,11 @@ returns to one. Each item then stays a lazy `SList` until something reads it.
 
 The scan answers ``None`` whenever the file has anything it does not model exactly
 (comment lines, ``;``, a quote inside a symbol, a ``|...|`` token holding quotes or
-parentheses, unbalanced or trailing text, KiCad's teardrop leniency). The exact reader
-in parse.py then takes over, so the fast path is never a second, looser grammar.
+parentheses, unbalanced or trailing text). The exact reader in parse.py then takes
+over, so the fast path is never a second, looser grammar. KiCad's teardrop leniency
+(``(curved_edges no)filter_ratio 0.9)``: a keyword whose ``(`` is missing, see parse.py)
+is modelled: each ``(teardrops`` list is walked with the exact tokenizer and every
+implicit list counts as an opening parenthesis where its keyword starts.
 """
 
 from __future__ import annotations
@@ -156,9 +159,21 @@ def scan(buf: bytes) -> TopLevel | None:
                     return None
 
     delta = d[p].astype(np.int32)
+    implicit = _implicit_opens(buf, quotes)
+    if implicit is None:
+        return None
+    if implicit:  # count each implicit list's keyword as a '(' (see the module docstring)
+        extra = np.asarray(implicit, dtype=p.dtype)
+        order = np.argsort(np.concatenate([p, extra]), kind="stable")
+        p = np.concatenate([p, extra])[order]
+        delta = np.concatenate([delta, np.ones(extra.size, np.int32)])[order]
+        virtual = np.concatenate([np.zeros(order.size - extra.size, bool),
+                                  np.ones(extra.size, bool)])[order]
     depth = np.cumsum(delta, dtype=np.int32)
     if depth[-1] != 0 or depth.min() < 0 or a[p[0]] != 40:
         return None
+    if implicit and np.any(virtual & (depth <= 2)):
+        return None  # an implicit list at the root or top level: the exact reader builds it
     if np.count_nonzero(depth == 0) != 1:
         return None  # text after the root list, or several roots
     # Before the root and after it: only whitespace, or the exact reader decides.
@@ -171,8 +186,65 @@ def scan(buf: bytes) -> TopLevel | None:
     ends = p[child_close] + 1
     if starts.size != ends.size:
         return None
-    grand = p[(delta == 1) & (depth == 3)]
+    grand_open = (delta == 1) & (depth == 3)
+    if implicit:
+        grand_open &= ~virtual  # grandchildren are read from the byte after their '('
+    grand = p[grand_open]
     parent = np.searchsorted(starts, grand, side="right") - 1
     deep = np.flatnonzero(depth > MAX_DEPTH)
     return TopLevel(int(p[0]), int(p[-1]) + 1, starts, ends, grand, parent,
                     int(p[deep[0]]) if deep.size else -1)
+
+
+_TEARDROPS_TOKEN = b"teardrops"
+
+
+def _implicit_opens(buf: bytes, quotes: np.ndarray) -> list[int] | None:
+    """Offsets of the keywords of KiCad's implicit teardrop lists (``filter_ratio`` in
+    ``(teardrops ... (curved_edges no)filter_ratio 0.9)``), found as the exact reader
+    finds them (parse.py: an atom directly inside a list whose first atom is
+    ``teardrops`` opens an implicit list that the next ``)`` closes). None: a
+    ``teardrops`` outside strings that does not directly follow ``(``, which only the
+    exact reader may judge."""
+    from .parse import _PAIR  # parse imports this module: import late
+
+    out: list[int] = []
+    walked = -1  # end of the last list walked: a teardrops nested in it is done
+    pos = buf.find(_TEARDROPS_TOKEN)
+    while pos >= 0:
+        end = pos + len(_TEARDROPS_TOKEN)
+        whole = (pos == 0 or _SEP[buf[pos - 1]]) and (end == len(buf) or _SEP[buf[end]])
+        if whole and pos > walked and not (quotes.size and _inside(quotes, np.array([pos]))[0]):
+            if pos == 0 or buf[pos - 1] != 40 or buf[end] == 40:
+                return None
+            found, walked = _walk_teardrops(buf, pos - 1, _PAIR)
+            out.extend(found)
+        pos = buf.find(_TEARDROPS_TOKEN, pos + 1)
+    return out
+
+
+def _walk_teardrops(buf: bytes, start: int, pattern) -> tuple[list[int], int]:
+    """The implicit-list keyword offsets inside the teardrops list opening at ``start``,
+    and the offset where that list ends (the end of the file if it never closes)."""
+    found: list[int] = []
+    stack: list[list] = []  # per open list: [first atom or None, has kids]
+    for m in pattern.finditer(buf, start):
+        t = m.group(2)
+        if t == b"(":
+            if stack:
+                stack[-1][1] = True
+            stack.append([None, False])
+        elif t == b")":
+            stack.pop()
+            if not stack:
+                return found, m.end()
+        else:
+            top = stack[-1]
+            if top[1] and top[0] == _TEARDROPS_TOKEN:
+                found.append(m.start(2))
+                stack.append([t, True])
+            else:
+                if not top[1]:
+                    top[0] = t
+                top[1] = True
+    return found, len(buf)

@@ -19,6 +19,7 @@ reader, and what KiCad 9.0.8 was measured to accept or refuse:
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import itertools
 import re
@@ -131,12 +132,19 @@ def build(found: list[tuple[bytes, bytes]], src, base: int, path: str | None,
     Returns (whitespace before it, the list, index of the first pair after it).
     ``base`` is the byte offset of the text in ``src`` (for error positions).
     """
-    # Building hundreds of thousands of nodes triggers the cyclic collector over and
-    # over for nothing (the tree has no garbage yet): pause it.
+    with gc_paused():
+        return _build(found, src, base, path, allow_trailing)
+
+
+@contextlib.contextmanager
+def gc_paused():
+    """Pause the cyclic garbage collector inside the block. Building hundreds of
+    thousands of nodes (or index records over them) triggers it over and over for
+    nothing: what is being built has no garbage yet."""
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _build(found, src, base, path, allow_trailing)
+        yield
     finally:
         if enabled:
             gc.enable()
