@@ -71,7 +71,7 @@ def kicad10_files() -> list:
 @pytest.fixture(scope="module")
 def files():
     found = kicad10_files()
-    assert len(found) >= 28, found  # 15 boards and footprints, 13 schematics today
+    assert len(found) >= 29, found  # 16 boards and footprints, 13 schematics today
     return found
 
 
