@@ -25,7 +25,7 @@ from .extents import courtyard_boxes, layout_box
 from .container import GRAPHIC_KINDS, TRACK_KINDS, FootprintContainer
 from .footprint import Footprint, Pad
 from .items import Graphic, Text, Track, Via, Zone
-from .new_items import ZoneSpec, track_list, via_list, zone_list
+from .new_items import ZoneSpec, graphic_list, track_list, via_list, zone_list
 from .reading import BoardReading
 
 
@@ -102,22 +102,12 @@ class Board(BoardReading):
                     else:
                         self.remove(members)
 
-    def _stroke(self, width: int) -> SList:
-        return make("stroke", make("width", mm(width)), make("type", b"solid"))
-
     def add_graphic(self, shape: str, points: list[Point], layer: str = "Edge.Cuts",
                     width: int = 100_000, fill: bool = False, uid: str | None = None) -> Graphic:
         """Add a board drawing. ``shape``: line (2 points), rect (2 corners), circle
         (centre, a point on it), arc (start, mid, end), poly (3+ points). nm."""
         self.require("uuid", "adding a drawing")
-        p = [make(h, mm(x), mm(y)) for h, (x, y) in zip(
-            {"line": ("start", "end"), "rect": ("start", "end"), "circle": ("center", "end"),
-             "arc": ("start", "mid", "end")}.get(shape, ()), points)]
-        if shape == "poly":
-            p = [make("pts", *(make("xy", mm(x), mm(y)) for x, y in points))]
-        fill_node = make("fill", b"yes" if fill else b"no") if shape in ("rect", "circle", "poly") else None
-        node = make(f"gr_{shape}", *p, self._stroke(width), fill_node,
-                    make("layer", self.layer_token(layer)), self.id_token(uid or new_uuid()))
+        node = graphic_list(self, shape, points, layer, width, uid or new_uuid(), fill="yes" if fill else "no")
         index = self._insert_index(tuple(GRAPHIC_KINDS), ("segment", "arc", "via", "zone", "group"))
         return Graphic(self, self.insert(self.root, node, index))
 

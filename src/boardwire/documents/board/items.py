@@ -183,6 +183,27 @@ class Graphic(BoardItem):
     __slots__ = ()
 
     @property
+    def shape(self) -> str:
+        """line, rect, circle, arc, poly, curve, bezier (the keyword after ``gr_``)."""
+        return self.kind.split("_", 1)[1] if "_" in self.kind else self.kind
+
+    @property
+    def stroke(self) -> tuple[int, str] | None:
+        """(width nm, line type) of ``(stroke (width w) (type t))``; None without."""
+        st = self.child("stroke")
+        if st is None:
+            return None
+        w, t = st.find("width"), st.find("type")
+        return (atoms.to_nm(w.atoms()[0]) if w is not None else 0,
+                atoms.text(t.atoms()[0]) if t is not None else "default")
+
+    @property
+    def fill(self) -> str | None:
+        """``yes``/``no`` (KiCad 10 also ``hatch``, ``reverse_hatch``, ``cross_hatch``);
+        None where the drawing has no fill (lines, arcs)."""
+        return self.text_of("fill")
+
+    @property
     def corner_radius(self) -> int:
         """A KiCad 10 rounded rectangle's corner radius (``(radius r)``, nm; 0: sharp)."""
         return self.nm_of("radius") if self.child("radius") is not None else 0

@@ -1,6 +1,7 @@
-"""The lists of new tracks, arcs, vias and zones, in the tokens of a board's own format
+"""The lists of new tracks, arcs, vias, zones and drawings, in the tokens of a board's own format
 version: what `Board.add_track`, `add_via` and `add_zone` insert, and what the KiCad 10
-regeneration test rebuilds from each item's fields (tests/documents/test_kicad10.py).
+regeneration test rebuilds from each item's fields (tests/documents/test_kicad10.py);
+`Board.add_graphic` writes drawings with `graphic_list`.
 
 Sources: ``PCB_IO_KICAD_SEXPR::format(PCB_TRACK)`` / ``format(ZONE)`` of KiCad 9 and
 ``PCB_WRITER_V10`` (pcbnew/pcb_io/kicad_sexpr/writers/pcb_writer_v10.cpp) of KiCad 10,
@@ -126,3 +127,23 @@ def zone_list(doc, z: ZoneSpec) -> SList:
                      if v10 or z.island_removal_mode else None),
                 make("polygon", _pts(z.outline)),
                 *(make("polygon", _pts(hole)) for hole in z.holes))
+
+
+# a drawing's points by shape, in the order KiCad writes them
+SHAPE_POINTS = {"line": ("start", "end"), "rect": ("start", "end"), "circle": ("center", "end"),
+                "arc": ("start", "mid", "end")}
+
+
+def graphic_list(doc, shape: str, points: list[Point], layer: str, width: int, uid: str, *,
+                 fill: str | None = None, stroke_type: str = "solid", locked: bool = False) -> SList:
+    """A board drawing ``gr_<shape>``: line (2 points), rect (2 corners), circle
+    (centre, a point on it), arc (start, mid, end), poly (3+ points); ``fill`` (rect,
+    circle, poly only) ``yes``/``no`` (KiCad 10 also ``hatch``...), None: ``no``."""
+    if shape == "poly":
+        p = [_pts(points)]
+    else:
+        p = [make(h, mm(x), mm(y)) for h, (x, y) in zip(SHAPE_POINTS.get(shape, ()), points)]
+    fill_node = make("fill", (fill or "no").encode()) if shape in ("rect", "circle", "poly") else None
+    return make(f"gr_{shape}", *p, make("stroke", make("width", mm(width)), make("type", stroke_type.encode())),
+                fill_node, make("locked", b"yes") if locked else None,
+                make("layer", doc.layer_token(layer)), doc.id_token(uid))
