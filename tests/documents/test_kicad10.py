@@ -3,7 +3,7 @@ issue 13 item 2:
 
 1. Regeneration: every top-level list of every KiCad 10 file of ../shared/corpus, laid
    out again by the printer that lays out new items, equals the file's text; and every
-   track, arc, via, drawing, wire, bus, label, junction and no-connect rebuilt from its typed
+   track, arc, via, zone, drawing, wire, bus, label, junction and no-connect rebuilt from its typed
    view's fields by the builder that writes new items (`documents.board.new_items`,
    `Schematic.wire_list`...) equals the file's item, byte for byte.
 2. New items written into a real KiCad 10 board and schematic (a footprint, a track,
@@ -28,7 +28,7 @@ import pytest
 
 import boardwire
 from boardwire.documents.board import Board
-from boardwire.documents.board.new_items import PROTECTION, SHAPE_POINTS, graphic_list, track_list, via_list
+from boardwire.documents.board.new_items import PROTECTION, SHAPE_POINTS, graphic_list, track_list, via_list, zone_list
 from boardwire.documents.lib_lookup import symbol_definition
 from boardwire.documents.schematic import Schematic
 from boardwire.documents.schematic.placing import Placement
@@ -106,6 +106,9 @@ def _rebuilt_board_item(doc: Board, view) -> SList | None:
             return None
         return via_list(doc, view.position, view.size, view.drill, tuple(view.layers), net, view.uuid,
                         via_type=view.via_type, locked=view.locked, protection=view.protection)
+    if view.kind == "zone":
+        spec = view.spec()
+        return zone_list(doc, spec) if spec is not None else None
     if view.kind in ("gr_line", "gr_rect", "gr_circle", "gr_arc", "gr_poly"):
         if not _heads(view.node) <= {"start", "mid", "end", "center", "pts", "stroke", "fill", "locked",
                                      "layer", "uuid"}:
@@ -165,7 +168,7 @@ def test_items_rebuilt_from_their_typed_views_equal_the_file(files):
     assert not off, off[:3]
     # what the corpus has today (more is fine, fewer means items were not rebuilt)
     for kind, least in {"segment": 50, "arc": 20, "via": 3, "gr_rect": 6, "gr_line": 5, "gr_circle": 3,
-                        "gr_arc": 2, "gr_poly": 2, "wire": 90, "bus": 10, "label": 10,
+                        "gr_arc": 2, "gr_poly": 2, "zone": 5, "wire": 90, "bus": 10, "label": 10,
                         "junction": 11, "no_connect": 1, "hierarchical_label": 1}.items():
         assert rebuilt[kind] >= least, (rebuilt, other)
 

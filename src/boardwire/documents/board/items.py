@@ -163,6 +163,61 @@ class Zone(BoardItem):
     def filled(self) -> bool:
         return self.child("filled_polygon") is not None
 
+    def spec(self):
+        """The zone's settings as a `new_items.ZoneSpec` (nm), None when it has some
+        the spec does not hold (teardrop areas, smoothing, arcs in outlines, island
+        areas...): what `new_items.zone_list` writes the zone back from."""
+        from .new_items import ZoneSpec
+
+        known = {"net", "net_name", "locked", "layer", "layers", "uuid", "name", "hatch", "priority",
+                 "connect_pads", "min_thickness", "filled_areas_thickness", "keepout", "placement",
+                 "fill", "property", "polygon", "filled_polygon"}
+        fill_known = {"mode", "thermal_gap", "thermal_bridge_width", "island_removal_mode", "hatch_thickness",
+                      "hatch_gap", "hatch_orientation", "hatch_smoothing_level", "hatch_smoothing_value",
+                      "hatch_border_algorithm", "hatch_min_hole_area"}
+        fill = self.child("fill")
+        if any(k.head not in known for k in self.node.lists()) or fill is None \
+                or any(k.head not in fill_known for k in fill.lists()):
+            return None
+        polys = [_xy_points(p.find("pts")) for p in self.node.lists("polygon")]
+        fills = [(atoms.text(f.find("layer").atoms()[0]), f.find("island") is not None
+                  and (not f.find("island").atoms() or f.find("island").atoms()[0] == b"yes"),
+                  _xy_points(f.find("pts"))) for f in self.node.lists("filled_polygon")]
+        if any(p is None for p in polys) or any(f[2] is None for f in fills) or not polys:
+            return None
+        hatch = self.values("hatch")
+        pads = self.child("connect_pads")
+        how = pads.atoms() if pads is not None else []
+        clearance = pads.find("clearance") if pads is not None else None
+        keepout = self.child("keepout")
+        placement = self.child("placement")
+        source = [k for k in placement.lists() if k.head != "enabled"] if placement is not None else []
+        offsets = {}
+        for prop in self.node.lists("property"):
+            layer, pos = prop.find("layer"), prop.find("hatch_position")
+            xy = pos.find("xy").atoms() if pos is not None and pos.find("xy") is not None else None
+            if layer is None or xy is None or len(prop.kids) != 3:
+                return None
+            offsets[atoms.text(layer.atoms()[0])] = (atoms.to_nm(xy[0]), atoms.to_nm(xy[1]))
+        number = lambda h, d=0: atoms.to_nm(fill.find(h).atoms()[0]) if fill.find(h) is not None else d  # noqa: E731
+        return ZoneSpec(
+            polys[0], self.layers, self.net_name or "", self.uuid or "", name=self.name, locked=self.locked,
+            hatch=(atoms.text(hatch[0]), atoms.to_nm(hatch[1])), priority=int(self.values("priority")[0])
+            if self.child("priority") is not None else 0,
+            pads=atoms.text(how[0]) if how else None,
+            clearance=atoms.to_nm(clearance.atoms()[0]) if clearance is not None else 0,
+            min_thickness=self.nm_of("min_thickness"), thermal_gap=number("thermal_gap"),
+            thermal_bridge_width=number("thermal_bridge_width"),
+            island_removal_mode=int(fill.find("island_removal_mode").atoms()[0])
+            if fill.find("island_removal_mode") is not None else 0,
+            holes=polys[1:],
+            keepout={k.head: atoms.text(k.atoms()[0]) for k in keepout.lists()} if keepout is not None else None,
+            placement=(placement.find("enabled") is not None and placement.find("enabled").atoms()[0] == b"yes",
+                       source[0].head, atoms.text(source[0].atoms()[0])) if source else None,
+            filled=b"yes" in fill.atoms(),
+            hatch_fill=[(k.head, atoms.text(k.atoms()[0])) for k in fill.lists() if k.head.startswith("hatch_")],
+            hatch_offsets=offsets, fills=fills)
+
     def translate(self, dx: int, dy: int) -> None:
         """Move every point of the outline and of the fill by (dx, dy) nm."""
         for head in ("polygon", "filled_polygon"):
@@ -175,6 +230,13 @@ class Zone(BoardItem):
                     if xy.head in ("xy", "start", "mid", "end") and len(vals) >= 2:
                         self.doc.set_atoms(xy, [mm(atoms.to_nm(vals[0]) + dx),
                                                 mm(atoms.to_nm(vals[1]) + dy)])
+
+
+def _xy_points(pts) -> list[Point] | None:
+    """The points of a ``pts`` list of ``xy`` only (None with arcs or without)."""
+    if pts is None or any(k.head != "xy" for k in pts.lists()):
+        return None
+    return [(atoms.to_nm(v[0]), atoms.to_nm(v[1])) for v in (xy.atoms() for xy in pts.lists())]
 
 
 class Graphic(BoardItem):

@@ -98,6 +98,13 @@ class ZoneSpec:
     thermal_bridge_width: int = 500_000
     island_removal_mode: int = 0
     holes: list[list[Point]] = field(default_factory=list)
+    # what existing zones have beyond a new one (read by `items.Zone.spec`):
+    keepout: dict[str, str] | None = None  # rule area: tracks/vias/pads/copperpour/footprints -> allowed|not_allowed
+    placement: tuple[bool, str, str] | None = None  # rule area: enabled, source kind, source
+    filled: bool = False  # ``(fill yes ...)``
+    hatch_fill: list[tuple[str, str]] = field(default_factory=list)  # (mode hatch): hatch_* settings, as written
+    hatch_offsets: dict[str, Point] = field(default_factory=dict)  # layer -> hatch_position
+    fills: list[tuple[str, bool, list[Point]]] = field(default_factory=list)  # filled_polygon: layer, island, points
 
 
 def _pts(points: list[Point]) -> SList:
@@ -105,7 +112,7 @@ def _pts(points: list[Point]) -> SList:
 
 
 def zone_list(doc, z: ZoneSpec) -> SList:
-    """An unfilled copper ``zone`` as the board's format writes a new one."""
+    """A ``zone`` as the board's format writes it (a new one: unfilled, copper)."""
     v10 = board_has(doc.version, "zone_v10")
     named = board_has(doc.version, "net_names")
     layers = [doc.layer_token(name) for name in z.layers]
@@ -121,12 +128,23 @@ def zone_list(doc, z: ZoneSpec) -> SList:
                 make("connect_pads", *([z.pads.encode()] if z.pads else []), make("clearance", mm(z.clearance))),
                 make("min_thickness", mm(z.min_thickness)),
                 None if v10 else make("filled_areas_thickness", b"no"),
-                make("fill", make("thermal_gap", mm(z.thermal_gap)),
+                make("keepout", *(make(k, v.encode()) for k, v in z.keepout.items())) if z.keepout else None,
+                make("placement", make("enabled", b"yes" if z.placement[0] else b"no"),
+                     make(z.placement[1], quote(z.placement[2]))) if z.placement else None,
+                make("fill", *([b"yes"] if z.filled else []),
+                     make("mode", b"hatch") if z.hatch_fill else None,
+                     make("thermal_gap", mm(z.thermal_gap)),
                      make("thermal_bridge_width", mm(z.thermal_bridge_width)),
                      make("island_removal_mode", str(z.island_removal_mode).encode())
-                     if v10 or z.island_removal_mode else None),
+                     if v10 or z.island_removal_mode else None,
+                     *(make(k, v.encode()) for k, v in z.hatch_fill)),
+                *(make("property", make("layer", doc.layer_token(layer)), make("hatch_position", make("xy", mm(x), mm(y))))
+                  for layer, (x, y) in z.hatch_offsets.items()),
                 make("polygon", _pts(z.outline)),
-                *(make("polygon", _pts(hole)) for hole in z.holes))
+                *(make("polygon", _pts(hole)) for hole in z.holes),
+                *(make("filled_polygon", make("layer", doc.layer_token(layer)),
+                       (make("island", b"yes") if board_has(doc.version, "island_bool") else make("island"))
+                       if island else None, _pts(points)) for layer, island, points in z.fills))
 
 
 # a drawing's points by shape, in the order KiCad writes them
