@@ -294,6 +294,18 @@ def test_new_symbol_wire_label_have_kicad10_shapes(files, tmp_path):
     assert ours_entry.to_bytes().replace(b'"Resistor_SMD:R_0805_2012Metric"', b'""') == \
         real_entry.to_bytes().replace(b'"Resistor_SMD:R_0805_2012Metric"', b'""')
     assert b"(version 20260306)" in sch.to_bytes()
+    # a sheet: the keywords of real KiCad 10 sheets (issue22938's), its new file KiCad 10's
+    sheet = sch.add_sheet("Sub", "sub.kicad_sch", (20 * MM, 20 * MM), (30 * MM, 20 * MM), [],
+                          "diff_pair_uncoupled_tuning_drc", [("/b8e30231-c329-4e89-8a03-7dab9381b1a1", "2")],
+                          create_file=True)
+    real_sheet = next(iter(real_shapes(files, "sheet", ".kicad_sch").values()))
+    autoplaced_pins = {"fields_autoplaced", "pin"}  # KiCad's autoplace flag; this one has no pins
+    assert [h for h in _children(sheet.node) if h not in autoplaced_pins] == \
+        [h for h in _children(real_sheet) if h not in autoplaced_pins]
+    real_fields = {atoms.text(p.atoms()[0]): _children(p) for p in real_sheet.lists("property")}
+    assert {atoms.text(p.atoms()[0]): _children(p) for p in sheet.node.lists("property")} == \
+        {k: v for k, v in real_fields.items() if k in ("Sheetname", "Sheetfile")}
+    assert b"(version 20260306)" in next(iter(sch.new_files().values()))
 
 
 def test_kicad10_board_queries_and_connectivity_name_nets():
