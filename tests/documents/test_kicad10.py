@@ -37,7 +37,7 @@ from boardwire.sexpr import atoms
 from boardwire.sexpr.file import SexprFile
 from boardwire.sexpr.node import SList
 from boardwire.sexpr.pretty import kicad9_text
-from tests.inputs import CORPUS, FOOTPRINTS, need
+from tests.inputs import CORPUS, DEMOS, FOOTPRINTS, need
 
 MM = 1_000_000
 KICAD9 = {".kicad_pcb": 20241229, ".kicad_mod": 20241229, ".kicad_sch": 20250114, ".kicad_sym": 20241209}
@@ -461,3 +461,37 @@ def test_kicad10_board_and_schematic_edited_through_the_commands(tmp_path):
     assert [z.node.find("net").to_bytes() for z in board.zones] == [b'(net "/DIFF_N")']
     text = (tmp_path / sch).read_bytes()
     assert b"(version 20260306)" in text and b'(label "NEW"' in text
+
+
+@pytest.mark.kicad
+def test_kicad10_library_symbol_placed_in_a_kicad9_schematic_loses_kicad10_tokens(tmp_path, kicad_cli):
+    """The field's most reported bug, the other way round: a KiCad 10 library's symbol
+    (the real Device:R KiCad 10 copied into a schematic) placed in a KiCad 9 schematic
+    gets KiCad 9's tokens (the shape of KiCad 9's own Device:R), and kicad-cli 9 loads
+    the result with the new part on its nets."""
+    import subprocess
+
+    from boardwire.documents.schematic.lib_entry import LibEntry
+
+    k10 = need(CORPUS / "KiCad__kicad-source-mirror/qa/data/pcbnew/diff_pair_uncoupled_tuning_drc.kicad_sch")
+    k10_entry = SexprFile(k10.read_bytes()).root.find("lib_symbols").find("symbol")
+    src = need(DEMOS / "ecc83" / "ecc83-pp.kicad_sch")  # a KiCad 9 schematic
+    for f in src.parent.glob("ecc83-pp.kicad_*"):
+        shutil.copyfile(f, tmp_path / f.name)
+    sch = boardwire.open(tmp_path / src.name)
+    assert sch.version == 20250114
+    entry = LibEntry.of(k10_entry, [], "Device:R", sch.version)  # ecc83-pp has no Device:R
+    text = entry.node.to_bytes()
+    for token in (b"show_name", b"do_not_autoplace", b"in_pos_files", b"duplicate_pin_numbers_are_jumpers"):
+        assert token not in text
+    k9 = sch.library_entry(symbol_definition("Device:R", tmp_path), "Device:R")
+    assert shape(entry.node) == shape(k9.node)
+    sch.ensure_library_symbol(entry)
+    sym = sch.add_symbol(entry, Placement("Device:R", (30 * MM, 30 * MM), reference="R99", value="1k",
+                                          project=src.stem, paths=[f"/{sch.uuid}"]))
+    assert b"body_style" not in sym.node.to_bytes() and b"show_name" not in sym.node.to_bytes()
+    sch.save()
+    out = tmp_path / "net.xml"
+    r = subprocess.run([kicad_cli, "sch", "export", "netlist", "--format", "kicadxml", "-o", str(out),
+                        str(tmp_path / src.name)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and 'ref="R99"' in out.read_text(), r.stderr

@@ -308,7 +308,7 @@ class Schematic(SchematicReading):
         pin_nodes = sheet_pins(pins, at, size, lambda: self._uuid(None))
         node = sheet_node(name, file, at, size, pin_nodes, uid, project, instances)
         version = self.version or 0
-        sheet = Sheet(self, self._place(upgrade(downgrade(node, version), version, placed=True, fields_only=True),
+        sheet = Sheet(self, self._place(downgrade(upgrade(node, version, placed=True, fields_only=True), version),
                                         ("sheet",)))
         if create_file:
             kicad = 10 if version > SCHEMATIC_RELEASES[9] else 9  # the parent's KiCad
