@@ -495,3 +495,37 @@ def test_kicad10_library_symbol_placed_in_a_kicad9_schematic_loses_kicad10_token
     r = subprocess.run([kicad_cli, "sch", "export", "netlist", "--format", "kicadxml", "-o", str(out),
                         str(tmp_path / src.name)], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and 'ref="R99"' in out.read_text(), r.stderr
+
+
+@pytest.mark.kicad
+def test_kicad10_library_footprint_placed_in_a_kicad9_board_loses_kicad10_tokens(tmp_path, kicad_cli):
+    """A KiCad 10 library footprint (KiCad 9's R_0805 with the KiCad 10 tokens real
+    KiCad 10 boards show: jumper settings, a pad's protection overrides) placed in a
+    KiCad 9 board is written without them, and kicad-cli 9 loads the board; placed in a
+    KiCad 10 board it keeps them."""
+    import json
+    import subprocess
+
+    lib = (need(FOOTPRINTS) / "Resistor_SMD.pretty/R_0805_2012Metric.kicad_mod").read_bytes()
+    lib = lib.replace(b"(version 20241229)", b"(version 20260206)")
+    lib = lib.replace(b"\t(attr smd)\n", b'\t(attr smd)\n\t(duplicate_pad_numbers_are_jumpers no)\n'
+                                         b'\t(jumper_pad_groups\n\t\t("1" "2")\n\t)\n')
+    lib = lib.replace(b"\t\t(roundrect_rratio 0.243902)\n",
+                      b"\t\t(roundrect_rratio 0.243902)\n\t\t(tenting\n\t\t\t(front none)\n\t\t\t(back none)\n\t\t)\n")
+    k10_lib = FootprintFile(lib)
+    assert k10_lib.version == 20260206 and lib.count(b"(tenting") == 2
+    src = need(DEMOS / "pic_programmer" / "pic_programmer.kicad_pcb")
+    shutil.copyfile(src, tmp_path / "b.kicad_pcb")
+    board = boardwire.open(tmp_path / "b.kicad_pcb")
+    fp = board.add_footprint(k10_lib, "Resistor_SMD:R_0805_2012Metric", (100 * MM, 100 * MM), 0.0, "R99", "1k")
+    text = fp.node.to_bytes()
+    for token in (b"duplicate_pad_numbers_are_jumpers", b"jumper_pad_groups", b"(tenting", b"(front none)"):
+        assert token not in text
+    board.save()
+    report = tmp_path / "drc.json"
+    r = subprocess.run([kicad_cli, "pcb", "drc", "--format", "json", "-o", str(report), str(tmp_path / "b.kicad_pcb")],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0 and json.loads(report.read_text())["source"], r.stderr
+    k10_board = Board(need(CORPUS / "KiCad__kicad-source-mirror/qa/data/pcbnew/oval_teardrop.kicad_pcb").read_bytes())
+    kept = k10_board.add_footprint(k10_lib, "Resistor_SMD:R_0805_2012Metric", (10 * MM, 10 * MM), 0.0, "R99", "1k")
+    assert kept.jumper_pad_groups == [["1", "2"]] and kept.node.to_bytes().count(b"(tenting") == 2
