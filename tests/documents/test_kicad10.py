@@ -37,7 +37,7 @@ from boardwire.sexpr import atoms
 from boardwire.sexpr.file import SexprFile
 from boardwire.sexpr.node import SList
 from boardwire.sexpr.pretty import kicad9_text
-from tests.inputs import CORPUS, FOOTPRINTS, need
+from tests.inputs import CORPUS, DEMOS, FOOTPRINTS, need
 
 MM = 1_000_000
 KICAD9 = {".kicad_pcb": 20241229, ".kicad_mod": 20241229, ".kicad_sch": 20250114, ".kicad_sym": 20241209}
@@ -294,6 +294,18 @@ def test_new_symbol_wire_label_have_kicad10_shapes(files, tmp_path):
     assert ours_entry.to_bytes().replace(b'"Resistor_SMD:R_0805_2012Metric"', b'""') == \
         real_entry.to_bytes().replace(b'"Resistor_SMD:R_0805_2012Metric"', b'""')
     assert b"(version 20260306)" in sch.to_bytes()
+    # a sheet: the keywords of real KiCad 10 sheets (issue22938's), its new file KiCad 10's
+    sheet = sch.add_sheet("Sub", "sub.kicad_sch", (20 * MM, 20 * MM), (30 * MM, 20 * MM), [],
+                          "diff_pair_uncoupled_tuning_drc", [("/b8e30231-c329-4e89-8a03-7dab9381b1a1", "2")],
+                          create_file=True)
+    real_sheet = next(iter(real_shapes(files, "sheet", ".kicad_sch").values()))
+    autoplaced_pins = {"fields_autoplaced", "pin"}  # KiCad's autoplace flag; this one has no pins
+    assert [h for h in _children(sheet.node) if h not in autoplaced_pins] == \
+        [h for h in _children(real_sheet) if h not in autoplaced_pins]
+    real_fields = {atoms.text(p.atoms()[0]): _children(p) for p in real_sheet.lists("property")}
+    assert {atoms.text(p.atoms()[0]): _children(p) for p in sheet.node.lists("property")} == \
+        {k: v for k, v in real_fields.items() if k in ("Sheetname", "Sheetfile")}
+    assert b"(version 20260306)" in next(iter(sch.new_files().values()))
 
 
 def test_kicad10_board_queries_and_connectivity_name_nets():
@@ -449,3 +461,71 @@ def test_kicad10_board_and_schematic_edited_through_the_commands(tmp_path):
     assert [z.node.find("net").to_bytes() for z in board.zones] == [b'(net "/DIFF_N")']
     text = (tmp_path / sch).read_bytes()
     assert b"(version 20260306)" in text and b'(label "NEW"' in text
+
+
+@pytest.mark.kicad
+def test_kicad10_library_symbol_placed_in_a_kicad9_schematic_loses_kicad10_tokens(tmp_path, kicad_cli):
+    """The field's most reported bug, the other way round: a KiCad 10 library's symbol
+    (the real Device:R KiCad 10 copied into a schematic) placed in a KiCad 9 schematic
+    gets KiCad 9's tokens (the shape of KiCad 9's own Device:R), and kicad-cli 9 loads
+    the result with the new part on its nets."""
+    import subprocess
+
+    from boardwire.documents.schematic.lib_entry import LibEntry
+
+    k10 = need(CORPUS / "KiCad__kicad-source-mirror/qa/data/pcbnew/diff_pair_uncoupled_tuning_drc.kicad_sch")
+    k10_entry = SexprFile(k10.read_bytes()).root.find("lib_symbols").find("symbol")
+    src = need(DEMOS / "ecc83" / "ecc83-pp.kicad_sch")  # a KiCad 9 schematic
+    for f in src.parent.glob("ecc83-pp.kicad_*"):
+        shutil.copyfile(f, tmp_path / f.name)
+    sch = boardwire.open(tmp_path / src.name)
+    assert sch.version == 20250114
+    entry = LibEntry.of(k10_entry, [], "Device:R", sch.version)  # ecc83-pp has no Device:R
+    text = entry.node.to_bytes()
+    for token in (b"show_name", b"do_not_autoplace", b"in_pos_files", b"duplicate_pin_numbers_are_jumpers"):
+        assert token not in text
+    k9 = sch.library_entry(symbol_definition("Device:R", tmp_path), "Device:R")
+    assert shape(entry.node) == shape(k9.node)
+    sch.ensure_library_symbol(entry)
+    sym = sch.add_symbol(entry, Placement("Device:R", (30 * MM, 30 * MM), reference="R99", value="1k",
+                                          project=src.stem, paths=[f"/{sch.uuid}"]))
+    assert b"body_style" not in sym.node.to_bytes() and b"show_name" not in sym.node.to_bytes()
+    sch.save()
+    out = tmp_path / "net.xml"
+    r = subprocess.run([kicad_cli, "sch", "export", "netlist", "--format", "kicadxml", "-o", str(out),
+                        str(tmp_path / src.name)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and 'ref="R99"' in out.read_text(), r.stderr
+
+
+@pytest.mark.kicad
+def test_kicad10_library_footprint_placed_in_a_kicad9_board_loses_kicad10_tokens(tmp_path, kicad_cli):
+    """A KiCad 10 library footprint (KiCad 9's R_0805 with the KiCad 10 tokens real
+    KiCad 10 boards show: jumper settings, a pad's protection overrides) placed in a
+    KiCad 9 board is written without them, and kicad-cli 9 loads the board; placed in a
+    KiCad 10 board it keeps them."""
+    import json
+    import subprocess
+
+    lib = (need(FOOTPRINTS) / "Resistor_SMD.pretty/R_0805_2012Metric.kicad_mod").read_bytes()
+    lib = lib.replace(b"(version 20241229)", b"(version 20260206)")
+    lib = lib.replace(b"\t(attr smd)\n", b'\t(attr smd)\n\t(duplicate_pad_numbers_are_jumpers no)\n'
+                                         b'\t(jumper_pad_groups\n\t\t("1" "2")\n\t)\n')
+    lib = lib.replace(b"\t\t(roundrect_rratio 0.243902)\n",
+                      b"\t\t(roundrect_rratio 0.243902)\n\t\t(tenting\n\t\t\t(front none)\n\t\t\t(back none)\n\t\t)\n")
+    k10_lib = FootprintFile(lib)
+    assert k10_lib.version == 20260206 and lib.count(b"(tenting") == 2
+    src = need(DEMOS / "pic_programmer" / "pic_programmer.kicad_pcb")
+    shutil.copyfile(src, tmp_path / "b.kicad_pcb")
+    board = boardwire.open(tmp_path / "b.kicad_pcb")
+    fp = board.add_footprint(k10_lib, "Resistor_SMD:R_0805_2012Metric", (100 * MM, 100 * MM), 0.0, "R99", "1k")
+    text = fp.node.to_bytes()
+    for token in (b"duplicate_pad_numbers_are_jumpers", b"jumper_pad_groups", b"(tenting", b"(front none)"):
+        assert token not in text
+    board.save()
+    report = tmp_path / "drc.json"
+    r = subprocess.run([kicad_cli, "pcb", "drc", "--format", "json", "-o", str(report), str(tmp_path / "b.kicad_pcb")],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0 and json.loads(report.read_text())["source"], r.stderr
+    k10_board = Board(need(CORPUS / "KiCad__kicad-source-mirror/qa/data/pcbnew/oval_teardrop.kicad_pcb").read_bytes())
+    kept = k10_board.add_footprint(k10_lib, "Resistor_SMD:R_0805_2012Metric", (10 * MM, 10 * MM), 0.0, "R99", "1k")
+    assert kept.jumper_pad_groups == [["1", "2"]] and kept.node.to_bytes().count(b"(tenting") == 2

@@ -45,6 +45,30 @@ def pad_net_list(number: int, name: str, version: int | None) -> SList:
     return make("net", str(number).encode(), quote(name))
 
 
+_PROTECTION = ("tenting", "covering", "plugging", "capping", "filling")
+
+
+def _older_footprint(fp: SList, version: int | None) -> None:
+    """Drop what a KiCad 10 library footprint has that a board of ``version`` cannot
+    hold (the footprint is KiCad 9's otherwise): the jumper settings (before
+    20250324), the pads' via-protection overrides (before 20250228), a rectangle's
+    corner radius (before 20250829: the rectangle stays, sharp)."""
+    def drop(node: SList, heads: tuple[str, ...]) -> None:
+        for i in range(len(node.kids) - 1, -1, -1):
+            k = node.kids[i]
+            if type(k) is SList and k.head in heads:
+                del node.kids[i]
+                del node.ws[i]
+
+    if not board_has(version, "jumper_pads"):
+        drop(fp, ("duplicate_pad_numbers_are_jumpers", "jumper_pad_groups"))
+    for k in fp.kids:
+        if type(k) is SList and k.head == "pad" and not board_has(version, "via_protection"):
+            drop(k, _PROTECTION)
+        elif type(k) is SList and k.head == "fp_rect" and not board_has(version, "rounded_rects"):
+            drop(k, ("radius",))
+
+
 def _add_jumper_flag(fp: SList) -> None:
     """KiCad 10 writes ``(duplicate_pad_numbers_are_jumpers no)`` in every footprint,
     after its fields, ``attr`` and ``net_tie_pad_groups``, before its items."""
@@ -424,4 +448,6 @@ def board_footprint(library: SList, lib_id: str, at: tuple[int, int], angle: flo
     _sort_children(fp, at, angle)
     if board_has(version, "jumper_pads"):
         _add_jumper_flag(fp)
+    elif version is not None:
+        _older_footprint(fp, version)
     return fp

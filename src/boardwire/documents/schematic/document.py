@@ -299,7 +299,8 @@ class Schematic(SchematicReading):
         """Add a hierarchical sheet symbol for ``file`` (relative to this sheet's
         folder) at ``at`` (top-left corner) of ``size`` (nm), with ``pins``, one
         instance per (parent instance path, page) of ``instances`` under ``project``.
-        With ``create_file``, the child file (an empty KiCad 9 sub-sheet) is written
+        With ``create_file``, the child file (an empty sub-sheet, KiCad 10 under a KiCad
+        10 parent, else KiCad 9) is written
         when this schematic is saved, as long as the sheet is still on it then (undo
         drops it), and only if no file is there by then; until then `new_files` offers
         it (the session opens it from there)."""
@@ -307,10 +308,11 @@ class Schematic(SchematicReading):
         pin_nodes = sheet_pins(pins, at, size, lambda: self._uuid(None))
         node = sheet_node(name, file, at, size, pin_nodes, uid, project, instances)
         version = self.version or 0
-        sheet = Sheet(self, self._place(upgrade(downgrade(node, version), version, placed=True, fields_only=True),
+        sheet = Sheet(self, self._place(downgrade(upgrade(node, version, placed=True, fields_only=True), version),
                                         ("sheet",)))
         if create_file:
-            self._new_files[uid] = (file, schematic_file(root=False))
+            kicad = 10 if version > SCHEMATIC_RELEASES[9] else 9  # the parent's KiCad
+            self._new_files[uid] = (file, schematic_file(root=False, kicad=kicad))
         return sheet
 
     def new_files(self) -> dict[Path, bytes]:

@@ -114,7 +114,7 @@ def library_entry(node: SList, parents: list[SList], lib_id: str, version: int) 
 
     flat = flatten(node, parents)
     flat.kids[1] = quote(lib_id)
-    return upgrade(downgrade(flat, version), version, placed=False)
+    return downgrade(upgrade(flat, version, placed=False), version)
 
 
 @dataclass

@@ -114,4 +114,4 @@ def placed_symbol(entry: LibEntry, p: Placement, version: int, uid: str | None =
                 make("dnp", b"no"),
                 make("uuid", quote(uid or new_uuid())),
                 *props, *pins, instances)
-    return upgrade(downgrade(node, version), version, placed=True)
+    return downgrade(upgrade(node, version, placed=True), version)
