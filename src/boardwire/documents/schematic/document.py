@@ -119,9 +119,10 @@ class Schematic(SchematicReading):
         nl = self.tree.newline
         return (b"\n" + ind * depth).replace(b"\n", nl), as_tree(text.replace(b"\n", nl))
 
-    def _stroke(self) -> SList:
-        """A wire's default stroke: KiCad 6 files give it a colour of zeros too."""
-        return make("stroke", make("width", b"0"), make("type", b"default"),
+    def _stroke(self, kind: str = "default") -> SList:
+        """A wire's stroke of line type ``kind`` (default: the sheet's); KiCad 6 files
+        give it a colour of zeros too."""
+        return make("stroke", make("width", b"0"), make("type", kind.encode()),
                     make("color", b"0", b"0", b"0", b"0")
                     if (self.version or 0) < SCHEMATIC_RELEASES[7] else None)
 
@@ -155,9 +156,14 @@ class Schematic(SchematicReading):
     # The lists of new items (what the add_* methods insert, and what the KiCad 10
     # regeneration test rebuilds from each item's fields): unchanged from KiCad 8 to 10.
 
-    def wire_list(self, points: list[Point], *, bus: bool = False, uid: str | None = None) -> SList:
+    def wire_list(self, points: list[Point], *, bus: bool = False, uid: str | None = None,
+                  line_type: str = "default") -> SList:
         pts = make("pts", *(make("xy", mm(x), mm(y)) for x, y in points))
-        return make("bus" if bus else "wire", pts, self._stroke(), self._uuid(uid))
+        return make("bus" if bus else "wire", pts, self._stroke(line_type), self._uuid(uid))
+
+    def bus_entry_list(self, at: Point, size: Point, uid: str | None = None) -> SList:
+        return make("bus_entry", make("at", mm(at[0]), mm(at[1])),
+                    make("size", mm(size[0]), mm(size[1])), self._stroke(), self._uuid(uid))
 
     def label_list(self, text: str, at: Point, angle: float = 0.0, *, kind: str = "label",
                    shape: str = "input", uid: str | None = None,
@@ -207,9 +213,7 @@ class Schematic(SchematicReading):
 
     def add_bus_entry(self, at: Point, size: Point, uid: str | None = None) -> Marker:
         """Add a wire-to-bus entry from ``at`` (on the bus) to ``at`` + ``size`` (nm)."""
-        node = make("bus_entry", make("at", mm(at[0]), mm(at[1])),
-                    make("size", mm(size[0]), mm(size[1])), self._stroke(), self._uuid(uid))
-        return Marker(self, self._place(node, ("bus_entry",)))
+        return Marker(self, self._place(self.bus_entry_list(at, size, uid), ("bus_entry",)))
 
     def break_wires_at(self, p: Point) -> int:
         """Split every two-point wire that passes through ``p`` there (KiCad's
