@@ -88,7 +88,7 @@ def test_every_list_of_every_kicad10_file_regenerates(files):
                 if kicad9_text(kid, 1)[1] != kid.to_bytes():
                     off.setdefault(os.path.basename(path), set()).add(kid.head)
     assert off == HAND_WRITTEN
-    assert lists >= 500
+    assert lists >= 600  # 611 today
 
 
 def _heads(node: SList) -> set[str]:
