@@ -25,7 +25,7 @@ from .extents import courtyard_boxes, layout_box
 from .container import GRAPHIC_KINDS, TRACK_KINDS, FootprintContainer
 from .footprint import Footprint, Pad
 from .items import Graphic, Text, Track, Via, Zone
-from .new_items import ZoneSpec, graphic_list, track_list, via_list, zone_list
+from .new_items import ZoneSpec, graphic_list, text_list, track_list, via_list, zone_list
 from .reading import BoardReading
 
 
@@ -115,12 +115,8 @@ class Board(BoardReading):
                  size: int = 1_000_000, thickness: int = 150_000, uid: str | None = None) -> Text:
         """Add board text (gr_text); on a back layer it is mirrored, as KiCad does."""
         self.require("uuid", "adding text")
-        effects = make("effects", make("font", make("size", mm(size), mm(size)),
-                                       make("thickness", mm(thickness))),
-                       make("justify", b"mirror") if layer.startswith("B.") else None)
-        node = make("gr_text", quote(text), make("at", mm(at[0]), mm(at[1]), atoms.num(angle)),
-                    make("layer", self.layer_token(layer)), self.id_token(uid or new_uuid()),
-                    effects)
+        node = text_list(self, text, at, angle, layer, uid or new_uuid(), size=(size, size), thickness=thickness,
+                         justify=["mirror"] if layer.startswith("B.") else None)
         index = self._insert_index(tuple(GRAPHIC_KINDS), ("segment", "arc", "via", "zone", "group"))
         return Text(self, self.insert(self.root, node, index))
 

@@ -324,6 +324,37 @@ class Text(BoardItem):
     def text(self) -> str:
         return self.arg(0)
 
+    @property
+    def position(self) -> Point | None:
+        return self.point("at")
+
+    @property
+    def orientation(self) -> float:
+        return self.angle("at")
+
+    def _font(self, head: str):
+        effects = self.child("effects")
+        font = effects.find("font") if effects is not None else None
+        return font.find(head) if font is not None else None
+
+    @property
+    def size(self) -> Point | None:
+        """The font's (width, height) nm."""
+        s = self._font("size")
+        return (atoms.to_nm(s.atoms()[0]), atoms.to_nm(s.atoms()[1])) if s is not None else None
+
+    @property
+    def thickness(self) -> int | None:
+        """The stroke width (nm); None when the file leaves it to the font."""
+        t = self._font("thickness")
+        return atoms.to_nm(t.atoms()[0]) if t is not None else None
+
+    @property
+    def justify(self) -> list[str]:
+        effects = self.child("effects")
+        j = effects.find("justify") if effects is not None else None
+        return [atoms.text(v) for v in j.atoms()] if j is not None else []
+
 
 class Group(View):
     __slots__ = ()

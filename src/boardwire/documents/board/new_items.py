@@ -1,7 +1,8 @@
 """The lists of new tracks, arcs, vias, zones and drawings, in the tokens of a board's own format
 version: what `Board.add_track`, `add_via` and `add_zone` insert, and what the KiCad 10
 regeneration test rebuilds from each item's fields (tests/documents/test_kicad10.py);
-`Board.add_graphic` writes drawings with `graphic_list`.
+`Board.add_graphic` and `add_text` write drawings and texts with `graphic_list` and
+`text_list`.
 
 Sources: ``PCB_IO_KICAD_SEXPR::format(PCB_TRACK)`` / ``format(ZONE)`` of KiCad 9 and
 ``PCB_WRITER_V10`` (pcbnew/pcb_io/kicad_sexpr/writers/pcb_writer_v10.cpp) of KiCad 10,
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ...sexpr import atoms
 from ...sexpr.atoms import mm, quote
 from ...sexpr.node import SList
 from ..sexpr_doc import make
@@ -165,3 +167,16 @@ def graphic_list(doc, shape: str, points: list[Point], layer: str, width: int, u
     return make(f"gr_{shape}", *p, make("stroke", make("width", mm(width)), make("type", stroke_type.encode())),
                 fill_node, make("locked", b"yes") if locked else None,
                 make("layer", doc.layer_token(layer)), doc.id_token(uid))
+
+
+def text_list(doc, text: str, at: Point, angle: float, layer: str, uid: str, *,
+              size: Point = (1_000_000, 1_000_000), thickness: int | None = 150_000,
+              justify: list[str] | None = None) -> SList:
+    """Board text ``gr_text`` at ``at`` (nm) turned ``angle`` degrees; font ``size``
+    (width, height nm), stroke ``thickness`` (None: the font's default, not written),
+    ``justify`` words (left/right/top/bottom/mirror; [] or None: centred)."""
+    font = make("font", make("size", mm(size[0]), mm(size[1])),
+                make("thickness", mm(thickness)) if thickness is not None else None)
+    return make("gr_text", quote(text), make("at", mm(at[0]), mm(at[1]), atoms.num(angle)),
+                make("layer", doc.layer_token(layer)), doc.id_token(uid),
+                make("effects", font, make("justify", *(j.encode() for j in justify)) if justify else None))
