@@ -73,6 +73,7 @@ class Job:
         self._result: Any = None
         self._error: BaseException | None = None
         self._done = threading.Event()
+        self._settled = threading.Event()  # set once the end listeners have run
         self._cond = threading.Condition()
         self._history: list[tuple[float, str]] = []  # every progress report, for waiters to pass on
         self._on_end = [on_end] if on_end is not None else []
@@ -100,11 +101,14 @@ class Job:
             self._result, self._error, self.ended = result, error, time.time()
             self._done.set()
             self._cond.notify_all()
-        for listener in self._on_end:
-            try:
-                listener(self)
-            except Exception:  # noqa: BLE001 - a listener must not change the outcome
-                pass
+        try:
+            for listener in self._on_end:
+                try:
+                    listener(self)
+                except Exception:  # noqa: BLE001 - a listener must not change the outcome
+                    pass
+        finally:
+            self._settled.set()
 
     def abandon(self, reason: str) -> None:
         """End a job whose work did not stop when cancelled (its thread may run on):
@@ -251,8 +255,8 @@ class JobTable:
         for job in running:
             job.token.cancel()
         deadline = time.monotonic() + wait_s
-        for job in running:
-            if not job._done.wait(max(0.0, deadline - time.monotonic())):
+        for job in running:  # ended, and its end told (the audit line written) before the process goes
+            if not job._settled.wait(max(0.0, deadline - time.monotonic())):
                 job.abandon(f"the server stopped; {job.command} did not end within {wait_s:g} s of being cancelled")
 
 
