@@ -1,4 +1,4 @@
-"""project.new: a KiCad 9 project as KiCad writes one, loaded by kicad-cli, reopened
+"""project.new: a KiCad 9 (or 10) project as KiCad writes one, loaded by kicad-cli, reopened
 and saved byte-identical by boardwire, built out of sight and never overwriting."""
 
 from __future__ import annotations
@@ -68,6 +68,27 @@ def test_formats_are_kicad_9s():
     if installed.is_file():  # the bundled copy is KiCad's template, byte for byte
         assert new_project.bundled_template_project() == installed.read_bytes()
         assert new_project.project_files("x", "blank")["x.kicad_pro"] == installed.read_bytes()
+
+
+@pytest.mark.parametrize("template", ["blank", "2layer-starter"])
+def test_kicad_10_project(tmp_path, template):
+    """kicad_version 10: KiCad 10's formats (a real pcbnew 10 header, no net table),
+    editable by boardwire in those formats; the default stays KiCad 9."""
+    assert new(tmp_path, name="a")["kicad_version"] == 9
+    r = new(tmp_path, name="k10", template=template, kicad_version=10)
+    assert r["kicad_version"] == 10 and "KiCad 10" in r["summary"]
+    pcb = (tmp_path / "k10/k10.kicad_pcb").read_bytes()
+    sch = (tmp_path / "k10/k10.kicad_sch").read_bytes()
+    assert pcb.startswith(b'(kicad_pcb\n\t(version 20260206)\n\t(generator "pcbnew")\n\t(generator_version "10.0")\n')
+    assert sch.startswith(b'(kicad_sch\n\t(version 20260306)\n\t(generator "eeschema")\n\t(generator_version "10.0")\n')
+    assert b"\n\t(net " not in pcb and b"(covering" in pcb
+    board = open_document(tmp_path / "k10/k10.kicad_pcb")
+    assert board.named_nets and board.to_bytes() == pcb
+    assert (board.outline_bbox() is not None) == (template == "2layer-starter")
+    board.add_track((110_000_000, 100_000_000), (120_000_000, 100_000_000), 200_000, "F.Cu", board.ensure_net("GND"))
+    assert b'(net "GND")' in board.to_bytes() and b"(net 1" not in board.to_bytes()
+    with pytest.raises(InvalidArgs):
+        new(tmp_path, name="bad", kicad_version=8)
 
 
 def test_starter_rules_and_outline(tmp_path):

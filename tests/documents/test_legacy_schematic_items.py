@@ -106,9 +106,10 @@ def test_symbols_stay_refused_in_kicad_6_and_7():
         doc._place(lib.node, ("symbol",))
 
 
-def test_kicad_10_schematics_change_values_but_take_no_new_item():
-    """KiCad 10 (20260306) wrote tokens KiCad 9 lacks: boardwire changes what is there
-    (a field value) and refuses to add (a wire), never writing KiCad 9's shapes into it."""
+def test_kicad_10_schematics_change_values_and_take_new_items_newer_stay_read_only():
+    """KiCad 10 (20260306) schematics are edited: a field value changes in place and a
+    new wire is written (its KiCad 10 shape: tests/documents/test_kicad10.py); a
+    nightly's newer format (20260326) is read but not changed."""
     src = need(CORPUS / "KiCad__kicad-source-mirror/qa/data/pcbnew/diff_pair_uncoupled_tuning_drc.kicad_sch")
     doc = boardwire.open(src)
     assert doc.version == 20260306
@@ -117,5 +118,9 @@ def test_kicad_10_schematics_change_values_but_take_no_new_item():
     out = doc.to_bytes()
     assert len(out.splitlines()) == len(src.read_bytes().splitlines())
     assert sum(a != b for a, b in zip(out.splitlines(), src.read_bytes().splitlines())) == 1
-    with pytest.raises(UnsupportedFormat, match="adds nothing"):
-        doc.add_wire([(0, 0), (MM, 0)])
+    doc.add_wire([(0, 0), (MM, 0)])
+    assert doc.version == 20260306 and len(doc.wires) == 7
+    nightly = boardwire.open(need(CORPUS / "KiCad__kicad-source-mirror/qa/data/eeschema/api_kitchen_sink.kicad_sch"))
+    assert nightly.version == 20260326
+    with pytest.raises(UnsupportedFormat, match="reads newer ones"):
+        nightly.add_wire([(0, 0), (MM, 0)])

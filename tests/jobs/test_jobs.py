@@ -6,6 +6,7 @@ returns; job.cancel, and cancelling the starting call or a job.wait, kill kicad-
 from __future__ import annotations
 
 import shutil
+import threading
 import time
 
 import anyio
@@ -59,6 +60,31 @@ def test_the_job_table_keeps_the_newest_and_reports_states():
     with pytest.raises(Cancelled):  # waiting raises what the work raised
         job.wait(5)
     assert job.status()["state"] == "cancelled" and job.status()["error"]["code"] == "cancelled"
+
+
+def test_at_exit_running_jobs_are_cancelled_and_stubborn_ones_abandoned():
+    """What runs when the process exits: work that stops on cancel ends cancelled;
+    work that ignores it is abandoned (cancelled, said why) and ends once only."""
+    table, ended, release = JobTable(), [], threading.Event()
+
+    def polite(job):
+        while True:
+            job.token.check()
+            time.sleep(0.01)
+
+    def stubborn(job):
+        release.wait(10)
+        return "late"
+
+    jobs = [table.start("t.polite", polite, CancelToken(), on_end=ended.append),
+            table.start("t.stubborn", stubborn, CancelToken(), on_end=ended.append)]
+    table.cancel_running(wait_s=0.5)
+    assert [j.state for j in jobs] == ["cancelled", "cancelled"]
+    assert "did not end within" in jobs[1].status()["error"]["message"]
+    release.set()
+    jobs[1].thread.join(5)
+    assert sorted(j.command for j in ended) == ["t.polite", "t.stubborn"]  # once each, not again when it ends
+    assert jobs[1].state == "cancelled"
 
 
 def test_over_mcp_a_job_waited_cancelled_and_cancelled_by_notification(ws):

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from shapely.geometry import LineString, Point, box
 
 from boardwire.layout.route import Keepout, Net, NetRule, Obstacle, Options, Piece, Problem, Rules, route
-from boardwire.layout.route.verify import seg_dist
+from boardwire.layout.route.verify import point_seg_dist, seg_dist
 
 MM = 1_000_000
 RULE = NetRule(width=250_000, clearance=200_000, via_diameter=600_000, via_drill=300_000)
@@ -92,3 +93,68 @@ def test_same_seed_same_result():
     a = route(_problem(("F.Cu", "B.Cu")), Options(seed=4))
     b = route(_problem(("F.Cu", "B.Cu")), Options(seed=4))
     assert [(t.start, t.end, t.layer) for t in a.tracks] == [(t.start, t.end, t.layer) for t in b.tracks]
+
+
+def _dangling(result, pads) -> list:
+    """Tracks KiCad 9's DRC calls dangling (`CONNECTIVITY_DATA::TestTrackEndpointDangling`):
+    every item of the net touching a track (within half its width) counts for the end it
+    touches, or when it touches both, for the end nearer one of the item's ends (a
+    track's) or its centre (a pad's, a via's); a track with an end nobody counts for
+    dangles."""
+    out = []
+    for t in result.tracks:
+        acc = t.width / 2
+        near = []  # (hits start, hits end, distance to start, distance to end)
+        for u in result.tracks:
+            if u is not t and u.net == t.net and u.layer == t.layer \
+                    and seg_dist(t.start, t.end, u.start, u.end) <= (t.width + u.width) / 2:
+                def ends(p, u=u):
+                    return min(math.dist(u.start, p), math.dist(u.end, p))
+                near.append((point_seg_dist(t.start, u.start, u.end) <= u.width / 2 + acc,
+                             point_seg_dist(t.end, u.start, u.end) <= u.width / 2 + acc,
+                             ends(t.start), ends(t.end)))
+        for v in result.vias:
+            if v.net == t.net:
+                near.append((math.dist(v.at, t.start) <= v.diameter / 2 + acc,
+                             math.dist(v.at, t.end) <= v.diameter / 2 + acc,
+                             math.dist(v.at, t.start), math.dist(v.at, t.end)))
+        for net, shape, at in pads:
+            if net == t.net:
+                near.append((shape.distance(Point(t.start)) <= acc, shape.distance(Point(t.end)) <= acc,
+                             math.dist(at, t.start), math.dist(at, t.end)))
+        start = sum(1 for hs, he, ds, de in near if hs and (not he or ds < de))
+        end = sum(1 for hs, he, ds, de in near if he and (not hs or ds >= de))
+        if not (start and end):
+            out.append(t)
+    return out
+
+
+# pads of one net (mm) whose routes met a track of the same net in its middle with a
+# step shorter than the width: KiCad's DRC found the step dangling (before issue 15's
+# fix: a StickHub track after autoplace)
+TEES = [[(16.475, 18.171), (10.092, 18.475), (6.764, 2.809), (11.696, 2.033)],
+        [(8.691, 9.539), (14.7, 1.531), (2.432, 3.657), (3.619, 2.663)],
+        [(16.063, 8.304), (13.971, 17.824), (9.446, 5.403), (5.491, 13.701)],
+        [(10.894, 11.412), (12.272, 18.109), (13.173, 6.59), (16.12, 9.729)],
+        [(3.952, 16.893), (4.524, 18.378), (12.968, 12.498), (3.918, 2.428)],
+        [(11.088, 15.577), (5.616, 4.556), (5.749, 11.972), (14.31, 8.193)],
+        [(3.075, 15.677), (6.46, 7.563), (11.365, 12.984), (1.617, 7.192)]]
+
+
+@pytest.mark.parametrize("pts", TEES)
+def test_routes_meeting_a_track_leave_no_dangling_end(pts):
+    clusters, obstacles, pads = [], [], []
+    for k, (x, y) in enumerate(pts):
+        shape = box((x - 0.4) * MM, (y - 0.4) * MM, (x + 0.4) * MM, (y + 0.4) * MM)
+        at = (round(x * MM), round(y * MM))
+        clusters.append([Piece("pad", (0,), shape, at, 0, f"P{k}")])
+        obstacles.append(Obstacle(shape, (0,), 1, RULE.clearance))
+        pads.append((1, shape, at))
+    p = Problem(["F.Cu"], (0,), box(0, 0, 20 * MM, 20 * MM), obstacles, [], [Net(1, "N1", RULE, clusters)],
+                Rules(min_clearance=0, edge_clearance=300_000), (0, 0, 20 * MM, 20 * MM))
+    result = route(p, Options(seed=1))
+    assert result.routed == result.total == 3
+    assert not _dangling(result, pads)
+    for t in result.tracks:  # the cut keeps 0/45/90 degrees
+        dx, dy = abs(t.end[0] - t.start[0]), abs(t.end[1] - t.start[1])
+        assert dx == 0 or dy == 0 or dx == dy

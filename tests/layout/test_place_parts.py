@@ -1,13 +1,18 @@
 """The placer's pieces on their own: the raster of a region that is not a rectangle,
-the RUDY congestion grid, and how pcb.autoplace counts a
-fixed part that reaches past the outline (ecc83-pp's P4, as KiCad's demo has it)."""
+the RUDY congestion grid, ratsnest crossings and restarts chosen by them, and how
+pcb.autoplace counts a fixed part that reaches past the outline (ecc83-pp's P4, as
+KiCad's demo has it)."""
 
 from __future__ import annotations
 
+import numpy as np
 import shapely
 
+from boardwire.layout.place import Options, place
 from boardwire.layout.place.congestion import Congestion
 from boardwire.layout.place.outside import Outside
+from boardwire.layout.place.score import crossings, net_pins
+from boardwire.layout.place_board import build_problem
 from boardwire.registry import REGISTRY, Context
 from boardwire.session import Session
 from tests.inputs import DEMOS, need
@@ -53,3 +58,31 @@ def test_a_fixed_part_past_the_outline_is_reported_apart(tmp_path):
     assert result["off_board"] == 0 and result["off_board_parts"] == []
     assert result["off_board_fixed"] == ["P4"] and "1 fixed part(s)" in result["summary"]
     assert result["overlaps"] == 0
+
+
+def test_crossings_count_lines_of_different_nets_that_cross():
+    x = {1: np.array([[0.0, 0.0], [10.0, 10.0]]), 2: np.array([[0.0, 10.0], [10.0, 0.0]])}
+    assert crossings(x) == 1
+    assert crossings({1: x[1], 2: np.array([[0.0, 10.0], [10.0, 20.0]])}) == 0  # parallel
+    assert crossings({1: x[1], 2: np.array([[10.0, 10.0], [20.0, 0.0]])}) == 0  # a shared end
+    # a net of three pins: its spanning tree (0,0)-(5,0)-(5,10) is crossed once by net 2
+    three = {1: np.array([[0.0, 0.0], [5.0, 0.0], [5.0, 10.0]]), 2: np.array([[0.0, 5.0], [10.0, 5.0]])}
+    assert crossings(three) == 1
+    # nets of more pins than CROSSING_PINS (supplies, grounds) are left out
+    assert crossings({**x, 3: np.array([[float(i), 5.0] for i in range(20)])}) == 1
+
+
+def test_restarts_keep_the_least_crossed_placement(tmp_path):
+    need(ECC83)
+    from boardwire.commands.drc_builtin import session_rules
+
+    board = strip_board(ECC83, tmp_path)
+    session = Session(tmp_path)
+    od = session.get(board.name, "board", "test")
+    problem = build_problem(od.doc, session_rules(Context(session), od)).problem
+    one = place(problem, Options(seed=3, effort=1))
+    three = place(problem, Options(seed=3, effort=1, restarts=3))
+    again = place(problem, Options(seed=3, effort=1, restarts=3))
+    assert three.poses == again.poses and not three.unplaced
+    cross = [crossings(net_pins(problem, r.poses)) for r in (one, three)]
+    assert cross[1] <= cross[0]  # the first restart is the single run itself

@@ -16,7 +16,7 @@ from mcp import Client
 from boardwire.errors import NotFound
 from boardwire.registry import REGISTRY, Context
 from boardwire.session import Session, audit
-from tests.inputs import DEMOS, need
+from tests.inputs import DEMOS, REPO, absent, need
 from tests.protocols.test_mcp import stdio
 
 BOARD = "b.kicad_pcb"
@@ -103,3 +103,36 @@ def test_hand_edited_and_torn_lines_lose_nothing_else(tmp_path):
                          capture_output=True, text=True)
     assert out.returncode == 0 and "pcb.move" in out.stdout, out.stderr
     assert audit.markdown(list(audit.read(tmp_path)))
+
+
+def test_long_argument_names_are_trimmed_too(tmp_path):
+    log = audit.Audit(tmp_path)
+    log.record(door="mcp", command="pcb.move", args={"k" * 5000: 1}, seconds=0.0)
+    log.close()
+    (key,) = next(iter(audit.read(tmp_path)))["args"]
+    assert key.endswith("(5000 chars)") and len(key) < 300
+
+
+def test_person_commands_are_logged_and_a_missing_workspace_is_an_error(ws):
+    sample = REPO / "examples" / "parts" / "jlc-basic-preferred-sample.csv"
+    assert cli(ws, "parts", "import", str(sample)).returncode == 0
+    assert cli(ws, "parts", "import", "nothere.csv").returncode == 14
+    lines = [(x["door"], x["command"], x["error"]) for x in audit.read(ws)]
+    assert lines == [("cli", "parts.import", None), ("cli", "parts.import", "not-found")]
+    r = cli(ws, "log", "--root", str(ws / "nonexistent"))
+    assert r.returncode == 14 and "not-found" in r.stderr and not (ws / "nonexistent").exists()
+
+
+def test_a_server_stopped_mid_job_logs_the_job_cancelled(tmp_path):
+    """The client goes away while a check runs as a job: the server exits, the job is
+    cancelled on the way out (kicad-cli killed) and its end line is in the log."""
+    if shutil.which("kicad-cli") is None:
+        absent("kicad-cli is not installed (.ci/install-kicad.sh)")
+    for f in need(DEMOS / "video").glob("video.kicad_p*"):
+        shutil.copy(f, tmp_path / f.name)
+    call = {"jsonrpc": "2.0", "id": 1, "method": "check.drc", "params": {"path": "video.kicad_pcb", "wait_s": 0}}
+    r = subprocess.run([*CLI, "serve", "--stdio"], cwd=tmp_path, input=json.dumps(call) + "\n",
+                       capture_output=True, text=True, timeout=120)
+    assert '"state":"running"' in r.stdout.replace(" ", "")
+    lines = [(x["command"], x.get("job"), x.get("state")) for x in audit.read(tmp_path)]
+    assert lines == [("check.drc", "j1", "running"), ("check.drc", "j1", "cancelled")], (r.stdout, r.stderr, list(tmp_path.iterdir()))

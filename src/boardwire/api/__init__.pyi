@@ -116,7 +116,7 @@ class _Agent(Namespace):
 class _Board(Namespace):
     """boardwire.api.board: generated from the registry."""
 
-    def autoplace(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, references: Sequence[str] | None = None, pinned: dict[str, dict[str, Any]] | None = None, area: Sequence[float] | None = None, allow_back: bool = False, edges: dict[str, Literal['left', 'right', 'top', 'bottom']] | None = None, clearance: float = 0.25, spacing: float = 0.5, grid: float = 0.127, effort: int = 2, seed: int = 0, time_limit: float = 60, wait_s: float | None = None) -> dict[str, Any]:
+    def autoplace(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, references: Sequence[str] | None = None, pinned: dict[str, dict[str, Any]] | None = None, area: Sequence[float] | None = None, allow_back: bool = False, edges: dict[str, Literal['left', 'right', 'top', 'bottom']] | None = None, clearance: float = 0.25, spacing: float = 0.5, grid: float = 0.127, effort: int = 2, restarts: int = 1, seed: int = 0, time_limit: float = 60, wait_s: float | None = None) -> dict[str, Any]:
         """Place footprints in the outline at quarter turns without courtyard overlaps, short ratsnest, sheets together, decoupling caps by their IC, connectors on chosen edges; pinned poses kept; same seed, same result.
 
         Registry command ``pcb.autoplace`` (edit, long; units: mm, degrees, seconds).
@@ -134,6 +134,7 @@ class _Board(Namespace):
             spacing (float): routing room 0-1 (default 0.5)
             grid (float): (default 0.127)
             effort (int): (default 2)
+            restarts (int): anneals; least crossed kept (default 1)
             seed (int): (default 0)
             time_limit (float): s (default 60)
             wait_s (float | None): s; then a job
@@ -586,7 +587,7 @@ class _Board(Namespace):
         ...
 
     def place(self, *, footprint: str, reference: str, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, value: str | None = None, angle: float = 0, side: Literal['front', 'back'] = 'front', nets: dict[str, str] = ...) -> dict[str, Any]:
-        """Copy a library footprint (found through fp-lib-table and KiCad's library variables) onto the board as KiCad 9 places it, pads given nets.
+        """Copy a library footprint (found through fp-lib-table and KiCad's library variables) onto the board as KiCad places it, pads given nets.
 
         Registry command ``pcb.placeFootprint`` (edit; units: mm, degrees).
         One undo step (inside `transaction` it joins the transaction's step).
@@ -1903,8 +1904,8 @@ class _Project(Namespace):
         """
         ...
 
-    def new(self, *, name: str, template: Literal['blank', '2layer-starter'] = 'blank', folder: str | None = None) -> dict[str, Any]:
-        """A new KiCad 9 project as KiCad writes one: NAME.kicad_pro, .kicad_sch, .kicad_pcb, empty library tables; where this machine has no global sym-lib-table or fp-lib-table, the project's lists KiCad's default libraries instead (else ERC warns on every symbol). Never overwrites (invalid-args).
+    def new(self, *, name: str, template: Literal['blank', '2layer-starter'] = 'blank', folder: str | None = None, kicad_version: Literal[9, 10] = 9) -> dict[str, Any]:
+        """A new KiCad 9 (default: kicad-cli here checks it) or 10 project: NAME.kicad_pro, .kicad_sch, .kicad_pcb, library tables (listing KiCad's default libraries when this machine has no global tables, else ERC warns on every symbol). Never overwrites (invalid-args).
 
         Registry command ``project.new`` (session).
 
@@ -1912,6 +1913,7 @@ class _Project(Namespace):
             name (str): (required)
             template (Literal['blank', '2layer-starter']): 2layer-starter: 50x40 mm outline, 0.2 mm clearance/track, 0.6/0.3 mm vias (default 'blank')
             folder (str | None): Default: a new folder NAME
+            kicad_version (Literal[9, 10]): (default 9)
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -2777,7 +2779,7 @@ class _Sch(Namespace):
         ...
 
     def place_symbol(self, *, symbol: str, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, angle: Literal[0, 90, 180, 270] = 0, mirror: Literal['none', 'x', 'y'] = 'none', unit: int = 1, reference: str | None = None, value: str | None = None, footprint: str | None = None, fields: dict[str, str] = ...) -> dict[str, Any]:
-        """Place a library symbol (found through sym-lib-table and KiCad's library variables; its definition copied into lib_symbols, flattened if it extends another) as KiCad 9 places it: fields moved with the symbol, one pin entry per library pin, one instance path per placement of this sheet file (reference default PREFIX?, e.g. R?). angle is 0/90/180/270 counter-clockwise; mirror x flips top-bottom, y left-right. Returns the pins' positions (mm). Errors: not-found for an unknown library or symbol; invalid-args for a unit the symbol lacks or a reference in use; unsupported-format for a schematic older than KiCad 8.
+        """Place a library symbol (found through sym-lib-table and KiCad's library variables; its definition copied into lib_symbols, flattened if it extends another) as KiCad places it: fields moved with the symbol, one pin entry per library pin, one instance path per placement of this sheet file (reference default PREFIX?, e.g. R?). angle 0/90/180/270 counter-clockwise. Returns the pins' positions (mm). Errors: not-found for an unknown library or symbol; invalid-args for a unit the symbol lacks or a reference in use; unsupported-format for a schematic older than KiCad 8.
 
         Registry command ``sch.placeSymbol`` (edit; units: mm, degrees).
         One undo step (inside `transaction` it joins the transaction's step).

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+
+from ..errors import NotFound
 
 
 def log_command(since: str = typer.Option(None, "--since", help="A span back (90s, 10m, 2h, 1d) or an ISO time"),
@@ -24,6 +27,9 @@ def log_command(since: str = typer.Option(None, "--since", help="A span back (90
     except ValueError as e:
         Console(stderr=True).print(f"[red]error[/red] usage: --since: {e}")
         raise typer.Exit(2)
+    if not Path(root).is_dir():
+        Console(stderr=True).print(f"[red]error[/red] not-found: no workspace folder {escape(root)}")
+        raise typer.Exit(NotFound.exit_status)
     lines = audit.read(root, since=start, command=command, errors=errors)
     if as_json:
         for line in lines:

@@ -3,6 +3,7 @@ and search it from the shell."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import typer
@@ -21,16 +22,27 @@ def import_cmd(file: str = typer.Argument(..., help="A jlcpcb-parts-database CSV
     from ..commands.parts import import_file
     from ..errors import IOFailure, NotFound
 
-    path = Path(file)
+    from ..session.audit import Audit
+
+    path, t0, audit = Path(file), time.monotonic(), Audit(root)
+
+    def record(**kw):  # the person's command is in the workspace's audit log like any call
+        audit.record(door="cli", client="cli", actor="cli", command="parts.import", args={"file": file},
+                     seconds=time.monotonic() - t0, **kw)
+        audit.close()
+
     try:
         if not path.is_file():
             raise NotFound(f"no file {file}", hint="Give the path of a catalogue file (examples/parts/ has a sample).")
         n = import_file(Path(root), path)
-    except BoardwireError as e:
-        fail(e, True)
-    except OSError as e:
-        fail(IOFailure(str(e)), True)
-    print_json({"summary": f"{n['rows']} rows from {path.name}; {n['total']} in the catalogue", **n})
+    except (BoardwireError, OSError) as e:
+        err = e if isinstance(e, BoardwireError) else IOFailure(str(e))
+        if Path(root).is_dir():
+            record(error=err)
+        fail(err, True)
+    out = {"summary": f"{n['rows']} rows from {path.name}; {n['total']} in the catalogue", **n}
+    record(result=out)
+    print_json(out)
 
 
 @parts_app.command("search")

@@ -54,7 +54,7 @@ class PlaceArgs(EditArgs):
          examples=({"path": "b.kicad_pcb", "footprint": "Resistor_SMD:R_0805_2012Metric",
                     "reference": "R1", "value": "10k", "at": [100, 50], "nets": {"1": "VCC", "2": "LED"}},))
 def place_footprint(ctx: Context, a: PlaceArgs) -> dict:
-    """Copy a library footprint (found through fp-lib-table and KiCad's library variables) onto the board as KiCad 9 places it, pads given nets."""
+    """Copy a library footprint (found through fp-lib-table and KiCad's library variables) onto the board as KiCad places it, pads given nets."""
     board = board_of(ctx, a.path)
     if board.footprint(a.reference) is not None:
         raise InvalidArgs(f"{a.reference} is already on the board",
@@ -65,7 +65,7 @@ def place_footprint(ctx: Context, a: PlaceArgs) -> dict:
     if unknown:
         raise InvalidArgs(f"{a.footprint} has no pad {', '.join(unknown)}",
                           errors=[{"loc": f"nets.{u}", "msg": "no such pad", "type": "value"} for u in unknown])
-    known = board.index.net_table
+    known = set(board.net_table)
     new_nets = sorted({name for name in a.nets.values() if name and name not in known})
     for name in a.nets.values():
         board.ensure_net(name)

@@ -88,7 +88,7 @@ def items(ctx: Context, a: ItemsArgs) -> dict:
 
     board = board_of(ctx, a.path)
     idx = board.index
-    nets = {n: name for name, n in idx.net_table.items()}
+    nets = {n: name for name, n in board.net_table.items()}
     kinds = set(a.kind) if a.kind else set(BOARD_KINDS)
     # start from the smallest index that applies, then check the rest per record
     pools: list[tuple[int, object]] = []
@@ -151,8 +151,9 @@ def _matcher(pattern: str | None):
          examples=({"path": "b.kicad_pcb", "match": "usb*"},))
 def nets(ctx: Context, a: NetsArgs) -> dict:
     """The board's nets (by net number, paged) with how many pads, tracks and vias each has."""
-    idx = board_of(ctx, a.path).index
-    names = {n: name for name, n in idx.net_table.items()}
+    board = board_of(ctx, a.path)
+    idx, table = board.index, board.net_table
+    names = {n: name for name, n in table.items()}
     tracks: dict = {}
     vias: dict = {}
     for (net, kind), count in idx.net_kinds.items():
@@ -167,7 +168,7 @@ def nets(ctx: Context, a: NetsArgs) -> dict:
         pads[name] = pads.get(name, 0) + count
     keep = _matcher(a.match)
     rows = [{"net": name, "number": n, "pads": pads.get(name, 0), "tracks": tracks.get(name, 0),
-             "vias": vias.get(name, 0)} for name, n in idx.net_table.items() if n > 0 and keep(name)]
+             "vias": vias.get(name, 0)} for name, n in table.items() if n > 0 and keep(name)]
     page = rows[a.offset:a.offset + a.limit]
     shown = f" (showing {a.offset + 1}-{a.offset + len(page)})" if len(page) < len(rows) else ""
     return {"summary": f"{len(rows)} nets{shown}", "total": len(rows), "offset": a.offset, "nets": page}

@@ -44,7 +44,9 @@ def load(ctx: Context, a: DesignSource) -> Design:
 
         path = ctx.session.workspace.resolve(a.file)
         if not path.is_file():
-            raise NotFound(f"no design file {a.file}")
+            raise NotFound(f"no design file {a.file}",
+                           hint="Give the path of a design JSON inside the workspace (schema: docs/design-schema.json), "
+                                "or pass the design inline.")
         try:
             raw = json.loads(path.read_text(encoding="utf-8"))
         except ValueError as e:

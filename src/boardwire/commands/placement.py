@@ -34,6 +34,7 @@ class AutoplaceArgs(EditArgs):
     spacing: float = Field(0.5, ge=0, le=1, description="routing room 0-1")
     grid: float = Field(0.127, ge=0.01, le=10)
     effort: Annotated[int, Field(ge=1, le=3)] = 2
+    restarts: int = Field(1, ge=1, le=20, description="anneals; least crossed kept")
     seed: int = Field(0, ge=0, le=2**31 - 1)
     time_limit: float = Field(60, gt=0, le=3600, description="s")
 
@@ -74,6 +75,7 @@ def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
     rules = session_rules(ctx, od)
     ctx.progress(0.0, "reading the board")
     opts = Options(effort=a.effort, seed=a.seed, time_limit=a.time_limit, grid=nm(a.grid), spacing=a.spacing,
+                   restarts=a.restarts,
                    progress=lambda f, msg: ctx.progress(0.02 + 0.9 * f, msg))
     try:
         bp, result, moved = run(board, rules, opts, references=set(a.references) if a.references else None,

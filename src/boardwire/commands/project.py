@@ -1,4 +1,4 @@
-"""project.new: a new KiCad 9 project (C3 project family), as KiCad 9 writes one.
+"""project.new: a new KiCad 9 (or 10) project (C3 project family), as KiCad writes one.
 
 The files and their sources are in `boardwire.documents.new_project`. The project is
 built in a private temporary folder and moved into place only when complete, so a
@@ -46,6 +46,10 @@ class NewArgs(Args):
     template: Literal["blank", "2layer-starter"] = Field(
         "blank", description="2layer-starter: 50x40 mm outline, 0.2 mm clearance/track, 0.6/0.3 mm vias")
     folder: str | None = Field(None, min_length=1, max_length=4096, description="Default: a new folder NAME")
+    # Default 9: the KiCad here (kicad-cli 9 checks, exports and fills what boardwire
+    # makes and cannot load KiCad 10 files), and KiCad 10 opens KiCad 9 projects as
+    # they are; 10 writes KiCad 10's formats for a user whose KiCad is 10.
+    kicad_version: Literal[9, 10] = 9
 
 
 def _exists(err: str, what: list[str]) -> InvalidArgs:
@@ -98,12 +102,13 @@ def _place_files(build: Path, target: Path, names: list[str]) -> None:
          examples=({"name": "blinky", "template": "2layer-starter"},
                    {"name": "sensor", "folder": "."}))
 def new(ctx: Context, a: NewArgs) -> dict:
-    """A new KiCad 9 project as KiCad writes one: NAME.kicad_pro, .kicad_sch, .kicad_pcb, empty library tables; where this machine has no global sym-lib-table or fp-lib-table, the project's lists KiCad's default libraries instead (else ERC warns on every symbol). Never overwrites (invalid-args)."""
+    """A new KiCad 9 (default: kicad-cli here checks it) or 10 project: NAME.kicad_pro, .kicad_sch, .kicad_pcb, library tables (listing KiCad's default libraries when this machine has no global tables, else ERC warns on every symbol). Never overwrites (invalid-args)."""
     ws = ctx.session.workspace
     target = ws.resolve(a.folder if a.folder is not None else a.name)
     rel = "" if target == ws.root else ws.relative(target)
     missing = missing_global_tables()
-    files = project_files(a.name, a.template, {k: p.read_bytes() for k, p in missing.items() if p is not None})
+    files = project_files(a.name, a.template, {k: p.read_bytes() for k, p in missing.items() if p is not None},
+                          kicad=a.kicad_version)
     blocker = next((p for p in (target, *target.parents) if p.exists() and not p.is_dir()), None)
     if blocker is not None:
         raise InvalidArgs(f"{ws.relative(blocker)} is a file, not a folder",
@@ -127,9 +132,10 @@ def new(ctx: Context, a: NewArgs) -> dict:
             shutil.rmtree(build, ignore_errors=True)
     prefix = f"{rel}/" if rel else ""
     written = [{"path": prefix + n, "bytes": len(d)} for n, d in files.items()]
-    out = {"summary": f"new {a.template} project {a.name} in {rel or '.'} ({len(files)} files)",
+    out = {"summary": f"new {a.template} KiCad {a.kicad_version} project {a.name} in {rel or '.'} ({len(files)} files)",
            "project": f"{prefix}{a.name}.kicad_pro", "board": f"{prefix}{a.name}.kicad_pcb",
-           "schematic": f"{prefix}{a.name}.kicad_sch", "template": a.template, "files": written}
+           "schematic": f"{prefix}{a.name}.kicad_sch", "template": a.template,
+           "kicad_version": a.kicad_version, "files": written}
     if missing:
         out["library_tables"] = {
             f"{k}-lib-table": (f"no global {k}-lib-table here: the project's lists KiCad's default libraries"

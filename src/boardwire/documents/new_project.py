@@ -1,4 +1,4 @@
-"""The files of a new KiCad 9 project, byte for byte as KiCad 9 writes them.
+"""The files of a new KiCad 9 (or KiCad 10) project, byte for byte as KiCad 9 writes them.
 
 Sources (KiCad 9.0, checked against 9.0.8 by tests/commands/test_project.py):
 
@@ -20,6 +20,15 @@ Sources (KiCad 9.0, checked against 9.0.8 by tests/commands/test_project.py):
 * ``sym-lib-table``, ``fp-lib-table``: empty project library tables as KiCad 9 writes
   them (``LIB_TABLE::Format``: the table, ``(version 7)``, no rows).
 
+KiCad 10 (``kicad_version=10``; KiCad 10 cannot run here, so its files come from real
+KiCad 10 files): the board is the header pcbnew 10.0.2 wrote for a new two-layer board
+(general, paper, KiCad 10's default layer table, setup with KiCad 10's via protection
+and plot parameters: ``kicad10/empty.kicad_pcb``, from the QA board
+``diff_pair_uncoupled_tuning_drc.kicad_pcb`` of KiCad's source, its items left out),
+format 20260206, no net table (KiCad 10 names nets on items); the schematic is the same
+empty sheet in format 20260306 (``generator_version "10.0"``); the project file and the
+library tables are KiCad 9's, which KiCad 10 reads as they are.
+
 Units: millimetres in the files, as KiCad writes them.
 """
 
@@ -33,10 +42,12 @@ from pathlib import Path
 
 from .board import Board
 from .ids import new_uuid
+from .versions import BOARD_RELEASES, SCHEMATIC_RELEASES
 
 TEMPLATES = ("blank", "2layer-starter")
-SCHEMATIC_VERSION = 20250114  # eeschema 9.0 (SEXPR_SCHEMATIC_FILE_VERSION)
-BOARD_VERSION = 20241229  # pcbnew 9.0 (SEXPR_BOARD_FILE_VERSION)
+KICAD_VERSIONS = (9, 10)
+SCHEMATIC_VERSION = SCHEMATIC_RELEASES[9]  # eeschema 9.0 (SEXPR_SCHEMATIC_FILE_VERSION)
+BOARD_VERSION = BOARD_RELEASES[9]  # pcbnew 9.0 (SEXPR_BOARD_FILE_VERSION)
 
 # Where KiCad keeps its shared templates (KiCad's "system search" paths), besides
 # $KICAD9_TEMPLATE_DIR.
@@ -75,8 +86,8 @@ class StarterRules:
 STARTER = StarterRules()
 
 
-def _data(name: str) -> bytes:
-    return resources.files(__package__).joinpath("kicad9", name).read_bytes()
+def _data(name: str, kicad: int = 9) -> bytes:
+    return resources.files(__package__).joinpath(f"kicad{kicad}", name).read_bytes()
 
 
 def kicad_template_project() -> bytes:
@@ -109,8 +120,8 @@ def project_file(name: str, template: str) -> bytes:
     return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def board_file(template: str, outline_uuid: str | None = None) -> bytes:
-    data = _data("empty.kicad_pcb")
+def board_file(template: str, outline_uuid: str | None = None, kicad: int = 9) -> bytes:
+    data = _data("empty.kicad_pcb", kicad)
     if template == "blank":
         return data
     board = Board(data, None)
@@ -120,13 +131,14 @@ def board_file(template: str, outline_uuid: str | None = None) -> bytes:
     return board.to_bytes()
 
 
-def schematic_file(sheet_uuid: str | None = None, *, root: bool = True) -> bytes:
+def schematic_file(sheet_uuid: str | None = None, *, root: bool = True, kicad: int = 9) -> bytes:
     """An empty sheet as eeschema 9 saves one: the root sheet of a project, or (``root``
-    False) a sub-sheet file, which has no ``sheet_instances`` and no ``embedded_fonts``."""
+    False) a sub-sheet file, which has no ``sheet_instances`` and no ``embedded_fonts``;
+    ``kicad`` 10: the same sheet in KiCad 10's format."""
     text = ("(kicad_sch\n"
-            f"\t(version {SCHEMATIC_VERSION})\n"
+            f"\t(version {SCHEMATIC_RELEASES[kicad]})\n"
             '\t(generator "eeschema")\n'
-            '\t(generator_version "9.0")\n'
+            f'\t(generator_version "{kicad}.0")\n'
             f'\t(uuid "{sheet_uuid or new_uuid()}")\n'
             '\t(paper "A4")\n'
             "\t(lib_symbols)\n")
@@ -145,14 +157,18 @@ def lib_table(kind: str) -> bytes:
     return f"({kind}_lib_table\n  (version 7)\n)\n".encode("utf-8")
 
 
-def project_files(name: str, template: str, tables: dict[str, bytes] | None = None) -> dict[str, bytes]:
-    """File name -> content of a new project called ``name``; the ``.kicad_pro``
-    comes last (KiCad's project manager lists a project by it). ``tables``: kind
-    ("sym", "fp") -> the library table to write instead of an empty one."""
+def project_files(name: str, template: str, tables: dict[str, bytes] | None = None,
+                  kicad: int = 9) -> dict[str, bytes]:
+    """File name -> content of a new project called ``name`` for KiCad ``kicad`` (9 or
+    10); the ``.kicad_pro`` comes last (KiCad's project manager lists a project by
+    it). ``tables``: kind ("sym", "fp") -> the library table to write instead of an
+    empty one. ValueError for an unknown template or KiCad version."""
     if template not in TEMPLATES:
         raise ValueError(f"unknown template {template!r}")
+    if kicad not in KICAD_VERSIONS:
+        raise ValueError(f"unknown KiCad version {kicad!r}")
     tables = tables or {}
-    return {f"{name}.kicad_sch": schematic_file(), f"{name}.kicad_pcb": board_file(template),
+    return {f"{name}.kicad_sch": schematic_file(kicad=kicad), f"{name}.kicad_pcb": board_file(template, kicad=kicad),
             "sym-lib-table": tables.get("sym") or lib_table("sym"),
             "fp-lib-table": tables.get("fp") or lib_table("fp"),
             f"{name}.kicad_pro": project_file(name, template)}

@@ -23,6 +23,7 @@ from ..sexpr.atoms import mm, quote
 from ..sexpr.node import SList
 from .ids import new_uuid
 from .sexpr_doc import make
+from .versions import board_has
 
 _HEADER_DROP = {"version", "generator", "generator_version"}
 _NEEDS_UUID_AT_END = {"pad"}
@@ -34,6 +35,50 @@ AFTER_NET = {"pinfunction", "pintype", "die_length", "die_delay", "solder_mask_m
               "zone_connect", "thermal_width", "thermal_bridge_width", "thermal_bridge_angle",
               "thermal_gap", "options", "primitives", "teardrops", "tenting", "uuid"}
 _MANDATORY_FIELDS = ("Datasheet", "Description")
+
+
+def pad_net_list(number: int, name: str, version: int | None) -> SList:
+    """A pad's ``(net N "name")`` (KiCad 9), or ``(net "name")`` in a KiCad 10 board
+    (format 20251028 on: no net codes)."""
+    if board_has(version, "net_names"):
+        return make("net", quote(name))
+    return make("net", str(number).encode(), quote(name))
+
+
+_PROTECTION = ("tenting", "covering", "plugging", "capping", "filling")
+
+
+def _older_footprint(fp: SList, version: int | None) -> None:
+    """Drop what a KiCad 10 library footprint has that a board of ``version`` cannot
+    hold (the footprint is KiCad 9's otherwise): the jumper settings (before
+    20250324), the pads' via-protection overrides (before 20250228), a rectangle's
+    corner radius (before 20250829: the rectangle stays, sharp)."""
+    def drop(node: SList, heads: tuple[str, ...]) -> None:
+        for i in range(len(node.kids) - 1, -1, -1):
+            k = node.kids[i]
+            if type(k) is SList and k.head in heads:
+                del node.kids[i]
+                del node.ws[i]
+
+    if not board_has(version, "jumper_pads"):
+        drop(fp, ("duplicate_pad_numbers_are_jumpers", "jumper_pad_groups"))
+    for k in fp.kids:
+        if type(k) is SList and k.head == "pad" and not board_has(version, "via_protection"):
+            drop(k, _PROTECTION)
+        elif type(k) is SList and k.head == "fp_rect" and not board_has(version, "rounded_rects"):
+            drop(k, ("radius",))
+
+
+def _add_jumper_flag(fp: SList) -> None:
+    """KiCad 10 writes ``(duplicate_pad_numbers_are_jumpers no)`` in every footprint,
+    after its fields, ``attr`` and ``net_tie_pad_groups``, before its items."""
+    if fp.find("duplicate_pad_numbers_are_jumpers") is not None:
+        return
+    items = _DRAWINGS | {"pad", "zone", "group", "dimension", "embedded_fonts", "model",
+                         "jumper_pad_groups", "fp_text", "fp_text_box"}
+    pos = _index_of(fp, items)
+    _set_child(fp, pos if pos is not None else len(fp.kids),
+               make("duplicate_pad_numbers_are_jumpers", b"no"))
 
 
 def _norm180(angle: float) -> float:
@@ -331,13 +376,16 @@ def board_footprint(library: SList, lib_id: str, at: tuple[int, int], angle: flo
                     reference: str | None = None, value: str | None = None,
                     pad_nets: dict[str, tuple[int, str]] | None = None,
                     make_uuid: Callable[[], str] | None = None,
-                    board_layers: set[str] | None = None) -> SList:
+                    board_layers: set[str] | None = None, version: int | None = None) -> SList:
     """The ``(footprint ...)`` list KiCad 9 writes for ``library`` (the root of a
     ``.kicad_mod``) placed at ``at`` (nm) turned ``angle`` degrees on the front.
 
     ``pad_nets`` maps pad numbers to (net number, net name); ``board_layers`` are the
-    board's layer names (zones keep only those). Returns a list without whitespace,
-    ready for `SexprDocument.insert`."""
+    board's layer names (zones keep only those); ``version`` the board's format (None:
+    KiCad 9's): a KiCad 10 board gets pads that name their net and the footprint's
+    ``(duplicate_pad_numbers_are_jumpers no)`` (both as in the KiCad 10 boards of
+    ../shared/corpus). Returns a list without whitespace, ready for
+    `SexprDocument.insert`."""
     make_uuid = make_uuid or new_uuid
     pad_nets = pad_nets or {}
     fp = _strip_ws(library)
@@ -385,7 +433,7 @@ def board_footprint(library: SList, lib_id: str, at: tuple[int, int], angle: flo
                 code, name = pad_nets[number]
                 pos = _index_of(k, AFTER_NET)
                 _set_child(k, pos if pos is not None else len(k.kids),
-                           make("net", str(code).encode(), quote(name)))
+                           pad_net_list(code, name, version))
         elif head == "zone":  # the one child KiCad stores in board coordinates
             _place_points(k, at, angle)
             _limit_layers(k, board_layers)
@@ -398,4 +446,8 @@ def board_footprint(library: SList, lib_id: str, at: tuple[int, int], angle: flo
             if type(k) is SList and k.head != "zone" and (k.head in _DRAWINGS or k.head in ("pad", "property")):
                 _drift(k, angle)
     _sort_children(fp, at, angle)
+    if board_has(version, "jumper_pads"):
+        _add_jumper_flag(fp)
+    elif version is not None:
+        _older_footprint(fp, version)
     return fp

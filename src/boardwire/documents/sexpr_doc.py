@@ -39,9 +39,6 @@ class SexprDocument(Document):
     forest = False  # True for files that are a sequence of lists (.kicad_dru)
     roots: tuple[str, ...] = ()  # keywords the root list may have (empty: any)
     latest: int | None = None  # newest format version boardwire writes (None: unversioned)
-    # newest format whose existing atoms boardwire may change and whose lists it may
-    # remove (no token written: the syntax of what is there is kept); None: ``latest``
-    known: int | None = None
 
     def __init__(self, data: bytes, path: str | Path | None = None):
         super().__init__(data, path)
@@ -123,21 +120,17 @@ class SexprDocument(Document):
 
     def check_editable(self, adding: bool = True) -> None:
         """Refuse to edit a file whose format boardwire cannot write faithfully: newer
-        than KiCad 9, or without the version KiCad itself requires. With ``adding``
-        False (changing atoms, removing lists: no token written), formats up to
-        ``known`` are edited too (KiCad 10 schematics)."""
+        than the newest KiCad release it knows (``latest``: KiCad 10), or without the
+        version KiCad itself requires. ``adding`` is kept for callers that only change
+        values (the same formats are editable either way)."""
         if self.latest is None:
             return
         v = self.version
-        newest = self.latest if adding else max(self.latest, self.known or 0)
-        if v is None or v > newest:
+        if v is None or v > self.latest:
             raise UnsupportedFormat(
                 f"{self.path.name if self.path else 'this file'} is format "
                 f"{v if v is not None else '(no version)'}; boardwire edits formats up to "
-                f"{self.latest} (KiCad 9)"
-                + (f"; up to {self.known} (KiCad 10) it changes values and removes items but "
-                   "adds nothing" if self.known else "")
-                + "; it reads newer ones without changing them",
+                f"{self.latest} (KiCad 10) and reads newer ones without changing them",
                 hint="Use the KiCad version that wrote the file to edit it, or keep it read-only.")
 
     # -- what changed (for indexes kept by subclasses) ---------------------------------

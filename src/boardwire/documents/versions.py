@@ -30,12 +30,38 @@ _BOARD_FEATURES = {
     "teardrops": 20230517,
     "tenting": 20240609,
     "embedded_files": 20240706,
+    # KiCad 10 (the "Start of 10.0 development" lines of the same history)
+    "via_protection": 20250228,  # per-via tenting/covering/plugging/capping/filling
+    "zone_v10": 20250302,  # zones: island_removal_mode always, no filled_areas_thickness
+    "jumper_pads": 20250324,  # footprint (jumper_pad_groups), duplicate_pad_numbers_are_jumpers
+    "island_bool": 20250801,  # (island) -> (island yes/no)
+    "rounded_rects": 20250829,  # (radius) on rectangles
+    "points": 20250901,  # (point ...) board points
+    "barcodes": 20250914,  # (barcode ...)
+    "buried_vias": 20250926,  # via types blind / buried / micro split
+    "net_names": 20251028,  # items name their net, (net "GND"); no net table, no codes
+    "variants": 20260101,  # design variants with per-footprint overrides
+}
+
+# Schematic features (``SEXPR_SCHEMATIC_FILE_VERSION`` history) and their version.
+_SCHEMATIC_FEATURES = {
+    "boolean_hide": 20241004,
+    "body_style": 20250827,  # placed symbols write (body_style N)
+    "field_flags": 20251028,  # fields always write (show_name no) (do_not_autoplace no)
+    "in_pos_files": 20250922,  # (in_pos_files yes) with schematic variants (absent in
+    # the 20250318 files of the corpus, present from 20260101)
+    "pin_jumpers": 20250227,  # library symbols write (duplicate_pin_numbers_are_jumpers no)
 }
 
 
 def board_has(version: int | None, feature: str) -> bool:
     """Whether a board or footprint file of ``version`` may contain ``feature``."""
     return (version or 0) >= _BOARD_FEATURES[feature]
+
+
+def schematic_has(version: int | None, feature: str) -> bool:
+    """Whether a schematic or symbol library of ``version`` may contain ``feature``."""
+    return (version or 0) >= _SCHEMATIC_FEATURES[feature]
 
 
 def kicad_major(version: int | None, releases: dict[int, int] = BOARD_RELEASES) -> int | None:

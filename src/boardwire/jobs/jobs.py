@@ -9,13 +9,17 @@ job's id, state, progress and the last lines it reported. `JobTable` keeps the n
 Cancellation goes through the job's token (a `boardwire.registry.CancelToken`-like
 object with ``cancel`` and ``cancelled``): commands pass it to their child processes,
 whose whole process group is killed (`boardwire.kicad.cli`, `boardwire.firmware.process`).
+When the process exits (a server stopped mid-job), every running job is cancelled and
+given `EXIT_WAIT_S` to end, so its end (state cancelled) reaches the audit log.
 """
 
 from __future__ import annotations
 
+import atexit
 import itertools
 import threading
 import time
+import weakref
 from collections import OrderedDict, deque
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -26,6 +30,8 @@ KEEP = 64  # jobs remembered per session, newest first
 TAIL = 8  # progress lines kept per job
 HISTORY = 1000  # progress reports kept per job for waiters
 STATES = ("running", "done", "failed", "cancelled")
+EXIT_WAIT_S = 5.0  # at process exit, how long running jobs get to stop once cancelled
+_TABLES: weakref.WeakSet = weakref.WeakSet()  # every JobTable of this process
 
 
 @dataclass
@@ -67,6 +73,7 @@ class Job:
         self._result: Any = None
         self._error: BaseException | None = None
         self._done = threading.Event()
+        self._settled = threading.Event()  # set once the end listeners have run
         self._cond = threading.Condition()
         self._history: list[tuple[float, str]] = []  # every progress report, for waiters to pass on
         self._on_end = [on_end] if on_end is not None else []
@@ -78,20 +85,35 @@ class Job:
         return self
 
     def _main(self) -> None:
+        result, error = None, None
         try:
-            self._result = self._fn(self)
+            result = self._fn(self)
         except BaseException as e:  # noqa: BLE001 - kept, raised again to whoever waits
-            self._error = e
+            error = e
         finally:
-            self.ended = time.time()
-            with self._cond:
-                self._done.set()
-                self._cond.notify_all()
+            self._finish(result, error)
+
+    def _finish(self, result: Any, error: BaseException | None) -> None:
+        """End the job once (a later end, of work that went on after `abandon`, is dropped)."""
+        with self._cond:
+            if self._done.is_set():
+                return
+            self._result, self._error, self.ended = result, error, time.time()
+            self._done.set()
+            self._cond.notify_all()
+        try:
             for listener in self._on_end:
                 try:
                     listener(self)
                 except Exception:  # noqa: BLE001 - a listener must not change the outcome
                     pass
+        finally:
+            self._settled.set()
+
+    def abandon(self, reason: str) -> None:
+        """End a job whose work did not stop when cancelled (its thread may run on):
+        state cancelled, error ``cancelled`` with ``reason``."""
+        self._finish(None, Cancelled(reason))
 
     def on_end(self, listener: Callable[[Job], None]) -> None:
         """Call ``listener(job)`` when the job has ended (added before `start`)."""
@@ -193,6 +215,7 @@ class JobTable:
         self._lock = threading.Lock()
         self.listeners: list[Callable[[Job], None]] = []  # told when a job ends
         self.queue = None  # a `queue.QueueRunner`: heavy jobs run on workers (None: here)
+        _TABLES.add(self)
 
     def start(self, command: str, fn: Callable[[Job], Any], token, meta: dict | None = None,
               on_end: Callable[[Job], None] | None = None) -> Job:
@@ -224,6 +247,23 @@ class JobTable:
     def all(self) -> list[Job]:
         with self._lock:
             return list(self._jobs.values())
+
+    def cancel_running(self, wait_s: float = EXIT_WAIT_S) -> None:
+        """Cancel every running job and wait up to ``wait_s`` seconds in all for them to
+        end; the ones still running then are abandoned (`Job.abandon`)."""
+        running = [j for j in self.all() if j.state == "running"]
+        for job in running:
+            job.token.cancel()
+        deadline = time.monotonic() + wait_s
+        for job in running:  # ended, and its end told (the audit line written) before the process goes
+            if not job._settled.wait(max(0.0, deadline - time.monotonic())):
+                job.abandon(f"the server stopped; {job.command} did not end within {wait_s:g} s of being cancelled")
+
+
+@atexit.register
+def _cancel_at_exit() -> None:
+    for table in list(_TABLES):
+        table.cancel_running()
 
 
 _lock = threading.Lock()

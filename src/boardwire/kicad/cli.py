@@ -52,14 +52,20 @@ class KiCadCli:
         except subprocess.TimeoutExpired:
             _kill(proc)
             proc.communicate()
-            raise CheckFailed(f"kicad-cli {' '.join(args[:2])} took longer than {timeout:.0f} s")
+            raise CheckFailed(f"{self.what(args)} took longer than {timeout:.0f} s")
         finally:
             if remove:
                 remove()
         if cancel is not None and cancel.cancelled:
-            raise Cancelled(f"kicad-cli {' '.join(args[:2])} was cancelled")
+            raise Cancelled(f"{self.what(args)} was cancelled")
         return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
+    def what(self, args: list[str]) -> str:
+        """A short name of a run for messages: ``kicad-cli pcb drc``, or for another
+        program run this way (KiCad's Python with an inline script) its label."""
+        if Path(self.path).name.startswith("kicad-cli"):
+            return "kicad-cli " + " ".join(args[:2])
+        return f"{self.version} ({Path(self.path).name})"
 
     def run_for(self, args: list[str], output: Path, *, cancel=None,
                 cwd: str | Path | None = None) -> subprocess.CompletedProcess:

@@ -55,7 +55,7 @@ def fill_zones(board_file: Path, out_file: Path, zone_ids: list[str], cancel=Non
                  "BOARDWIRE_PCBNEW_PYTHON to a Python that can import pcbnew.")
     from .cli import KiCadCli  # the same process-group handling as kicad-cli
 
-    runner = KiCadCli(python, "pcbnew")
+    runner = KiCadCli(python, "KiCad's zone filler")
     r = runner.run(["-c", _FILL, str(board_file), str(out_file), *zone_ids], cancel=cancel,
                    timeout=timeout)
     if r.returncode != 0 or not out_file.exists():

@@ -39,7 +39,7 @@ def _run(script: str, args: list[str], what: str, cancel=None, timeout: float = 
                  "BOARDWIRE_PCBNEW_PYTHON to a Python that can import pcbnew.")
     from .cli import KiCadCli
 
-    r = KiCadCli(python, "pcbnew").run(["-c", script, *args], cancel=cancel, timeout=timeout)
+    r = KiCadCli(python, "KiCad's Specctra exchange").run(["-c", script, *args], cancel=cancel, timeout=timeout)
     last = (r.stdout or "").strip().splitlines()[-1:] or [""]
     if r.returncode != 0 or last[0] != "ok":
         detail = (r.stderr or r.stdout or "").strip()[-500:] or "no reason given"

@@ -51,7 +51,7 @@ def trim(value, depth: int = 0):
     if isinstance(value, dict):
         if depth >= 4:
             return f"{{{len(value)} keys}}"
-        return {str(k): trim(v, depth + 1) for k, v in list(value.items())[:LIST_LIMIT * 2]}
+        return {trim(str(k), depth + 1): trim(v, depth + 1) for k, v in list(value.items())[:LIST_LIMIT * 2]}
     if value is None or isinstance(value, (bool, int, float)):
         return value
     return trim(str(value), depth)

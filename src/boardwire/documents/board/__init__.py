@@ -14,9 +14,9 @@ items), `document` (`Board` with its edit primitives, `FootprintFile`), `extents
 from .container import BOARD_KINDS, GRAPHIC_KINDS, TRACK_KINDS, FootprintContainer
 from .document import Board, FootprintFile
 from .footprint import Footprint, Pad, rotate
-from .items import Arc, BoardItem, Dimension, Graphic, Group, Text, Track, Via, Zone
+from .items import Arc, Barcode, BoardItem, BoardPoint, Dimension, Graphic, Group, Text, Track, Via, Zone
 from .tables import Layer, Net
 
-__all__ = ["Arc", "BOARD_KINDS", "Board", "BoardItem", "Dimension", "Footprint", "FootprintContainer",
+__all__ = ["Arc", "BOARD_KINDS", "Barcode", "BoardPoint", "Board", "BoardItem", "Dimension", "Footprint", "FootprintContainer",
            "FootprintFile", "GRAPHIC_KINDS", "Graphic", "Group", "Layer", "Net", "Pad", "TRACK_KINDS",
            "Text", "Track", "Via", "Zone", "rotate"]

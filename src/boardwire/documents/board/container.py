@@ -10,7 +10,7 @@ from ...sexpr.node import SList
 from ..sexpr_doc import SexprDocument, make
 from ..versions import board_has
 from .footprint import Footprint
-from .items import Arc, Dimension, Graphic, Group, Text, Track, Via, Zone
+from .items import Arc, Barcode, BoardPoint, Dimension, Graphic, Group, Text, Track, Via, Zone
 
 BOARD_KINDS: dict[str, type] = {
     "footprint": Footprint, "module": Footprint,
@@ -19,6 +19,7 @@ BOARD_KINDS: dict[str, type] = {
     "gr_poly": Graphic, "gr_curve": Graphic, "gr_bezier": Graphic,
     "gr_text": Text, "gr_text_box": Text,
     "group": Group, "dimension": Dimension,
+    "barcode": Barcode, "point": BoardPoint,  # KiCad 10
 }
 TRACK_KINDS = ("segment", "arc", "via")
 GRAPHIC_KINDS = ("gr_line", "gr_rect", "gr_circle", "gr_arc", "gr_poly", "gr_curve", "gr_bezier",

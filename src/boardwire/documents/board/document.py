@@ -25,30 +25,26 @@ from .extents import courtyard_boxes, layout_box
 from .container import GRAPHIC_KINDS, TRACK_KINDS, FootprintContainer
 from .footprint import Footprint, Pad
 from .items import Graphic, Text, Track, Via, Zone
+from .new_items import ZoneSpec, graphic_list, text_list, track_list, via_list, zone_list
 from .reading import BoardReading
 
 
 class Board(BoardReading):
     """A ``.kicad_pcb`` file."""
 
-    def add_track(self, start: Point, end: Point, width: int, layer: str, net: int = 0,
+    def add_track(self, start: Point, end: Point, width: int, layer: str, net: int | str = 0,
                   uid: str | None = None) -> Track:
         """Add a straight track segment; points and width in nm, ``layer`` a copper layer
-        of the board, ``net`` a number of its net table (0: no net). Returns the track.
+        of the board, ``net`` a number of its net table or a net name (0 or "": no
+        net), written in the board's own tokens (`new_items`). Returns the track.
         Raises InvalidArgs (``data.errors`` names the argument) for a width that is not
-        positive, a layer that is not copper, a net number the table lacks, or a point
-        that is not two finite numbers: KiCad would refuse the file."""
+        positive, a layer that is not copper, a net the board lacks, or a point that is
+        not two finite numbers: KiCad would refuse the file."""
         _check_points(("start", start), ("end", end))
         _check_sizes(("width", width))
         self._check_copper_layer("layer", layer)
         self._check_net(net)
-        node = make("segment",
-                    make("start", mm(start[0]), mm(start[1])),
-                    make("end", mm(end[0]), mm(end[1])),
-                    make("width", mm(width)),
-                    make("layer", self.layer_token(layer)),
-                    make("net", str(net).encode()),
-                    self.id_token(uid or new_uuid()))
+        node = track_list(self, start, end, width, layer, net, uid or new_uuid())
         index = self._insert_index(TRACK_KINDS, ("zone", "group", "embedded_fonts"))
         return Track(self, self.insert(self.root, node, index))
 
@@ -59,21 +55,31 @@ class Board(BoardReading):
             raise _invalid(loc, f"{layer!r} is not a copper layer of this board; it has {', '.join(names)}")
 
     def _check_net(self, net) -> None:
-        """``net`` is 0 or a number of the board's net table."""
+        """``net`` is 0, "", a number of the board's net table or one of its net names."""
+        if isinstance(net, str):
+            if net and self.net_number(net) is None:
+                raise _invalid("net", f"net {net!r} is not on the board (ensure_net(name) adds one)")
+            return
         if isinstance(net, bool) or not isinstance(net, Integral):
-            raise _invalid("net", f"the net is a net number (int; 0 for no net), not {net!r}"
+            raise _invalid("net", f"the net is a net number (int; 0 for no net) or a name, not {net!r}"
                            + (": net_number() gives None for a name the board lacks" if net is None else ""))
-        if net != 0 and net not in self.index.net_table.values():
+        if net != 0 and self.net_name(net) is None:
             raise _invalid("net", f"net number {net} is not in the board's net table "
                            "(net_number(name) gives a net's number; ensure_net(name) adds one)")
 
     def ensure_net(self, name: str) -> int:
-        """The number of net ``name``, adding it to the net table if it is new."""
+        """The number of net ``name``, adding it to the net table if it is new (KiCad
+        10 boards have no table: the name is only remembered, and written on the
+        items given it)."""
         if not name:
             return 0
         number = self.net_number(name)
         if number is not None:
             return number
+        if self.named_nets:
+            codes = self._named_codes()
+            codes[name] = len(codes)
+            return codes[name]
         nets = [k for k in self.root.kids if type(k) is SList and k.head_bytes() == b"net"]
         number = max((int(k.atoms()[0]) for k in nets if k.atoms()), default=0) + 1
         index = self.root.index(nets[-1]) + 1 if nets else self._insert_index(
@@ -96,22 +102,12 @@ class Board(BoardReading):
                     else:
                         self.remove(members)
 
-    def _stroke(self, width: int) -> SList:
-        return make("stroke", make("width", mm(width)), make("type", b"solid"))
-
     def add_graphic(self, shape: str, points: list[Point], layer: str = "Edge.Cuts",
                     width: int = 100_000, fill: bool = False, uid: str | None = None) -> Graphic:
         """Add a board drawing. ``shape``: line (2 points), rect (2 corners), circle
         (centre, a point on it), arc (start, mid, end), poly (3+ points). nm."""
         self.require("uuid", "adding a drawing")
-        p = [make(h, mm(x), mm(y)) for h, (x, y) in zip(
-            {"line": ("start", "end"), "rect": ("start", "end"), "circle": ("center", "end"),
-             "arc": ("start", "mid", "end")}.get(shape, ()), points)]
-        if shape == "poly":
-            p = [make("pts", *(make("xy", mm(x), mm(y)) for x, y in points))]
-        fill_node = make("fill", b"yes" if fill else b"no") if shape in ("rect", "circle", "poly") else None
-        node = make(f"gr_{shape}", *p, self._stroke(width), fill_node,
-                    make("layer", self.layer_token(layer)), self.id_token(uid or new_uuid()))
+        node = graphic_list(self, shape, points, layer, width, uid or new_uuid(), fill="yes" if fill else "no")
         index = self._insert_index(tuple(GRAPHIC_KINDS), ("segment", "arc", "via", "zone", "group"))
         return Graphic(self, self.insert(self.root, node, index))
 
@@ -119,12 +115,8 @@ class Board(BoardReading):
                  size: int = 1_000_000, thickness: int = 150_000, uid: str | None = None) -> Text:
         """Add board text (gr_text); on a back layer it is mirrored, as KiCad does."""
         self.require("uuid", "adding text")
-        effects = make("effects", make("font", make("size", mm(size), mm(size)),
-                                       make("thickness", mm(thickness))),
-                       make("justify", b"mirror") if layer.startswith("B.") else None)
-        node = make("gr_text", quote(text), make("at", mm(at[0]), mm(at[1]), atoms.num(angle)),
-                    make("layer", self.layer_token(layer)), self.id_token(uid or new_uuid()),
-                    effects)
+        node = text_list(self, text, at, angle, layer, uid or new_uuid(), size=(size, size), thickness=thickness,
+                         justify=["mirror"] if layer.startswith("B.") else None)
         index = self._insert_index(tuple(GRAPHIC_KINDS), ("segment", "arc", "via", "zone", "group"))
         return Text(self, self.insert(self.root, node, index))
 
@@ -132,8 +124,9 @@ class Board(BoardReading):
                       reference: str | None = None, value: str | None = None,
                       pad_nets: dict[str, str] | None = None, index: int | None = None) -> Footprint:
         """Place a copy of a library footprint (front side) at ``at`` (nm), turned
-        ``angle`` degrees, as KiCad 9 does (see `placement`). ``pad_nets`` maps pad
-        numbers to net names already in the board's net table (InvalidArgs for another)."""
+        ``angle`` degrees, as KiCad 9 does (see `placement`; in a KiCad 10 board with
+        KiCad 10's tokens). ``pad_nets`` maps pad numbers to net names already in the
+        board's net table (InvalidArgs for another)."""
         self.require("uuid", "placing a KiCad 9 library footprint")
         nets = {}
         for number, name in (pad_nets or {}).items():
@@ -142,7 +135,8 @@ class Board(BoardReading):
                 raise _invalid(f"pad_nets.{number}", f"net {name!r} is not in the board's net table (ensure_net adds it)")
             nets[number] = (code, name)
         node = board_footprint(library.root, lib_id, at, angle, reference, value, nets,
-                               board_layers={layer.name for layer in self.layers})
+                               board_layers={layer.name for layer in self.layers},
+                               version=self.version)
         if index is None:
             index = self._insert_index(("footprint", "module"),
                                        ("gr_line", "gr_rect", "gr_circle", "gr_arc", "gr_poly",
@@ -161,36 +155,24 @@ class Board(BoardReading):
         "solid" (``yes``), "thermal_tht" (reliefs on through-hole pads, solid on SMD:
         ``thru_hole_only``). Fill it with KiCad's filler. InvalidArgs for a layer that
         is not copper, a net the table lacks, an outline of fewer than 3 points."""
-        how = {"thermal": None, "solid": b"yes", "thermal_tht": b"thru_hole_only"}[pads]
+        how = {"thermal": None, "solid": "yes", "thermal_tht": "thru_hole_only"}[pads]
         self._check_copper_layer("layer", layer)
         if len(outline) < 3:
             raise _invalid("outline", f"a zone's outline has 3 or more points, not {len(outline)}")
         _check_points(*(("outline", p) for p in outline))
-        code = self.net_number(net) if net else 0
-        if code is None:
+        if net and self.net_number(net) is None:
             raise _invalid("net", f"net {net!r} is not in the board's net table (ensure_net adds it)")
-        pts = make("pts", *(make("xy", mm(x), mm(y)) for x, y in outline))
-        node = make("zone",
-                    make("net", str(code).encode()),
-                    make("net_name", quote(net)),
-                    make("layer", self.layer_token(layer)),
-                    self.id_token(uid or new_uuid()),
-                    make("name", quote(name)) if name else None,
-                    make("hatch", b"edge", b"0.5"),
-                    make("priority", str(priority).encode()) if priority else None,
-                    make("connect_pads", *([how] if how else []), make("clearance", mm(clearance))),
-                    make("min_thickness", mm(min_thickness)),
-                    make("filled_areas_thickness", b"no"),
-                    make("fill", make("thermal_gap", mm(thermal_gap)),
-                         make("thermal_bridge_width", mm(thermal_bridge_width))),
-                    make("polygon", pts))
+        node = zone_list(self, ZoneSpec(
+            list(outline), [layer], net, uid or new_uuid(), name=name, priority=priority, pads=how,
+            clearance=clearance, min_thickness=min_thickness, thermal_gap=thermal_gap,
+            thermal_bridge_width=thermal_bridge_width))
         index = self._insert_index(("zone",), ("group", "embedded_fonts"))
         return Zone(self, self.insert(self.root, node, index))
 
     def add_via(self, at: Point, size: int, drill: int, layers: tuple[str, str] = ("F.Cu", "B.Cu"),
-                net: int = 0, uid: str | None = None) -> Via:
+                net: int | str = 0, uid: str | None = None) -> Via:
         """Add a through via at ``at`` (nm) with pad ``size`` and ``drill`` (nm) between
-        two copper ``layers``, on net number ``net`` (0: no net). Raises InvalidArgs as
+        two copper ``layers``, on net ``net`` (a number or a name; 0: no net). Raises InvalidArgs as
         `add_track` does, and for a drill not smaller than the size."""
         _check_points(("at", at))
         _check_sizes(("size", size), ("drill", drill))
@@ -201,13 +183,7 @@ class Board(BoardReading):
         for name in layers:
             self._check_copper_layer("layers", name)
         self._check_net(net)
-        node = make("via",
-                    make("at", mm(at[0]), mm(at[1])),
-                    make("size", mm(size)),
-                    make("drill", mm(drill)),
-                    make("layers", *(self.layer_token(name) for name in layers)),
-                    make("net", str(net).encode()),
-                    self.id_token(uid or new_uuid()))
+        node = via_list(self, at, size, drill, tuple(layers), net, uid or new_uuid())
         index = self._insert_index(TRACK_KINDS, ("zone", "group", "embedded_fonts"))
         return Via(self, self.insert(self.root, node, index))
 

@@ -78,24 +78,25 @@ class Pad(BoardItem, Placed):
 
     def set_net(self, number: int, name: str) -> None:
         """Give the pad net ``number``/``name`` (0 / "" clears it), where KiCad writes it:
-        after the corner properties, before pinfunction/pintype."""
-        from ..placement import AFTER_NET
+        after the corner properties, before pinfunction/pintype; ``(net N "name")``,
+        or ``(net "name")`` in a KiCad 10 board (`placement.pad_net_list`)."""
+        from ..placement import AFTER_NET, pad_net_list
 
         net = self.child("net")
-        if number == 0:
+        if number == 0 and not name:
             if net is not None:
                 self.doc.remove(net)
             return
-        values = [str(number).encode(), quote(name)]
+        fresh = pad_net_list(number, name, self.doc.version)
         if net is not None:
-            self.doc.set_atoms(net, values)
+            self.doc.set_atoms(net, fresh.atoms())
             return
         index = None
         for i, k in enumerate(self.node.kids):
             if type(k) is SList and k.head in AFTER_NET:
                 index = i
                 break
-        self.doc.insert(self.node, make("net", *values), index)
+        self.doc.insert(self.node, fresh, index)
 
     @property
     def world_position(self) -> Point:
@@ -147,6 +148,46 @@ class Footprint(BoardItem, Fielded, Placed):
     def models(self) -> list[str]:
         """The 3D model files (``(model "path" ...)``)."""
         return [atoms.text(m.atoms()[0]) for m in self.node.lists("model") if m.atoms()]
+
+    @property
+    def jumper_pad_groups(self) -> list[list[str]]:
+        """KiCad 10 jumper pads: groups of pad numbers joined inside the part
+        (``(jumper_pad_groups ("1" "2"))``); [] without. With
+        `duplicate_pad_numbers_are_jumpers`, pads sharing a number are joined too.
+        The board's nets stay as the file names them (KiCad gives a group's pads
+        their nets from the schematic)."""
+        groups = self.child("jumper_pad_groups")
+        if groups is None:
+            return []
+        return [[atoms.text(v) for v in g.kids] for g in groups.kids if type(g) is SList]
+
+    @property
+    def duplicate_pad_numbers_are_jumpers(self) -> bool:
+        """KiCad 10: pads with the same number are one jumper (``(duplicate_pad_numbers_are_jumpers yes)``)."""
+        return self.flag("duplicate_pad_numbers_are_jumpers")
+
+    @property
+    def variants(self) -> dict[str, dict]:
+        """KiCad 10 design variants: name -> what the variant overrides (``dnp``,
+        ``exclude_from_bom``, ``exclude_from_pos_files`` as bools, ``fields`` name ->
+        value), from ``(variant (name "V") (dnp yes) (field (name "Value") (value
+        "1k")))``; {} without."""
+        out: dict[str, dict] = {}
+        for v in self.node.lists("variant"):
+            name = v.find("name")
+            if name is None or not name.atoms():
+                continue
+            row: dict = {}
+            for k in v.lists():
+                vals = k.atoms()
+                if k.head in ("dnp", "exclude_from_bom", "exclude_from_pos_files"):
+                    row[k.head] = not vals or vals[0] == b"yes"
+                elif k.head == "field":
+                    fname, fvalue = k.find("name"), k.find("value")
+                    if fname is not None and fvalue is not None and fname.atoms() and fvalue.atoms():
+                        row.setdefault("fields", {})[atoms.text(fname.atoms()[0])] = atoms.text(fvalue.atoms()[0])
+            out[atoms.text(name.atoms()[0])] = row
+        return out
 
     @property
     def board_only(self) -> bool:

@@ -11,7 +11,7 @@ from typing import Iterator
 from ...sexpr import atoms
 from ...sexpr.node import SList
 from ..board_index import BoardIndex
-from ..versions import LATEST_BOARD
+from ..versions import BOARD_RELEASES, board_has
 from ..views import View, iter_views
 from .container import BOARD_KINDS, FootprintContainer
 from .footprint import Footprint
@@ -24,8 +24,9 @@ class BoardReading(FootprintContainer):
 
     kind = "board"
     roots = ("kicad_pcb",)
-    latest = LATEST_BOARD
+    latest = BOARD_RELEASES[10]
     _index: BoardIndex | None = None
+    _net_codes: dict[str, int] | None = None
 
     def _insert_index(self, kinds: tuple[str, ...], fallback_before: tuple[str, ...]) -> int:
         """After the last item of ``kinds`` (found through the index), else as for any
@@ -93,9 +94,32 @@ class BoardReading(FootprintContainer):
         return list(self.items("dimension"))
 
     @property
+    def variants(self) -> list[dict]:
+        """KiCad 10 design variants (``(variants (variant (name "V") (description
+        "...")))``): name and description of each; [] without. What a variant changes
+        on a footprint: `Footprint.variants`."""
+        table = self.root.find("variants")
+        out = []
+        for v in table.lists("variant") if table is not None else []:
+            name, descr = v.find("name"), v.find("description")
+            out.append({"name": atoms.text(name.atoms()[0]) if name is not None and name.atoms() else "",
+                        "description": atoms.text(descr.atoms()[0]) if descr is not None and descr.atoms() else ""})
+        return out
+
+    @property
+    def named_nets(self) -> bool:
+        """True when items name their nets (KiCad 10, format 20251028 on): no net table,
+        ``(net "GND")`` on tracks, vias, zones and pads."""
+        return board_has(self.version, "net_names")
+
+    @property
     def nets(self) -> list[Net]:
-        """The net table (``(net 0 "")`` ... up to KiCad 9; KiCad 10 boards name nets
-        on items instead, so there the table is built from the names found)."""
+        """The net table (``(net 0 "")`` ... up to KiCad 9). KiCad 10 boards name nets
+        on items instead: there the table is the names found on items (and those
+        `ensure_net` added), numbered in the order first seen (as KiCad numbers them
+        on load: numbers live in memory only, never in the file)."""
+        if self.named_nets:
+            return [Net(n, name) for name, n in self._named_codes().items()]
         out = []
         for kid in self.root.kids:
             if type(kid) is SList and kid.head_bytes() == b"net":
@@ -104,14 +128,35 @@ class BoardReading(FootprintContainer):
                     out.append(Net(int(vals[0]), atoms.text(vals[1])))
         return out
 
+    def _named_codes(self) -> dict[str, int]:
+        """name -> number for a board whose items name their nets; numbers, once
+        given, stay for the document's life (new names are appended in name order)."""
+        codes = self._net_codes
+        if codes is None:
+            codes = self._net_codes = {"": 0}
+        idx = self.index
+        found = {n for n in idx.by_net if isinstance(n, str)}
+        found.update(n for n, c in idx.pad_nets.items() if isinstance(n, str) and c > 0)
+        for name in sorted(found - codes.keys()):
+            codes[name] = len(codes)
+        return codes
+
+    @property
+    def net_table(self) -> dict[str, int]:
+        """Net name -> number, kept up to date by the index (KiCad 10 boards: the
+        in-memory numbers of `nets`); do not change it."""
+        return self._named_codes() if self.named_nets else self.index.net_table
+
     def net_name(self, number: int | None) -> str | None:
-        for name, n in self.index.net_table.items():
+        for name, n in self.net_table.items():
             if n == number:
                 return name
         return None
 
     def net_number(self, name: str) -> int | None:
-        return self.index.net_table.get(name)
+        """The number of net ``name`` (None if the board has no such net); on KiCad 10
+        boards the in-memory number `nets` gives."""
+        return self.net_table.get(name)
 
     @property
     def layers(self) -> list[Layer]:

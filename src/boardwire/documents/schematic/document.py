@@ -31,6 +31,7 @@ from .points import on_segment
 from .reading import SchematicReading
 from .sheet_symbol import NewSheetPin, sheet_node, sheet_pins
 from .symbol import SymbolInstance
+from .upgrade import upgrade
 
 # The order KiCad 9 writes a sheet's items in (by item type); a new item goes after the
 # last one of its kind, or before the first of a later kind.
@@ -118,9 +119,10 @@ class Schematic(SchematicReading):
         nl = self.tree.newline
         return (b"\n" + ind * depth).replace(b"\n", nl), as_tree(text.replace(b"\n", nl))
 
-    def _stroke(self) -> SList:
-        """A wire's default stroke: KiCad 6 files give it a colour of zeros too."""
-        return make("stroke", make("width", b"0"), make("type", b"default"),
+    def _stroke(self, kind: str = "default") -> SList:
+        """A wire's stroke of line type ``kind`` (default: the sheet's); KiCad 6 files
+        give it a colour of zeros too."""
+        return make("stroke", make("width", b"0"), make("type", kind.encode()),
                     make("color", b"0", b"0", b"0", b"0")
                     if (self.version or 0) < SCHEMATIC_RELEASES[7] else None)
 
@@ -151,45 +153,67 @@ class Schematic(SchematicReading):
 
     # -- wires, labels, markers --------------------------------------------------------
 
-    def add_wire(self, points: list[Point], *, bus: bool = False, uid: str | None = None) -> Wire:
-        """Add a wire (or bus) through ``points`` (nm; KiCad draws one segment per
-        wire, so pass two points for a KiCad-identical item)."""
-        pts = make("pts", *(make("xy", mm(x), mm(y)) for x, y in points))
-        node = make("bus" if bus else "wire", pts, self._stroke(), self._uuid(uid))
-        return Wire(self, self._place(node, _LINE_KINDS))
+    # The lists of new items (what the add_* methods insert, and what the KiCad 10
+    # regeneration test rebuilds from each item's fields): unchanged from KiCad 8 to 10.
 
-    def add_label(self, text: str, at: Point, angle: float = 0.0, *, kind: str = "label",
-                  shape: str = "input", uid: str | None = None) -> Label:
-        """Add a net label: ``kind`` is label, global_label or hierarchical_label
-        (``shape`` applies to the last two: input, output, bidirectional, tri_state,
-        passive). Text is left-bottom justified at angle 0, as KiCad places it."""
+    def wire_list(self, points: list[Point], *, bus: bool = False, uid: str | None = None,
+                  line_type: str = "default") -> SList:
+        pts = make("pts", *(make("xy", mm(x), mm(y)) for x, y in points))
+        return make("bus" if bus else "wire", pts, self._stroke(line_type), self._uuid(uid))
+
+    def bus_entry_list(self, at: Point, size: Point, uid: str | None = None) -> SList:
+        return make("bus_entry", make("at", mm(at[0]), mm(at[1])),
+                    make("size", mm(size[0]), mm(size[1])), self._stroke(), self._uuid(uid))
+
+    def label_list(self, text: str, at: Point, angle: float = 0.0, *, kind: str = "label",
+                   shape: str = "input", uid: str | None = None,
+                   autoplaced: bool | None = None) -> SList:
+        """``autoplaced``: whether the label's fields were placed by KiCad (None: as
+        for a new label, global and hierarchical labels yes)."""
         justify = {0: [b"left", b"bottom"], 90: [b"left", b"bottom"],
                    180: [b"right", b"bottom"], 270: [b"right", b"bottom"]}
         if kind != "label":
             justify = {0: [b"left"], 90: [b"left"], 180: [b"right"], 270: [b"right"]}
         effects = make("effects", make("font", make("size", *_FONT)),
                        make("justify", *justify.get(int(angle) % 360, [b"left"])))
-        node = make(kind, quote(text),
+        return make(kind, quote(text),
                     make("shape", shape.encode()) if kind != "label" else None,
                     make("at", mm(at[0]), mm(at[1]), atoms.num(angle)),
-                    make("fields_autoplaced", b"yes") if kind != "label" else None,
+                    make("fields_autoplaced", b"yes")
+                    if (kind != "label" if autoplaced is None else autoplaced) else None,
                     effects, self._uuid(uid))
+
+    def junction_list(self, at: Point, uid: str | None = None, *, diameter: int = 0,
+                      color: tuple = (0, 0, 0, 0)) -> SList:
+        """``diameter`` nm (0: the schematic's default), ``color`` RGBA (0s: default)."""
+        return make("junction", make("at", mm(at[0]), mm(at[1])), make("diameter", mm(diameter)),
+                    make("color", *(atoms.num(c) for c in color)), self._uuid(uid))
+
+    def no_connect_list(self, at: Point, uid: str | None = None) -> SList:
+        return make("no_connect", make("at", mm(at[0]), mm(at[1])), self._uuid(uid))
+
+    def add_wire(self, points: list[Point], *, bus: bool = False, uid: str | None = None) -> Wire:
+        """Add a wire (or bus) through ``points`` (nm; KiCad draws one segment per
+        wire, so pass two points for a KiCad-identical item)."""
+        return Wire(self, self._place(self.wire_list(points, bus=bus, uid=uid), _LINE_KINDS))
+
+    def add_label(self, text: str, at: Point, angle: float = 0.0, *, kind: str = "label",
+                  shape: str = "input", uid: str | None = None) -> Label:
+        """Add a net label: ``kind`` is label, global_label or hierarchical_label
+        (``shape`` applies to the last two: input, output, bidirectional, tri_state,
+        passive). Text is left-bottom justified at angle 0, as KiCad places it."""
+        node = self.label_list(text, at, angle, kind=kind, shape=shape, uid=uid)
         return Label(self, self._place(node, (kind,)))
 
     def add_junction(self, at: Point, uid: str | None = None) -> Marker:
-        node = make("junction", make("at", mm(at[0]), mm(at[1])), make("diameter", b"0"),
-                    make("color", b"0", b"0", b"0", b"0"), self._uuid(uid))
-        return Marker(self, self._place(node, ("junction",)))
+        return Marker(self, self._place(self.junction_list(at, uid), ("junction",)))
 
     def add_no_connect(self, at: Point, uid: str | None = None) -> Marker:
-        node = make("no_connect", make("at", mm(at[0]), mm(at[1])), self._uuid(uid))
-        return Marker(self, self._place(node, ("no_connect",)))
+        return Marker(self, self._place(self.no_connect_list(at, uid), ("no_connect",)))
 
     def add_bus_entry(self, at: Point, size: Point, uid: str | None = None) -> Marker:
         """Add a wire-to-bus entry from ``at`` (on the bus) to ``at`` + ``size`` (nm)."""
-        node = make("bus_entry", make("at", mm(at[0]), mm(at[1])),
-                    make("size", mm(size[0]), mm(size[1])), self._stroke(), self._uuid(uid))
-        return Marker(self, self._place(node, ("bus_entry",)))
+        return Marker(self, self._place(self.bus_entry_list(at, size, uid), ("bus_entry",)))
 
     def break_wires_at(self, p: Point) -> int:
         """Split every two-point wire that passes through ``p`` there (KiCad's
@@ -279,16 +303,20 @@ class Schematic(SchematicReading):
         """Add a hierarchical sheet symbol for ``file`` (relative to this sheet's
         folder) at ``at`` (top-left corner) of ``size`` (nm), with ``pins``, one
         instance per (parent instance path, page) of ``instances`` under ``project``.
-        With ``create_file``, the child file (an empty KiCad 9 sub-sheet) is written
+        With ``create_file``, the child file (an empty sub-sheet, KiCad 10 under a KiCad
+        10 parent, else KiCad 9) is written
         when this schematic is saved, as long as the sheet is still on it then (undo
         drops it), and only if no file is there by then; until then `new_files` offers
         it (the session opens it from there)."""
         uid = uid or new_uuid()
         pin_nodes = sheet_pins(pins, at, size, lambda: self._uuid(None))
         node = sheet_node(name, file, at, size, pin_nodes, uid, project, instances)
-        sheet = Sheet(self, self._place(downgrade(node, self.version or 0), ("sheet",)))
+        version = self.version or 0
+        sheet = Sheet(self, self._place(downgrade(upgrade(node, version, placed=True, fields_only=True), version),
+                                        ("sheet",)))
         if create_file:
-            self._new_files[uid] = (file, schematic_file(root=False))
+            kicad = 10 if version > SCHEMATIC_RELEASES[9] else 9  # the parent's KiCad
+            self._new_files[uid] = (file, schematic_file(root=False, kicad=kicad))
         return sheet
 
     def new_files(self) -> dict[Path, bytes]:

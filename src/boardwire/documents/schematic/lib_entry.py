@@ -110,9 +110,11 @@ def downgrade(node: SList, version: int) -> SList:
 def library_entry(node: SList, parents: list[SList], lib_id: str, version: int) -> SList:
     """The ``lib_symbols`` entry for library symbol ``node`` (with its ``extends``
     chain ``parents``) placed as ``lib_id`` in a schematic of format ``version``."""
+    from .upgrade import upgrade
+
     flat = flatten(node, parents)
     flat.kids[1] = quote(lib_id)
-    return downgrade(flat, version)
+    return downgrade(upgrade(flat, version, placed=False), version)
 
 
 @dataclass

@@ -10,7 +10,8 @@ by the units), and ``(instances (project "NAME" (path "/root-uuid[/sheet-uuid...
 (reference ..) (unit N))))`` with one path per instance of the sheet file in the
 hierarchy. Field positions are on the sheet: the library position (y up) through the
 symbol's transform, plus ``at``; field text angles and justification stay the
-library's. Coordinates are integer nanometres, angles degrees.
+library's. A KiCad 10 schematic gets KiCad 10's tokens on top (`upgrade`).
+Coordinates are integer nanometres, angles degrees.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from ..sexpr_doc import make
 from ..views import Point
 from .lib_entry import LibEntry, downgrade
 from .orientation import pin_world, symbol_transform
+from .upgrade import upgrade
 
 
 @dataclass
@@ -112,4 +114,4 @@ def placed_symbol(entry: LibEntry, p: Placement, version: int, uid: str | None =
                 make("dnp", b"no"),
                 make("uuid", quote(uid or new_uuid())),
                 *props, *pins, instances)
-    return downgrade(node, version)
+    return downgrade(upgrade(node, version, placed=True), version)

@@ -35,8 +35,7 @@ class SchematicReading(SexprDocument):
 
     kind = "schematic"
     roots = ("kicad_sch",)
-    latest = SCHEMATIC_RELEASES[9]
-    known = SCHEMATIC_RELEASES[10]  # KiCad 10: values changed in place, nothing added
+    latest = SCHEMATIC_RELEASES[10]
 
     def items(self, kinds: str | tuple[str, ...] | None = None) -> Iterator[View]:
         if isinstance(kinds, str):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import replace
 
 import numpy as np
 import shapely
@@ -16,9 +17,11 @@ from .anneal import Annealer
 from .legalise import legalise
 from .poses import box_of
 from .problem import Options, Problem, Result
+from .score import crossings, net_pins, spanning_length
 
 ROOM_PER_PIN = 0.35e6  # nm of margin per square root of a part's pad count
 ROOM_BASE = 0.25e6
+RESTART_SEED = 100_003  # restart r anneals with seed + r * this
 
 
 def routing_room(problem: Problem, spacing: float) -> np.ndarray:
@@ -60,11 +63,16 @@ def _inside(problem: Problem, part) -> float:
 
 def place(problem: Problem, options: Options | None = None) -> Result:
     """Poses for the movable parts of ``problem``: annealed, then legalised on the
-    grid. Deterministic for a problem, options and seed (unless the time limit cuts
-    the annealing short)."""
+    grid, ``options.restarts`` times from different random walks (the first with the
+    seed itself); the placement kept is the one with the fewest parts left unplaced,
+    then the fewest ratsnest crossings (`score.crossings`), then the shortest
+    ratsnest. A restart begins only while the time spent so far, plus what the last
+    one took, stays within the time limit. Deterministic for a problem, options and
+    seed (unless the time limit cuts the work short)."""
     options = options or Options()
     started = time.monotonic()
     progress = options.progress
+    runs = max(1, options.restarts)
 
     def stage(lo: float, hi: float):
         if progress is None:
@@ -72,12 +80,26 @@ def place(problem: Problem, options: Options | None = None) -> Result:
         return lambda f, msg: progress(lo + (hi - lo) * f, msg)
 
     margins = routing_room(problem, options.spacing)
-    annealer = Annealer(problem, _with(options, stage(0.0, 0.85)), margins)
-    moves = annealer.run()
-    poses, failed = legalise(problem, annealer.poses(), margins, options.grid, stage(0.85, 1.0))
-    movable = {i: pose for i, pose in poses.items() if problem.parts[i].movable}
-    return Result(movable, sorted(failed), time.monotonic() - started, moves)
+    best, moves, last = None, 0, started
+    for r in range(runs):
+        began = time.monotonic()
+        left = options.time_limit - (began - started)
+        if r and left < began - last:
+            break
+        last = began
+        share = (r / runs, (r + 1) / runs)
+        annealer = Annealer(problem, _with(options, stage(share[0], share[0] + 0.85 / runs),
+                                           seed=options.seed + RESTART_SEED * r, time_limit=left), margins)
+        moves += annealer.run()
+        poses, failed = legalise(problem, annealer.poses(), margins, options.grid,
+                                 stage(share[0] + 0.85 / runs, share[1]))
+        movable = {i: pose for i, pose in poses.items() if problem.parts[i].movable}
+        pins = net_pins(problem, movable)
+        key = (len(failed), crossings(pins), sum(spanning_length(p) for p in pins.values()))
+        if best is None or key < best[0]:
+            best = (key, movable, failed)
+    return Result(best[1], sorted(best[2]), time.monotonic() - started, moves)
 
 
-def _with(options: Options, progress) -> Options:
-    return Options(options.effort, options.seed, options.time_limit, options.grid, options.spacing, progress)
+def _with(options: Options, progress, **changes) -> Options:
+    return replace(options, progress=progress, **changes)

@@ -84,14 +84,17 @@ class Options:
     order (same problem, options and seed: same result); ``time_limit`` (s) is a safety
     net that stops annealing early; ``grid`` (nm) the step positions are placed on;
     ``spacing`` (0-1) how much of the free area is handed out around parts as room
-    for routing; ``progress(fraction, message)`` is called between stages and may
-    raise to cancel."""
+    for routing; ``restarts`` how many placements to make from different random
+    walks, keeping the one whose ratsnest crosses least (`engine.place`);
+    ``progress(fraction, message)`` is called between stages and may raise to
+    cancel."""
 
     effort: int = 2
     seed: int = 0
     time_limit: float = 60.0
     grid: float = 127_000.0
     spacing: float = 0.5
+    restarts: int = 1
     progress: Callable[[float, str], None] | None = None
 
 

@@ -22,7 +22,7 @@ from shapely.ops import nearest_points
 
 from . import maze
 from .grid import DIAG, STEP, Grid
-from .paths import Access, path_geometry, piece_access
+from .paths import Access, path_geometry, piece_access, split_at_tee
 from .problem import Net, Options, Problem, Result, Track, Unrouted, Via
 from .profiles import Profile, build_fixed, stamp_routes
 from .negotiate import negotiate
@@ -203,6 +203,8 @@ class Router:
             for kind, geom, layer in new:
                 self.checker.add(net.id, kind, geom, net.rule.width if kind == "track" else net.rule.via_diameter,
                                  net.rule.clearance, net.rule.via_drill if kind == "via" else 0, layer)
+            if runs and not stubs.get(path[-1]):
+                items = split_at_tee(items, runs[-1][1][-1], runs[-1][0], net.rule.width, grid.pitch)
             items += new
             tree_nodes += [np.array(path, dtype=np.int32), src.nodes]
             tree_pts += [grid.point(n)[1:] for n in path[:: max(1, len(path) // 20)]] + [grid.point(path[-1])[1:]]

@@ -18,6 +18,7 @@ from shapely.geometry import Point
 
 from .grid import Grid
 from .problem import Piece
+from .verify import point_seg_dist
 
 INSIDE = 2_000  # nm: a track end this far inside copper counts as on it
 
@@ -55,6 +56,38 @@ def capsule_cells(grid: Grid, x0, y0, x1, y1, r) -> tuple[np.ndarray, np.ndarray
     ex, ey = px - t * dx, py - t * dy
     inside = ex * ex + ey * ey < gr * gr
     return ys[inside], xs[inside]
+
+
+def split_at_tee(items: list, end: tuple[int, int], layer: int, width: float, pitch: int) -> list:
+    """``items`` with the track a route ended on (``end``, on ``layer``, inside its
+    copper away from its ends) cut in two at its point nearest ``end`` (a T junction,
+    as KiCad's own router leaves one). KiCad's dangling test counts each track a
+    segment touches at both ends for the end nearer one of that track's *ends*: a
+    short last segment into the middle of a long track is then dangling unless the
+    long track has an end right there. The cut keeps 0/45/90 degrees: it lies a whole
+    number of ``pitch`` steps along the track (``pitch`` in nm)."""
+    best = None
+    for k, (kind, geom, lay) in enumerate(items):
+        if kind != "track" or lay != layer:
+            continue
+        a, b = geom
+        if min(math.dist(a, end), math.dist(b, end)) <= width / 2:
+            return items  # the route ends at a joint already
+        d = point_seg_dist(end, a, b)
+        if d <= width / 2 and (best is None or d < best[0]):
+            best = (d, k)
+    if best is None:
+        return items
+    kind, (a, b), lay = items[best[1]]
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    ux, uy = (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)  # a whole-nm step along the track
+    steps = max(abs(dx), abs(dy)) // pitch
+    t = ((end[0] - a[0]) * ux + (end[1] - a[1]) * uy) / ((ux * ux + uy * uy) * pitch)
+    n = min(max(int(round(t)), 1), steps - 1) if steps >= 2 else 0
+    if not n or (dx and dy and abs(dx) != abs(dy)):
+        return items
+    cut = (a[0] + n * pitch * ux, a[1] + n * pitch * uy)
+    return items[:best[1]] + [(kind, (a, cut), lay), (kind, (cut, b), lay)] + items[best[1] + 1:]
 
 
 def stub_options(c: tuple[int, int], g: tuple[int, int]) -> list[list[tuple[int, int]]]:
