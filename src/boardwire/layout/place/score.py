@@ -43,24 +43,6 @@ def net_pins(problem: Problem, poses) -> dict[int, np.ndarray]:
     return {n: np.array(v) for n, v in pins.items() if len(v) > 1}
 
 
-def spanning_length(points: np.ndarray) -> float:
-    """Length of the Euclidean minimum spanning tree over ``points`` (Prim)."""
-    n = len(points)
-    if n < 2:
-        return 0.0
-    inside = np.zeros(n, dtype=bool)
-    inside[0] = True
-    best = np.hypot(*(points - points[0]).T)
-    total = 0.0
-    for _ in range(n - 1):
-        cand = np.where(inside, np.inf, best)
-        j = int(cand.argmin())
-        total += float(cand[j])
-        inside[j] = True
-        best = np.minimum(best, np.hypot(*(points - points[j]).T))
-    return total
-
-
 def spanning_edges(points: np.ndarray) -> np.ndarray:
     """The (n - 1, 4) edges (x1, y1, x2, y2) of the Euclidean minimum spanning tree over
     ``points`` (Prim)."""
@@ -78,6 +60,12 @@ def spanning_edges(points: np.ndarray) -> np.ndarray:
         parent[d < best] = j
         best = np.minimum(best, d)
     return np.array(out, dtype=float).reshape(-1, 4)
+
+
+def spanning_length(points: np.ndarray) -> float:
+    """Length of the Euclidean minimum spanning tree over ``points``."""
+    e = spanning_edges(points)
+    return float(np.hypot(e[:, 2] - e[:, 0], e[:, 3] - e[:, 1]).sum())
 
 
 def crossings(pins: dict[int, np.ndarray]) -> int:
