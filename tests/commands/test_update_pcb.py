@@ -312,12 +312,17 @@ def test_delete_extra_keeps_board_only_and_locked(tmp_path):
     call(s, "pcb.setField", path=pcb, reference="X2", board_only=True)
     board = s.get(pcb, "board")
     assert board.doc.footprint("Q304").locked and not board.doc.footprint("Q204").locked
-    before = board.doc.to_bytes()
-    undo = len(board.undo)
     args = {"schematic": sch, "board": pcb, "swap": False}
     report = call(s, "project.updatePcb", **args)
     assert report["extra_footprints"] == ["Q204", "Q304", "X1"] and report["deleted"] == []
-    assert board.doc.to_bytes() == before
+    # the transistors' partners are alone in the schematic now: their pads take the
+    # schematic's names (KiCad's "unconnected-(R212-Pad1)"); the kept extra footprints
+    # still hold the old nets, so those are not renamed whole
+    assert sorted((c["ref"], c["to"]) for c in report["nets_changed"]) == [
+        (r, f"unconnected-({r}-Pad1)") for r in ("R208", "R212", "R308", "R312")]
+    assert report["nets_renamed"] == []
+    before = board.doc.to_bytes()
+    undo = len(board.undo)
     dry = call(s, "project.updatePcb", **args, delete_extra=True, dry_run=True)
     assert board.doc.to_bytes() == before and len(board.undo) == undo
     out = call(s, "project.updatePcb", **args, delete_extra=True)
@@ -365,6 +370,13 @@ def test_back_annotation_renames_the_right_instance(tmp_path, kicad_cli):
     changed = [k for k, od in sheets.items() if od.doc.to_bytes() != before[k]]
     assert changed == ["ampli_ht.kicad_sch"] and len(sheets[changed[0]].undo) == 1
     assert call(s, "project.backAnnotate", **args)["changed"] == []
+    # the schematic's auto-named nets now carry the new references: Update PCB renames
+    # those nets whole on the board, as KiCad does (no pad moves, no new DRC violation)
+    update = call(s, "project.updatePcb", **args, swap=False)
+    assert update["nets_renamed"] and update["summary"].startswith(f"made {len(update['nets_renamed'])} changes (")
+    for r in update["nets_renamed"]:
+        assert r["to"] == r["from"].replace("R310", "R399").replace("U301", "U399") != r["from"], r
+    assert "new DRC" not in update["summary"]
     assert call(s, "project.updatePcb", **args, swap=False)["summary"].startswith("board matches the schematic")
     save_all(s)
     refs = netlist_refs(kicad_cli, folder / sch)
@@ -420,3 +432,32 @@ def test_back_annotation_skips_an_unannotated_footprint(tmp_path):
     out = call(s, "project.backAnnotate", schematic=sch, board=pcb)
     assert out["unannotated"] == ["R?"] and out["changed"] == []
     assert not s.get(sch, "schematic").modified
+
+
+def test_a_net_renamed_in_the_schematic_is_renamed_on_the_board(tmp_path, kicad_cli):
+    """A label gives a net a name: Update PCB renames that board net whole, its tracks
+    and vias with it (as KiCad does), so parity is clean and KiCad's DRC finds no
+    short; a second run finds nothing to do."""
+    folder = copy_demo("ecc83", tmp_path)
+    sch, pcb = "ecc83-pp.kicad_sch", "ecc83-pp.kicad_pcb"
+    s = Session(folder)
+    board = s.get(pcb, "board").doc
+    pad = next(p for p in board.footprint("R1").pads if p.number == "1")
+    old = pad.net_name
+    tracks = [t for t in board.tracks if board.net_name(t.net) == old]
+    assert tracks  # the net is routed: the rename must carry its tracks
+    at = next(p["at"] for p in call(s, "query.pins", path=sch, reference="R1")["pins"] if p["number"] == "1")
+    call(s, "sch.label", path=sch, text="VIN_TEST", at=at)
+    out = call(s, "project.updatePcb", schematic=sch, board=pcb, swap=False)
+    assert out["nets_renamed"] == [{"from": old, "to": "/VIN_TEST"}], out
+    assert board.net_number(old) is None and board.net_number("/VIN_TEST") is not None
+    assert all(board.net_name(t.net) == "/VIN_TEST" for t in tracks)
+    assert call(s, "project.updatePcb", schematic=sch, board=pcb, swap=False)["summary"].startswith(
+        "board matches the schematic")
+    save_all(s)
+    assert parity(kicad_cli, folder / pcb) == []
+    report = folder / "drc.json"
+    subprocess.run([kicad_cli, "pcb", "drc", "--format", "json", "-o", str(report), str(folder / pcb)],
+                   capture_output=True, timeout=600)
+    shorts = [v for v in json.loads(report.read_text())["violations"] if v["type"] == "shorting_items"]
+    assert shorts == []

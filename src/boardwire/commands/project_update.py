@@ -12,12 +12,10 @@ nets of its pins. A symbol without a footprint gets its library footprint with t
 below the board. Footprints without a symbol are reported, or deleted with
 ``delete_extra`` (never ``board_only`` ones, never locked ones).
 
-Net names: the schematic's nets (`boardwire.netlist.schematic`) are named as
-KiCad names them on most nets, not all. So a net whose pads already agree with the
-schematic keeps the board's name; only a net that the schematic joins or splits moves
-pads, to the schematic's name when the board has it among the joined ones, else to
-the board name most of its pads carry. Nets only new footprints use take the
-schematic's name. The whole update is one change (one undo step).
+Net names: every pad gets the name of its schematic net (`boardwire.netlist.schematic`,
+named as KiCad names them: docs/netlist.md), as KiCad's Update PCB does: a net renamed
+in the schematic is renamed on the board, a net the schematic joins or splits moves its
+pads. The whole update is one change (one undo step).
 
 backAnnotate writes the reference of each footprint into the symbol instance (sheet
 instance path) its ``path`` names, all units of a multi-unit symbol together; a result
@@ -127,6 +125,7 @@ class BoardUpdate:
     differ: list[dict] = field(default_factory=list)  # swap false: what a swap would have replaced
     target: dict[int, str] = field(default_factory=dict)  # id(schematic net) -> board net name
     nets_changed: list[dict] = field(default_factory=list)
+    nets_renamed: dict[str, str] = field(default_factory=dict)  # board net renamed whole: old -> new
     values_changed: list[dict] = field(default_factory=list)
     added: list[str] = field(default_factory=list)
     plans: list[tuple] = field(default_factory=list)
@@ -147,6 +146,7 @@ class BoardUpdate:
         self.find_swaps()
         self.name_nets()
         self.find_footprint_changes()
+        self.find_net_renames()
         self.plan_additions()
         self.find_deletions()
         return self
@@ -197,23 +197,10 @@ class BoardUpdate:
             self.nets_after[ref] = [(p.number, p.net_name or self.board.net_name(p.net) or "") for p in fp.pads]
 
     def name_nets(self) -> None:
-        """Schematic net -> board net name: the name most of its pads already carry
-        (the schematic's own name first), each board name taken once."""
-        seen: dict[int, Counter] = {}
-        nets = {}
-        for (ref, num), net in self.pin_net.items():
-            nets[id(net)] = net
-            c = seen.setdefault(id(net), Counter())
-            for number, name in self.nets_after.get(ref, ()):
-                if number == num and name:
-                    c[name] += 1
-        claimed: set[str] = set()
-        for key in sorted(nets, key=lambda k: (-max(seen[k].values(), default=0), nets[k].name)):
-            net, c = nets[key], seen[key]
-            ranked = sorted(c, key=lambda n: (n != net.name, -c[n], n))
-            choice = next((n for n in ranked if n not in claimed), net.name)
-            self.target[key] = choice
-            claimed.add(choice)
+        """Schematic net -> board net name: the schematic's, as KiCad's Update PCB names
+        it (pads of a renamed or rejoined net move to it)."""
+        for net in self.pin_net.values():
+            self.target[id(net)] = net.name
 
     def find_footprint_changes(self) -> None:
         """Pad nets and values of the footprints on the board."""
@@ -228,6 +215,22 @@ class BoardUpdate:
             value = self.wanted[ref].view.value
             if value != fp.value:
                 self.values_changed.append({"ref": ref, "from": fp.value, "to": value})
+
+    def find_net_renames(self) -> None:
+        """Nets the schematic renamed: a board net all of whose pads (on every footprint
+        of the board) move to one name the board lacks is renamed whole, so its tracks,
+        vias and zones follow, as KiCad's Update PCB renames a net."""
+        board = self.board
+        on_board = Counter(p.net_name or board.net_name(p.net) for fp in board.footprints for p in fp.pads)
+        moving = Counter(ch["from"] for ch in self.nets_changed)
+        goes: dict[str, set[str]] = {}
+        for ch in self.nets_changed:
+            goes.setdefault(ch["from"], set()).add(ch["to"])
+        single = {old: next(iter(to)) for old, to in goes.items() if len(to) == 1}
+        takers = Counter(single.values())
+        for old, to in single.items():
+            if old and to and board.net_number(to) is None and takers[to] == 1 and moving[old] == on_board[old]:
+                self.nets_renamed[old] = to
 
     def plan_additions(self) -> None:
         """Footprints to add: one row per sheet instance, below the board."""
@@ -286,7 +289,11 @@ class BoardUpdate:
             on_board[ch["to"]].set_field("Reference", ch["to"])
         for ref, (lib, lib_id, *_) in self.swaps.items():
             on_board[ref], _ = board.swap_footprint(on_board[ref], lib, lib_id)
+        for old, new in self.nets_renamed.items():
+            board.rename_net(old, new)
         for ch in self.nets_changed:
+            if self.nets_renamed.get(ch["from"]) == ch["to"]:
+                continue  # renamed with its net
             fp, number = on_board[ch["ref"]], ch["pad"]
             pads = [p for p in fp.pads if p.number == number] if ch["ref"] in self.swaps else [fp.pads[ch["_i"]]]
             code = board.ensure_net(ch["to"]) if ch["to"] else 0
@@ -308,7 +315,9 @@ class BoardUpdate:
             ch.pop("_i", None)
         swapped = [dict(row, dropped_pads=dropped) if dropped else row for *_, row, dropped in self.swaps.values()]
         kept = [fp.reference for fp in self.extra if fp not in self.deleted]
-        counts = {"added": self.added, "renamed": self.renamed, "swapped": swapped, "pad nets": self.nets_changed,
+        renamed_nets = [{"from": old, "to": new} for old, new in self.nets_renamed.items()]
+        counts = {"added": self.added, "renamed": self.renamed, "swapped": swapped, "nets renamed": renamed_nets,
+                  "pad nets": [ch for ch in self.nets_changed if self.nets_renamed.get(ch["from"]) != ch["to"]],
                   "values": self.values_changed, "deleted": self.deleted, "relinked": self.relinked}
         n = sum(len(v) for v in counts.values())
         verb = "would make" if self.args.dry_run else "made"
@@ -318,7 +327,7 @@ class BoardUpdate:
             summary += f"; {_plural(len(kept), 'footprint')} not in the schematic"
         out = {"summary": summary, "dry_run": self.args.dry_run, "added": self.added,
                "references_changed": self.renamed, "footprints_swapped": swapped,
-               "nets_changed": self.nets_changed, "values_changed": self.values_changed,
+               "nets_changed": self.nets_changed, "nets_renamed": renamed_nets, "values_changed": self.values_changed,
                "deleted": sorted((fp.reference for fp in self.deleted), key=natural_key),
                "extra_footprints": sorted(kept, key=natural_key)}
         if self.relinked:

@@ -16,7 +16,7 @@ from ..sexpr.parse import gc_paused
 
 
 class Entry:
-    __slots__ = ("node", "kind", "layers", "net", "ref", "uuid", "anchor", "pad_nets")
+    __slots__ = ("node", "kind", "layers", "net", "ref", "uuid", "anchor", "pad_nets", "declared")
 
     def __init__(self, node: SList):
         self.node = node
@@ -27,6 +27,7 @@ class Entry:
         self.uuid: str | None = None
         self.anchor: tuple[int, int] | None = None
         self.pad_nets: list = []
+        self.declared: tuple[str, int] | None = None  # a net table entry: (name, number) as indexed
         for kid in node.kids:
             if type(kid) is not SList:
                 continue
@@ -95,7 +96,8 @@ class BoardIndex:
         if e.kind == "net":
             v = node.atoms()
             if len(v) >= 2:
-                self.net_table[atoms.text(v[1])] = int(v[0])
+                e.declared = (atoms.text(v[1]), int(v[0]))
+                self.net_table[e.declared[0]] = e.declared[1]
             return
         if e.net is not None:
             self.by_net.setdefault(e.net, {})[key] = e
@@ -111,10 +113,9 @@ class BoardIndex:
         if e is None:
             return
         self.by_kind.get(e.kind, {}).pop(key, None)
-        if e.kind == "net":
-            v = e.node.atoms()
-            if len(v) >= 2 and self.net_table.get(atoms.text(v[1])) == int(v[0]):
-                del self.net_table[atoms.text(v[1])]
+        if e.kind == "net":  # as it was indexed: an edit may have renamed it since
+            if e.declared is not None and self.net_table.get(e.declared[0]) == e.declared[1]:
+                del self.net_table[e.declared[0]]
             return
         if e.net is not None:
             self.by_net.get(e.net, {}).pop(key, None)

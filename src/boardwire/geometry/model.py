@@ -182,7 +182,10 @@ class BoardGeometry:
         if not self._log.pending:
             return [], []
         removed, added = [], []
-        for view, alive in touched_items(self.board, self._log):
+        touched = touched_items(self.board, self._log)
+        if any(view.kind == "net" for view, _ in touched):
+            self._follow_net_table()
+        for view, alive in touched:
             removed.extend(self._drop(view))
             if alive:
                 if view not in self._seq:
@@ -193,6 +196,22 @@ class BoardGeometry:
         self.generation += 1
         self._flash.clear()
         return removed, added
+
+    def _follow_net_table(self) -> None:
+        """A net table entry changed (a net renamed, `Board.rename_net`): the items on
+        it that were not touched (tracks and vias name their net by number) take the
+        new name and keep their net code."""
+        now = {n.number: n.name for n in self.board.nets}
+        for number, name in now.items():
+            old = self._numbers.get(number)
+            if old is None or old == name or name in self.net_codes:
+                continue
+            if old in self.net_codes:
+                self.net_codes[name] = self.net_codes.pop(old)
+            for item in self.items:
+                if item is not None and item.net == old:
+                    item.net = name
+        self._numbers = now
 
     @property
     def pending(self) -> bool:

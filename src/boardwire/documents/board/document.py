@@ -87,6 +87,34 @@ class Board(BoardReading):
         self.insert(self.root, make("net", str(number).encode(), quote(name)), index)
         return number
 
+    def rename_net(self, old: str, new: str) -> None:
+        """Rename net ``old`` to ``new`` (a name the board lacks) on everything on it, as
+        KiCad's Update PCB renames a net the schematic renamed: the net table's entry
+        (tracks and vias keep its number), pads' ``(net N "old")``, zones'
+        ``(net_name "old")``; in a KiCad 10 board every ``(net "old")``. Raises
+        invalid-args when ``new`` is already a net of the board or ``old`` is not."""
+        if not old or self.net_number(old) is None:
+            raise _invalid("net", f"net {old!r} is not on the board")
+        if not new or self.net_number(new) is not None:
+            raise _invalid("net", f"net {new!r} is empty or already on the board: pads move to it one by one instead")
+        was, to = quote(old), quote(new)
+        stack = [self.root]
+        while stack:
+            node = stack.pop()
+            for kid in node.kids:
+                if type(kid) is not SList:
+                    continue
+                head = kid.head_bytes()
+                if head in (b"net", b"net_name"):
+                    vals = kid.atoms()
+                    if vals and vals[-1] == was and len(vals) <= 2:
+                        self.set_atoms(kid, [*vals[:-1], to])
+                elif head not in (b"setup", b"layers", b"general", b"property", b"fp_text", b"gr_text"):
+                    stack.append(kid)
+        if self.named_nets:
+            codes = self._named_codes()
+            codes[new] = codes.pop(old)
+
     def delete(self, item: View) -> None:
         """Delete a top-level item (footprint, track, via, zone, drawing, text, group),
         and its id from any group that lists it."""
