@@ -519,7 +519,7 @@ def test_kicad10_library_symbol_placed_in_a_kicad9_schematic_loses_kicad10_token
 @pytest.mark.kicad
 def test_kicad10_library_footprint_placed_in_a_kicad9_board_loses_kicad10_tokens(tmp_path, kicad_cli):
     """A KiCad 10 library footprint (KiCad 9's R_0805 with the KiCad 10 tokens real
-    KiCad 10 boards show: jumper settings, a pad's protection overrides) placed in a
+    KiCad 10 boards show: jumper settings, a pad's protection overrides, unit pin groups) placed in a
     KiCad 9 board is written without them, and kicad-cli 9 loads the board; placed in a
     KiCad 10 board it keeps them."""
     import json
@@ -528,7 +528,8 @@ def test_kicad10_library_footprint_placed_in_a_kicad9_board_loses_kicad10_tokens
     lib = (need(FOOTPRINTS) / "Resistor_SMD.pretty/R_0805_2012Metric.kicad_mod").read_bytes()
     lib = lib.replace(b"(version 20241229)", b"(version 20260206)")
     lib = lib.replace(b"\t(attr smd)\n", b'\t(attr smd)\n\t(duplicate_pad_numbers_are_jumpers no)\n'
-                                         b'\t(jumper_pad_groups\n\t\t("1" "2")\n\t)\n')
+                                         b'\t(jumper_pad_groups\n\t\t("1" "2")\n\t)\n'
+                                         b'\t(units\n\t\t(unit\n\t\t\t(name "A")\n\t\t\t(pins "1" "2")\n\t\t)\n\t)\n')
     lib = lib.replace(b"\t\t(roundrect_rratio 0.243902)\n",
                       b"\t\t(roundrect_rratio 0.243902)\n\t\t(tenting\n\t\t\t(front none)\n\t\t\t(back none)\n\t\t)\n")
     k10_lib = FootprintFile(lib)
@@ -538,7 +539,8 @@ def test_kicad10_library_footprint_placed_in_a_kicad9_board_loses_kicad10_tokens
     board = boardwire.open(tmp_path / "b.kicad_pcb")
     fp = board.add_footprint(k10_lib, "Resistor_SMD:R_0805_2012Metric", (100 * MM, 100 * MM), 0.0, "R99", "1k")
     text = fp.node.to_bytes()
-    for token in (b"duplicate_pad_numbers_are_jumpers", b"jumper_pad_groups", b"(tenting", b"(front none)"):
+    for token in (b"duplicate_pad_numbers_are_jumpers", b"jumper_pad_groups", b"(tenting", b"(front none)",
+                  b"(units"):
         assert token not in text
     board.save()
     report = tmp_path / "drc.json"
@@ -548,3 +550,6 @@ def test_kicad10_library_footprint_placed_in_a_kicad9_board_loses_kicad10_tokens
     k10_board = Board(need(CORPUS / "KiCad__kicad-source-mirror/qa/data/pcbnew/oval_teardrop.kicad_pcb").read_bytes())
     kept = k10_board.add_footprint(k10_lib, "Resistor_SMD:R_0805_2012Metric", (10 * MM, 10 * MM), 0.0, "R99", "1k")
     assert kept.jumper_pad_groups == [["1", "2"]] and kept.node.to_bytes().count(b"(tenting") == 2
+    newest = Board(need(CORPUS / "KiCad__kicad-source-mirror/qa/data/pcbnew/api_kitchen_sink.kicad_pcb").read_bytes())
+    units = newest.add_footprint(k10_lib, "Resistor_SMD:R_0805_2012Metric", (10 * MM, 10 * MM), 0.0, "R99", "1k")
+    assert newest.version == 20260206 and b'(pins "1" "2")' in units.node.to_bytes()

@@ -41,6 +41,9 @@ _BOARD_FEATURES = {
     "buried_vias": 20250926,  # via types blind / buried / micro split
     "net_names": 20251028,  # items name their net, (net "GND"); no net table, no codes
     "variants": 20260101,  # design variants with per-footprint overrides
+    # footprint (units (unit (name "A") (pins "1" ...)) ...): in KiCad 10's footprints
+    # (20260206); the history line that added it was not read, so the release version
+    "fp_units": 20260206,
 }
 
 # Schematic features (``SEXPR_SCHEMATIC_FILE_VERSION`` history) and their version.
