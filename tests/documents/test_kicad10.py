@@ -553,3 +553,34 @@ def test_kicad10_library_footprint_placed_in_a_kicad9_board_loses_kicad10_tokens
     newest = Board(need(CORPUS / "KiCad__kicad-source-mirror/qa/data/pcbnew/api_kitchen_sink.kicad_pcb").read_bytes())
     units = newest.add_footprint(k10_lib, "Resistor_SMD:R_0805_2012Metric", (10 * MM, 10 * MM), 0.0, "R99", "1k")
     assert newest.version == 20260206 and b'(pins "1" "2")' in units.node.to_bytes()
+
+
+def test_net_count_and_net_names_follow_what_the_file_has(tmp_path):
+    """query.describe counts a KiCad 10 board's nets (named on items, no table) as
+    query.nets finds them; a board of a KiCad 10 version that still holds a KiCad 9 net
+    table is read and edited through that table: describe, query.nets and pcb.addVia
+    agree, and the new via takes the table's number."""
+    from boardwire.registry import REGISTRY, Context
+    from boardwire.session import Session
+
+    k10 = "diff_pair_uncoupled_tuning_drc.kicad_pcb"
+    shutil.copyfile(need(CORPUS / "KiCad__kicad-source-mirror/qa/data/pcbnew" / k10), tmp_path / k10)
+    text = need(DEMOS / "pic_programmer" / "pic_programmer.kicad_pcb").read_bytes()
+    (tmp_path / "mixed.kicad_pcb").write_bytes(text.replace(b"(version 20241229)", b"(version 20251101)", 1))
+    session = Session(tmp_path)
+
+    def call(cid: str, path: str, **args) -> dict:
+        return REGISTRY.call(cid, {"path": path, **args}, Context(session))
+
+    for path in (k10, "mixed.kicad_pcb"):
+        nets = call("query.nets", path, limit=5000)["nets"]
+        described = call("query.describe", path)
+        assert described["counts"]["nets"] == len([n for n in nets if n["net"]]) > 1, path
+    board = Board(text)
+    gnd = board.net_number("GND")
+    assert gnd and board.version == 20241229
+    call("pcb.addVia", "mixed.kicad_pcb", at=[100, 100], net="GND")
+    session.save("mixed.kicad_pcb")
+    saved = Board((tmp_path / "mixed.kicad_pcb").read_bytes())
+    assert not saved.named_nets and saved.vias[-1].node.find("net").to_bytes() == f"(net {gnd})".encode()
+    assert saved.net_name(saved.vias[-1].net) == "GND"

@@ -37,10 +37,10 @@ AFTER_NET = {"pinfunction", "pintype", "die_length", "die_delay", "solder_mask_m
 _MANDATORY_FIELDS = ("Datasheet", "Description")
 
 
-def pad_net_list(number: int, name: str, version: int | None) -> SList:
-    """A pad's ``(net N "name")`` (KiCad 9), or ``(net "name")`` in a KiCad 10 board
-    (format 20251028 on: no net codes)."""
-    if board_has(version, "net_names"):
+def pad_net_list(number: int, name: str, named: bool) -> SList:
+    """A pad's ``(net N "name")`` (KiCad 9), or ``(net "name")`` in a board whose items
+    name their nets (KiCad 10, `Board.named_nets`: no net codes)."""
+    if named:
         return make("net", quote(name))
     return make("net", str(number).encode(), quote(name))
 
@@ -379,7 +379,8 @@ def board_footprint(library: SList, lib_id: str, at: tuple[int, int], angle: flo
                     reference: str | None = None, value: str | None = None,
                     pad_nets: dict[str, tuple[int, str]] | None = None,
                     make_uuid: Callable[[], str] | None = None,
-                    board_layers: set[str] | None = None, version: int | None = None) -> SList:
+                    board_layers: set[str] | None = None, version: int | None = None,
+                    named_nets: bool | None = None) -> SList:
     """The ``(footprint ...)`` list KiCad 9 writes for ``library`` (the root of a
     ``.kicad_mod``) placed at ``at`` (nm) turned ``angle`` degrees on the front.
 
@@ -387,10 +388,13 @@ def board_footprint(library: SList, lib_id: str, at: tuple[int, int], angle: flo
     board's layer names (zones keep only those); ``version`` the board's format (None:
     KiCad 9's): a KiCad 10 board gets pads that name their net and the footprint's
     ``(duplicate_pad_numbers_are_jumpers no)`` (both as in the KiCad 10 boards of
-    ../shared/corpus). Returns a list without whitespace, ready for
+    ../shared/corpus); ``named_nets`` whether pads name their net (default: as
+    ``version`` does; `Board.named_nets` follows the file). Returns a list without whitespace, ready for
     `SexprDocument.insert`."""
     make_uuid = make_uuid or new_uuid
     pad_nets = pad_nets or {}
+    if named_nets is None:
+        named_nets = board_has(version, "net_names")
     fp = _strip_ws(library)
     kids = fp.kids
     kids[1] = quote(lib_id)
@@ -436,7 +440,7 @@ def board_footprint(library: SList, lib_id: str, at: tuple[int, int], angle: flo
                 code, name = pad_nets[number]
                 pos = _index_of(k, AFTER_NET)
                 _set_child(k, pos if pos is not None else len(k.kids),
-                           pad_net_list(code, name, version))
+                           pad_net_list(code, name, named_nets))
         elif head == "zone":  # the one child KiCad stores in board coordinates
             _place_points(k, at, angle)
             _limit_layers(k, board_layers)
