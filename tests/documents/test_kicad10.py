@@ -584,3 +584,29 @@ def test_net_count_and_net_names_follow_what_the_file_has(tmp_path):
     saved = Board((tmp_path / "mixed.kicad_pcb").read_bytes())
     assert not saved.named_nets and saved.vias[-1].node.find("net").to_bytes() == f"(net {gnd})".encode()
     assert saved.net_name(saved.vias[-1].net) == "GND"
+
+
+def test_library_variables_named_for_the_file_kicad_reads():
+    """KiCad 10 boards name 3D models under ``${KICAD10_3DMODEL_DIR}`` (the corpus's
+    10.0.2 board): a KiCad 9 library footprint placed there follows, and a KiCad 10 one
+    placed in a KiCad 9 board gets KiCad 9's variable back; a new KiCad 10 project's
+    library tables use ``${KICAD10_SYMBOL_DIR}``/``${KICAD10_FOOTPRINT_DIR}``."""
+    from boardwire.documents.new_project import project_files
+
+    k10_file = need(CORPUS / "KiCad__kicad-source-mirror/qa/data/pcbnew/diff_pair_uncoupled_tuning_drc.kicad_pcb")
+    assert b'(model "${KICAD10_3DMODEL_DIR}/Resistor_SMD' in k10_file.read_bytes()
+    lib = (need(FOOTPRINTS) / "Resistor_SMD.pretty/R_0805_2012Metric.kicad_mod").read_bytes()
+    assert b"${KICAD9_3DMODEL_DIR}" in lib
+    k10 = Board(k10_file.read_bytes())
+    placed = k10.add_footprint(FootprintFile(lib), "Resistor_SMD:R_0805_2012Metric", (10 * MM, 10 * MM)).node.to_bytes()
+    assert b'(model "${KICAD10_3DMODEL_DIR}/Resistor_SMD.3dshapes/R_0805_2012Metric.step"' in placed
+    k9 = Board(need(DEMOS / "pic_programmer" / "pic_programmer.kicad_pcb").read_bytes())
+    back = FootprintFile(lib.replace(b"KICAD9_3DMODEL_DIR", b"KICAD10_3DMODEL_DIR"))
+    placed = k9.add_footprint(back, "Resistor_SMD:R_0805_2012Metric", (10 * MM, 10 * MM)).node.to_bytes()
+    assert b"${KICAD9_3DMODEL_DIR}" in placed and b"KICAD10" not in placed
+    table = b'(sym_lib_table\n\t(version 7)\n\t(lib (name "Device")(type "KiCad")(uri "${KICAD9_SYMBOL_DIR}/Device.kicad_sym")(options "")(descr ""))\n)\n'
+    fp_table = table.replace(b"sym_", b"fp_").replace(b"KICAD9_SYMBOL_DIR}/Device.kicad_sym", b"KICAD8_FOOTPRINT_DIR}/R.pretty")
+    files = project_files("p", "blank", {"sym": table, "fp": fp_table}, kicad=10)
+    assert b"${KICAD10_SYMBOL_DIR}/Device.kicad_sym" in files["sym-lib-table"]
+    assert b"${KICAD10_FOOTPRINT_DIR}/R.pretty" in files["fp-lib-table"]
+    assert project_files("p", "blank", {"sym": table}, kicad=9)["sym-lib-table"] == table

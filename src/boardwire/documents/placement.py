@@ -23,7 +23,7 @@ from ..sexpr.atoms import mm, quote
 from ..sexpr.node import SList
 from .ids import new_uuid
 from .sexpr_doc import make
-from .versions import board_has
+from .versions import board_has, kicad_major, library_vars_for
 
 _HEADER_DROP = {"version", "generator", "generator_version"}
 _NEEDS_UUID_AT_END = {"pad"}
@@ -387,7 +387,8 @@ def board_footprint(library: SList, lib_id: str, at: tuple[int, int], angle: flo
     ``pad_nets`` maps pad numbers to (net number, net name); ``board_layers`` are the
     board's layer names (zones keep only those); ``version`` the board's format (None:
     KiCad 9's): a KiCad 10 board gets pads that name their net and the footprint's
-    ``(duplicate_pad_numbers_are_jumpers no)`` (both as in the KiCad 10 boards of
+    ``(duplicate_pad_numbers_are_jumpers no)`` and 3D model paths under
+    ``${KICAD10_3DMODEL_DIR}`` (all as in the KiCad 10 boards of
     ../shared/corpus); ``named_nets`` whether pads name their net (default: as
     ``version`` does; `Board.named_nets` follows the file). Returns a list without whitespace, ready for
     `SexprDocument.insert`."""
@@ -446,6 +447,8 @@ def board_footprint(library: SList, lib_id: str, at: tuple[int, int], angle: flo
             _limit_layers(k, board_layers)
         elif head == "fp_rect" and angle % 90:
             _rect_to_poly(k)
+        elif head == "model" and k.atoms() and version is not None:
+            k.kids[1] = quote(library_vars_for(atoms.text(k.atoms()[0]), kicad_major(version)))
         if head in _NEEDS_UUID_AT_END | _NEEDS_UUID_BEFORE_EFFECTS | _NEEDS_UUID_AFTER_LAYER:
             _add_uuid(k, make_uuid)
     if angle % 90:

@@ -8,6 +8,8 @@ it emits a token, so no token newer than the file's version is ever written.
 
 from __future__ import annotations
 
+import re
+
 # KiCad release -> the board / schematic / symbol-library format version it writes
 # (KiCad 10's from ../shared/KICAD10-NOTES.md and the KiCad 10 files of the corpus).
 BOARD_RELEASES = {5: 20171130, 6: 20211014, 7: 20221018, 8: 20240108, 9: 20241229, 10: 20260206}
@@ -77,3 +79,23 @@ def kicad_major(version: int | None, releases: dict[int, int] = BOARD_RELEASES) 
         if version <= first:
             return rel
     return max(releases) + 1  # newer than every release we know: a development build
+
+
+# KiCad's per-release library folder variables, ``${KICAD9_3DMODEL_DIR}`` and the like
+_LIBRARY_VAR = re.compile(r"\$\{KICAD(\d+)_(FOOTPRINT|SYMBOL|3DMODEL|TEMPLATE)_DIR\}")
+
+
+def library_vars_for(text: str, kicad: int | None) -> str:
+    """``text`` (a 3D model path, a library table) with KiCad's library folder variables
+    named as KiCad ``kicad`` defines them: in a KiCad 10 file the KiCad 6-9 names
+    become ``${KICAD10_..._DIR}`` (as KiCad 10 writes, e.g. ``${KICAD10_3DMODEL_DIR}``
+    in the corpus's KiCad 10.0.2 board), in a KiCad 9 file KiCad 10's become
+    ``${KICAD9_..._DIR}`` (KiCad 9 does not define them). Other text is unchanged."""
+    if kicad is None or kicad < 9:
+        return text
+
+    def rename(m: re.Match) -> str:
+        old = int(m.group(1))
+        new = kicad if kicad >= 10 and 6 <= old < kicad or kicad == 9 and old == 10 else old
+        return f"${{KICAD{new}_{m.group(2)}_DIR}}"
+    return _LIBRARY_VAR.sub(rename, text)
