@@ -529,7 +529,8 @@ def test_kicad10_library_footprint_placed_in_a_kicad9_board_loses_kicad10_tokens
     lib = lib.replace(b"(version 20241229)", b"(version 20260206)")
     lib = lib.replace(b"\t(attr smd)\n", b'\t(attr smd)\n\t(duplicate_pad_numbers_are_jumpers no)\n'
                                          b'\t(jumper_pad_groups\n\t\t("1" "2")\n\t)\n'
-                                         b'\t(units\n\t\t(unit\n\t\t\t(name "A")\n\t\t\t(pins "1" "2")\n\t\t)\n\t)\n')
+                                         b'\t(units\n\t\t(unit\n\t\t\t(name "A")\n\t\t\t(pins "1" "2")\n\t\t)\n\t)\n'
+                                         b'\t(point\n\t\t(at 0 0)\n\t\t(size 1)\n\t\t(layer "F.Fab")\n\t)\n')
     lib = lib.replace(b"\t\t(roundrect_rratio 0.243902)\n",
                       b"\t\t(roundrect_rratio 0.243902)\n\t\t(tenting\n\t\t\t(front none)\n\t\t\t(back none)\n\t\t)\n")
     k10_lib = FootprintFile(lib)
@@ -540,7 +541,7 @@ def test_kicad10_library_footprint_placed_in_a_kicad9_board_loses_kicad10_tokens
     fp = board.add_footprint(k10_lib, "Resistor_SMD:R_0805_2012Metric", (100 * MM, 100 * MM), 0.0, "R99", "1k")
     text = fp.node.to_bytes()
     for token in (b"duplicate_pad_numbers_are_jumpers", b"jumper_pad_groups", b"(tenting", b"(front none)",
-                  b"(units"):
+                  b"(units", b"(point"):
         assert token not in text
     board.save()
     report = tmp_path / "drc.json"

@@ -52,8 +52,9 @@ def _older_footprint(fp: SList, version: int | None) -> None:
     """Drop what a KiCad 10 library footprint has that a board of ``version`` cannot
     hold (the footprint is KiCad 9's otherwise): the jumper settings (before
     20250324), the pads' via-protection overrides (before 20250228), a rectangle's
-    corner radius (before 20250829: the rectangle stays, sharp), the footprint's
-    ``(units ...)`` pin groups (KiCad 9 refuses the board with them)."""
+    corner radius (before 20250829: the rectangle stays, sharp), its snap points and
+    barcodes (before 20250901 / 20250914), its ``(units ...)`` pin groups (KiCad 9
+    refuses a board holding any of these)."""
     def drop(node: SList, heads: tuple[str, ...]) -> None:
         for i in range(len(node.kids) - 1, -1, -1):
             k = node.kids[i]
@@ -63,8 +64,9 @@ def _older_footprint(fp: SList, version: int | None) -> None:
 
     if not board_has(version, "jumper_pads"):
         drop(fp, ("duplicate_pad_numbers_are_jumpers", "jumper_pad_groups"))
-    if not board_has(version, "fp_units"):
-        drop(fp, ("units",))
+    for feature, head in (("fp_units", "units"), ("points", "point"), ("barcodes", "barcode")):
+        if not board_has(version, feature):
+            drop(fp, (head,))
     for k in fp.kids:
         if type(k) is SList and k.head == "pad" and not board_has(version, "via_protection"):
             drop(k, _PROTECTION)
