@@ -519,7 +519,7 @@ def test_kicad10_library_symbol_placed_in_a_kicad9_schematic_loses_kicad10_token
 @pytest.mark.kicad
 def test_kicad10_library_footprint_placed_in_a_kicad9_board_loses_kicad10_tokens(tmp_path, kicad_cli):
     """A KiCad 10 library footprint (KiCad 9's R_0805 with the KiCad 10 tokens real
-    KiCad 10 boards show: jumper settings, a pad's protection overrides) placed in a
+    KiCad 10 boards show: jumper settings, a pad's protection overrides, unit pin groups) placed in a
     KiCad 9 board is written without them, and kicad-cli 9 loads the board; placed in a
     KiCad 10 board it keeps them."""
     import json
@@ -528,7 +528,9 @@ def test_kicad10_library_footprint_placed_in_a_kicad9_board_loses_kicad10_tokens
     lib = (need(FOOTPRINTS) / "Resistor_SMD.pretty/R_0805_2012Metric.kicad_mod").read_bytes()
     lib = lib.replace(b"(version 20241229)", b"(version 20260206)")
     lib = lib.replace(b"\t(attr smd)\n", b'\t(attr smd)\n\t(duplicate_pad_numbers_are_jumpers no)\n'
-                                         b'\t(jumper_pad_groups\n\t\t("1" "2")\n\t)\n')
+                                         b'\t(jumper_pad_groups\n\t\t("1" "2")\n\t)\n'
+                                         b'\t(units\n\t\t(unit\n\t\t\t(name "A")\n\t\t\t(pins "1" "2")\n\t\t)\n\t)\n'
+                                         b'\t(point\n\t\t(at 0 0)\n\t\t(size 1)\n\t\t(layer "F.Fab")\n\t)\n')
     lib = lib.replace(b"\t\t(roundrect_rratio 0.243902)\n",
                       b"\t\t(roundrect_rratio 0.243902)\n\t\t(tenting\n\t\t\t(front none)\n\t\t\t(back none)\n\t\t)\n")
     k10_lib = FootprintFile(lib)
@@ -538,7 +540,8 @@ def test_kicad10_library_footprint_placed_in_a_kicad9_board_loses_kicad10_tokens
     board = boardwire.open(tmp_path / "b.kicad_pcb")
     fp = board.add_footprint(k10_lib, "Resistor_SMD:R_0805_2012Metric", (100 * MM, 100 * MM), 0.0, "R99", "1k")
     text = fp.node.to_bytes()
-    for token in (b"duplicate_pad_numbers_are_jumpers", b"jumper_pad_groups", b"(tenting", b"(front none)"):
+    for token in (b"duplicate_pad_numbers_are_jumpers", b"jumper_pad_groups", b"(tenting", b"(front none)",
+                  b"(units", b"(point"):
         assert token not in text
     board.save()
     report = tmp_path / "drc.json"
@@ -548,3 +551,63 @@ def test_kicad10_library_footprint_placed_in_a_kicad9_board_loses_kicad10_tokens
     k10_board = Board(need(CORPUS / "KiCad__kicad-source-mirror/qa/data/pcbnew/oval_teardrop.kicad_pcb").read_bytes())
     kept = k10_board.add_footprint(k10_lib, "Resistor_SMD:R_0805_2012Metric", (10 * MM, 10 * MM), 0.0, "R99", "1k")
     assert kept.jumper_pad_groups == [["1", "2"]] and kept.node.to_bytes().count(b"(tenting") == 2
+    newest = Board(need(CORPUS / "KiCad__kicad-source-mirror/qa/data/pcbnew/api_kitchen_sink.kicad_pcb").read_bytes())
+    units = newest.add_footprint(k10_lib, "Resistor_SMD:R_0805_2012Metric", (10 * MM, 10 * MM), 0.0, "R99", "1k")
+    assert newest.version == 20260206 and b'(pins "1" "2")' in units.node.to_bytes()
+
+
+def test_net_count_and_net_names_follow_what_the_file_has(tmp_path):
+    """query.describe counts a KiCad 10 board's nets (named on items, no table) as
+    query.nets finds them; a board of a KiCad 10 version that still holds a KiCad 9 net
+    table is read and edited through that table: describe, query.nets and pcb.addVia
+    agree, and the new via takes the table's number."""
+    from boardwire.registry import REGISTRY, Context
+    from boardwire.session import Session
+
+    k10 = "diff_pair_uncoupled_tuning_drc.kicad_pcb"
+    shutil.copyfile(need(CORPUS / "KiCad__kicad-source-mirror/qa/data/pcbnew" / k10), tmp_path / k10)
+    text = need(DEMOS / "pic_programmer" / "pic_programmer.kicad_pcb").read_bytes()
+    (tmp_path / "mixed.kicad_pcb").write_bytes(text.replace(b"(version 20241229)", b"(version 20251101)", 1))
+    session = Session(tmp_path)
+
+    def call(cid: str, path: str, **args) -> dict:
+        return REGISTRY.call(cid, {"path": path, **args}, Context(session))
+
+    for path in (k10, "mixed.kicad_pcb"):
+        nets = call("query.nets", path, limit=5000)["nets"]
+        described = call("query.describe", path)
+        assert described["counts"]["nets"] == len([n for n in nets if n["net"]]) > 1, path
+    board = Board(text)
+    gnd = board.net_number("GND")
+    assert gnd and board.version == 20241229
+    call("pcb.addVia", "mixed.kicad_pcb", at=[100, 100], net="GND")
+    session.save("mixed.kicad_pcb")
+    saved = Board((tmp_path / "mixed.kicad_pcb").read_bytes())
+    assert not saved.named_nets and saved.vias[-1].node.find("net").to_bytes() == f"(net {gnd})".encode()
+    assert saved.net_name(saved.vias[-1].net) == "GND"
+
+
+def test_library_variables_named_for_the_file_kicad_reads():
+    """KiCad 10 boards name 3D models under ``${KICAD10_3DMODEL_DIR}`` (the corpus's
+    10.0.2 board): a KiCad 9 library footprint placed there follows, and a KiCad 10 one
+    placed in a KiCad 9 board gets KiCad 9's variable back; a new KiCad 10 project's
+    library tables use ``${KICAD10_SYMBOL_DIR}``/``${KICAD10_FOOTPRINT_DIR}``."""
+    from boardwire.documents.new_project import project_files
+
+    k10_file = need(CORPUS / "KiCad__kicad-source-mirror/qa/data/pcbnew/diff_pair_uncoupled_tuning_drc.kicad_pcb")
+    assert b'(model "${KICAD10_3DMODEL_DIR}/Resistor_SMD' in k10_file.read_bytes()
+    lib = (need(FOOTPRINTS) / "Resistor_SMD.pretty/R_0805_2012Metric.kicad_mod").read_bytes()
+    assert b"${KICAD9_3DMODEL_DIR}" in lib
+    k10 = Board(k10_file.read_bytes())
+    placed = k10.add_footprint(FootprintFile(lib), "Resistor_SMD:R_0805_2012Metric", (10 * MM, 10 * MM)).node.to_bytes()
+    assert b'(model "${KICAD10_3DMODEL_DIR}/Resistor_SMD.3dshapes/R_0805_2012Metric.step"' in placed
+    k9 = Board(need(DEMOS / "pic_programmer" / "pic_programmer.kicad_pcb").read_bytes())
+    back = FootprintFile(lib.replace(b"KICAD9_3DMODEL_DIR", b"KICAD10_3DMODEL_DIR"))
+    placed = k9.add_footprint(back, "Resistor_SMD:R_0805_2012Metric", (10 * MM, 10 * MM)).node.to_bytes()
+    assert b"${KICAD9_3DMODEL_DIR}" in placed and b"KICAD10" not in placed
+    table = b'(sym_lib_table\n\t(version 7)\n\t(lib (name "Device")(type "KiCad")(uri "${KICAD9_SYMBOL_DIR}/Device.kicad_sym")(options "")(descr ""))\n)\n'
+    fp_table = table.replace(b"sym_", b"fp_").replace(b"KICAD9_SYMBOL_DIR}/Device.kicad_sym", b"KICAD8_FOOTPRINT_DIR}/R.pretty")
+    files = project_files("p", "blank", {"sym": table, "fp": fp_table}, kicad=10)
+    assert b"${KICAD10_SYMBOL_DIR}/Device.kicad_sym" in files["sym-lib-table"]
+    assert b"${KICAD10_FOOTPRINT_DIR}/R.pretty" in files["fp-lib-table"]
+    assert project_files("p", "blank", {"sym": table}, kicad=9)["sym-lib-table"] == table

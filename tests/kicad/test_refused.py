@@ -33,3 +33,33 @@ def test_a_board_kicad_refuses_is_reported_with_kicads_message(tmp_path, kicad_c
     assert err["data"]["kicad_message"] == kicad_said == "Failed to load board"
     assert err["message"].startswith("KiCad ") and "refused to load LayerEnumerate.kicad_pcb" in err["message"]
     assert err["message"].endswith(": " + kicad_said)
+
+
+K10 = "KiCad__kicad-source-mirror/qa/data/pcbnew/diff_pair_uncoupled_tuning_drc"
+
+
+def test_kicad10_files_are_refused_before_kicad9_runs(tmp_path, kicad_cli):
+    """A KiCad 10 board and schematic (the corpus's, generator 10.0.2) given to the
+    commands that run KiCad 9 (checks, renders, fabrication, zone fill): one
+    unsupported-format error naming both versions, before KiCad runs (not KiCad's
+    "Failed to load", nor a traceback); the built-in DRC still checks the board."""
+    from boardwire.errors import UnsupportedFormat
+    from boardwire.kicad.cli import KiCadCli
+
+    for suffix in (".kicad_pcb", ".kicad_sch"):
+        shutil.copy(need(CORPUS / (K10 + suffix)), tmp_path / ("k10" + suffix))
+    installed = KiCadCli(kicad_cli, "").run(["version"]).stdout.strip()
+    session = Session(tmp_path)
+    calls = [("check.drc", "k10.kicad_pcb", {}), ("check.erc", "k10.kicad_sch", {}),
+             ("pcb.fillZones", "k10.kicad_pcb", {}), ("render.svg", "k10.kicad_pcb", {}),
+             ("fab.gerbers", "k10.kicad_pcb", {"output": "out"})]
+    for cid, path, args in calls:
+        with pytest.raises(UnsupportedFormat) as e:
+            REGISTRY.call(cid, {"path": path, **args}, Context(session))
+        err = e.value.to_dict()
+        assert err["code"] == "unsupported-format", cid
+        assert f"{path} is in KiCad 10's file format" in err["message"] and installed in err["message"], cid
+        assert "engine=builtin" in err["hint"]
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+    builtin = REGISTRY.call("check.drc", {"path": "k10.kicad_pcb", "engine": "builtin"}, Context(session))
+    assert builtin["engine"] == "builtin"

@@ -61,7 +61,8 @@ def board_summary(board) -> dict:
         "arcs": heads["arc"],
         "vias": heads["via"],
         "zones": heads["zone"],
-        "nets": max(heads["net"] - 1, 0),  # net 0 is the "no net" entry
+        # net 0 is the "no net" entry; KiCad 10 boards have no table: the names on items
+        "nets": max((len(board.net_table) if board.named_nets else heads["net"]) - 1, 0),
         "graphics": sum(n for h, n in heads.items() if h.startswith("gr_") and "text" not in h),
         "texts": heads["gr_text"] + heads["gr_text_box"],
         "groups": heads["group"],

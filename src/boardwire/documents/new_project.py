@@ -42,7 +42,7 @@ from pathlib import Path
 
 from .board import Board
 from .ids import new_uuid
-from .versions import BOARD_RELEASES, SCHEMATIC_RELEASES
+from .versions import BOARD_RELEASES, SCHEMATIC_RELEASES, library_vars_for
 
 TEMPLATES = ("blank", "2layer-starter")
 KICAD_VERSIONS = (9, 10)
@@ -162,12 +162,13 @@ def project_files(name: str, template: str, tables: dict[str, bytes] | None = No
     """File name -> content of a new project called ``name`` for KiCad ``kicad`` (9 or
     10); the ``.kicad_pro`` comes last (KiCad's project manager lists a project by
     it). ``tables``: kind ("sym", "fp") -> the library table to write instead of an
-    empty one. ValueError for an unknown template or KiCad version."""
+    empty one (its ``${KICAD9_SYMBOL_DIR}``-style variables named for ``kicad``).
+    ValueError for an unknown template or KiCad version."""
     if template not in TEMPLATES:
         raise ValueError(f"unknown template {template!r}")
     if kicad not in KICAD_VERSIONS:
         raise ValueError(f"unknown KiCad version {kicad!r}")
-    tables = tables or {}
+    tables = {k: library_vars_for(v.decode("utf-8"), kicad).encode("utf-8") for k, v in (tables or {}).items()}
     return {f"{name}.kicad_sch": schematic_file(kicad=kicad), f"{name}.kicad_pcb": board_file(template, kicad=kicad),
             "sym-lib-table": tables.get("sym") or lib_table("sym"),
             "fp-lib-table": tables.get("fp") or lib_table("fp"),

@@ -23,7 +23,7 @@ from ..sexpr.atoms import mm, quote
 from ..sexpr.node import SList
 from .ids import new_uuid
 from .sexpr_doc import make
-from .versions import board_has
+from .versions import board_has, kicad_major, library_vars_for
 
 _HEADER_DROP = {"version", "generator", "generator_version"}
 _NEEDS_UUID_AT_END = {"pad"}
@@ -37,10 +37,10 @@ AFTER_NET = {"pinfunction", "pintype", "die_length", "die_delay", "solder_mask_m
 _MANDATORY_FIELDS = ("Datasheet", "Description")
 
 
-def pad_net_list(number: int, name: str, version: int | None) -> SList:
-    """A pad's ``(net N "name")`` (KiCad 9), or ``(net "name")`` in a KiCad 10 board
-    (format 20251028 on: no net codes)."""
-    if board_has(version, "net_names"):
+def pad_net_list(number: int, name: str, named: bool) -> SList:
+    """A pad's ``(net N "name")`` (KiCad 9), or ``(net "name")`` in a board whose items
+    name their nets (KiCad 10, `Board.named_nets`: no net codes)."""
+    if named:
         return make("net", quote(name))
     return make("net", str(number).encode(), quote(name))
 
@@ -52,7 +52,9 @@ def _older_footprint(fp: SList, version: int | None) -> None:
     """Drop what a KiCad 10 library footprint has that a board of ``version`` cannot
     hold (the footprint is KiCad 9's otherwise): the jumper settings (before
     20250324), the pads' via-protection overrides (before 20250228), a rectangle's
-    corner radius (before 20250829: the rectangle stays, sharp)."""
+    corner radius (before 20250829: the rectangle stays, sharp), its snap points and
+    barcodes (before 20250901 / 20250914), its ``(units ...)`` pin groups (KiCad 9
+    refuses a board holding any of these)."""
     def drop(node: SList, heads: tuple[str, ...]) -> None:
         for i in range(len(node.kids) - 1, -1, -1):
             k = node.kids[i]
@@ -62,6 +64,9 @@ def _older_footprint(fp: SList, version: int | None) -> None:
 
     if not board_has(version, "jumper_pads"):
         drop(fp, ("duplicate_pad_numbers_are_jumpers", "jumper_pad_groups"))
+    for feature, head in (("fp_units", "units"), ("points", "point"), ("barcodes", "barcode")):
+        if not board_has(version, feature):
+            drop(fp, (head,))
     for k in fp.kids:
         if type(k) is SList and k.head == "pad" and not board_has(version, "via_protection"):
             drop(k, _PROTECTION)
@@ -376,18 +381,23 @@ def board_footprint(library: SList, lib_id: str, at: tuple[int, int], angle: flo
                     reference: str | None = None, value: str | None = None,
                     pad_nets: dict[str, tuple[int, str]] | None = None,
                     make_uuid: Callable[[], str] | None = None,
-                    board_layers: set[str] | None = None, version: int | None = None) -> SList:
+                    board_layers: set[str] | None = None, version: int | None = None,
+                    named_nets: bool | None = None) -> SList:
     """The ``(footprint ...)`` list KiCad 9 writes for ``library`` (the root of a
     ``.kicad_mod``) placed at ``at`` (nm) turned ``angle`` degrees on the front.
 
     ``pad_nets`` maps pad numbers to (net number, net name); ``board_layers`` are the
     board's layer names (zones keep only those); ``version`` the board's format (None:
     KiCad 9's): a KiCad 10 board gets pads that name their net and the footprint's
-    ``(duplicate_pad_numbers_are_jumpers no)`` (both as in the KiCad 10 boards of
-    ../shared/corpus). Returns a list without whitespace, ready for
+    ``(duplicate_pad_numbers_are_jumpers no)`` and 3D model paths under
+    ``${KICAD10_3DMODEL_DIR}`` (all as in the KiCad 10 boards of
+    ../shared/corpus); ``named_nets`` whether pads name their net (default: as
+    ``version`` does; `Board.named_nets` follows the file). Returns a list without whitespace, ready for
     `SexprDocument.insert`."""
     make_uuid = make_uuid or new_uuid
     pad_nets = pad_nets or {}
+    if named_nets is None:
+        named_nets = board_has(version, "net_names")
     fp = _strip_ws(library)
     kids = fp.kids
     kids[1] = quote(lib_id)
@@ -433,12 +443,14 @@ def board_footprint(library: SList, lib_id: str, at: tuple[int, int], angle: flo
                 code, name = pad_nets[number]
                 pos = _index_of(k, AFTER_NET)
                 _set_child(k, pos if pos is not None else len(k.kids),
-                           pad_net_list(code, name, version))
+                           pad_net_list(code, name, named_nets))
         elif head == "zone":  # the one child KiCad stores in board coordinates
             _place_points(k, at, angle)
             _limit_layers(k, board_layers)
         elif head == "fp_rect" and angle % 90:
             _rect_to_poly(k)
+        elif head == "model" and k.atoms() and version is not None:
+            k.kids[1] = quote(library_vars_for(atoms.text(k.atoms()[0]), kicad_major(version)))
         if head in _NEEDS_UUID_AT_END | _NEEDS_UUID_BEFORE_EFFECTS | _NEEDS_UUID_AFTER_LAYER:
             _add_uuid(k, make_uuid)
     if angle % 90:
@@ -448,6 +460,6 @@ def board_footprint(library: SList, lib_id: str, at: tuple[int, int], angle: flo
     _sort_children(fp, at, angle)
     if board_has(version, "jumper_pads"):
         _add_jumper_flag(fp)
-    elif version is not None:
+    if version is not None:
         _older_footprint(fp, version)
     return fp

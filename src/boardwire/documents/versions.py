@@ -8,6 +8,8 @@ it emits a token, so no token newer than the file's version is ever written.
 
 from __future__ import annotations
 
+import re
+
 # KiCad release -> the board / schematic / symbol-library format version it writes
 # (KiCad 10's from ../shared/KICAD10-NOTES.md and the KiCad 10 files of the corpus).
 BOARD_RELEASES = {5: 20171130, 6: 20211014, 7: 20221018, 8: 20240108, 9: 20241229, 10: 20260206}
@@ -41,6 +43,9 @@ _BOARD_FEATURES = {
     "buried_vias": 20250926,  # via types blind / buried / micro split
     "net_names": 20251028,  # items name their net, (net "GND"); no net table, no codes
     "variants": 20260101,  # design variants with per-footprint overrides
+    # footprint (units (unit (name "A") (pins "1" ...)) ...): in KiCad 10's footprints
+    # (20260206); the history line that added it was not read, so the release version
+    "fp_units": 20260206,
 }
 
 # Schematic features (``SEXPR_SCHEMATIC_FILE_VERSION`` history) and their version.
@@ -64,6 +69,21 @@ def schematic_has(version: int | None, feature: str) -> bool:
     return (version or 0) >= _SCHEMATIC_FEATURES[feature]
 
 
+# a file's kind (its suffix) -> the format versions of each KiCad release
+RELEASES_BY_SUFFIX = {".kicad_pcb": BOARD_RELEASES, ".kicad_mod": BOARD_RELEASES,
+                      ".kicad_sch": SCHEMATIC_RELEASES, ".kicad_sym": SYMBOL_LIB_RELEASES}
+
+_HEAD_VERSION = re.compile(rb"\(version (\d+)\)")
+
+
+def file_kicad_major(name: str, head: bytes) -> int | None:
+    """The KiCad release whose format file ``name`` is in, from the ``(version N)`` in
+    ``head`` (the file's first bytes); None for another kind of file or no version."""
+    releases = RELEASES_BY_SUFFIX.get("." + name.rsplit(".", 1)[-1]) if "." in name else None
+    m = _HEAD_VERSION.search(head[:1000]) if releases else None
+    return kicad_major(int(m.group(1)), releases) if m else None
+
+
 def kicad_major(version: int | None, releases: dict[int, int] = BOARD_RELEASES) -> int | None:
     """The KiCad release a format version belongs to (None for unknown/absent)."""
     if version is None:
@@ -74,3 +94,23 @@ def kicad_major(version: int | None, releases: dict[int, int] = BOARD_RELEASES) 
         if version <= first:
             return rel
     return max(releases) + 1  # newer than every release we know: a development build
+
+
+# KiCad's per-release library folder variables, ``${KICAD9_3DMODEL_DIR}`` and the like
+_LIBRARY_VAR = re.compile(r"\$\{KICAD(\d+)_(FOOTPRINT|SYMBOL|3DMODEL|TEMPLATE)_DIR\}")
+
+
+def library_vars_for(text: str, kicad: int | None) -> str:
+    """``text`` (a 3D model path, a library table) with KiCad's library folder variables
+    named as KiCad ``kicad`` defines them: in a KiCad 10 file the KiCad 6-9 names
+    become ``${KICAD10_..._DIR}`` (as KiCad 10 writes, e.g. ``${KICAD10_3DMODEL_DIR}``
+    in the corpus's KiCad 10.0.2 board), in a KiCad 9 file KiCad 10's become
+    ``${KICAD9_..._DIR}`` (KiCad 9 does not define them). Other text is unchanged."""
+    if kicad is None or kicad < 9:
+        return text
+
+    def rename(m: re.Match) -> str:
+        old = int(m.group(1))
+        new = kicad if kicad >= 10 and 6 <= old < kicad or kicad == 9 and old == 10 else old
+        return f"${{KICAD{new}_{m.group(2)}_DIR}}"
+    return _LIBRARY_VAR.sub(rename, text)

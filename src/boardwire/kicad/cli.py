@@ -18,7 +18,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import Cancelled, CheckFailed, ServiceUnavailable, needs_human
+from ..documents.versions import file_kicad_major
+from ..errors import Cancelled, CheckFailed, ServiceUnavailable, UnsupportedFormat, needs_human
 from ..firmware.process import kill_group as _kill  # one process-group killer for every child
 
 MIN_MAJOR = 9
@@ -96,6 +97,21 @@ def failure(what: str, r: subprocess.CompletedProcess, file: str | None = None) 
             if refused else f"kicad-cli {what} failed (exit {r.returncode})")
     return CheckFailed(f"{head}: {said or 'no output'}", kicad_exit=r.returncode,
                        kicad_message=said, kicad_refused=refused)
+
+
+def require_readable(name: str, head: bytes) -> None:
+    """Refuse, before KiCad runs, a file (``name``; ``head``: its first bytes) in the
+    format of a newer KiCad than the installed one (KiCad 9 cannot load KiCad 10's):
+    UnsupportedFormat naming both. Nothing when no KiCad is found (`kicad_cli` says so)."""
+    found = _probe()
+    major = file_kicad_major(name, head)
+    if isinstance(found, str) or major is None or major <= found.major:
+        return
+    raise UnsupportedFormat(
+        f"{Path(name).name} is in KiCad {major}'s file format; the installed KiCad is {found.version}, "
+        f"which cannot load it", file_kicad=major, installed_kicad=found.version,
+        hint=f"Install KiCad {major} to check, render, export or fill zones with KiCad; "
+             "check.drc engine=builtin checks design rules without it.")
 
 
 def kicad_version_text() -> str:

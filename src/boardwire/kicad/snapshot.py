@@ -28,17 +28,30 @@ from typing import Callable, Iterable, Iterator
 from ..documents.design import board_schematic
 from ..documents.libraries import anchor_table
 from ..errors import NotFound
+from .cli import require_readable
 
 _PROJECT_FILES = (".kicad_pro", ".kicad_dru", ".kicad_prl")
 _TABLES = ("fp-lib-table", "sym-lib-table")
+_LOADED = (".kicad_pcb", ".kicad_sch")  # what KiCad is asked to load (not libraries beside)
+
+
+def _put(target: Path, data: bytes) -> None:
+    """Write a document's bytes for KiCad, refusing a board or sheet in a format the
+    installed KiCad cannot load (`require_readable`: one clear error, not KiCad's)."""
+    if target.suffix in _LOADED:
+        require_readable(target.name, data[:1000])
+    target.write_bytes(data)
 
 
 def _write(session, source: Path, target: Path) -> None:
     """``source`` as the session has it (open: in memory), else as on disk."""
     od = session.documents.get(session.workspace.relative(source))
     if od is not None:
-        target.write_bytes(od.doc.to_bytes())
+        _put(target, od.doc.to_bytes())
     else:
+        if target.suffix in _LOADED:
+            with open(source, "rb") as f:
+                require_readable(target.name, f.read(1000))
         shutil.copyfile(source, target)
 
 
@@ -65,7 +78,7 @@ def snapshot(session, od) -> Iterator[Path]:
         with session.lock:
             _project_files(session, od, folder, symbol_libraries=False)
             target = folder / od.full.name
-            target.write_bytes(od.doc.to_bytes())
+            _put(target, od.doc.to_bytes())
         yield target
 
 
@@ -89,7 +102,7 @@ def hierarchy_snapshot(session, root, sheets: Callable[[], Iterable[str]], board
             top = folder / posixpath.relpath("./" + root.path, base)
             _project_files(session, root, top.parent, symbol_libraries=True)
             if board is not None:
-                top.with_suffix(".kicad_pcb").write_bytes(board.doc.to_bytes())
+                _put(top.with_suffix(".kicad_pcb"), board.doc.to_bytes())
         yield top
 
 

@@ -164,7 +164,7 @@ class Board(BoardReading):
             nets[number] = (code, name)
         node = board_footprint(library.root, lib_id, at, angle, reference, value, nets,
                                board_layers={layer.name for layer in self.layers},
-                               version=self.version)
+                               version=self.version, named_nets=self.named_nets)
         if index is None:
             index = self._insert_index(("footprint", "module"),
                                        ("gr_line", "gr_rect", "gr_circle", "gr_arc", "gr_poly",

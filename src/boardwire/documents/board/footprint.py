@@ -87,7 +87,7 @@ class Pad(BoardItem, Placed):
             if net is not None:
                 self.doc.remove(net)
             return
-        fresh = pad_net_list(number, name, self.doc.version)
+        fresh = pad_net_list(number, name, self.doc.named_nets)
         if net is not None:
             self.doc.set_atoms(net, fresh.atoms())
             return

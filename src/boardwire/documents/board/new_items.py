@@ -32,7 +32,7 @@ def net_list(doc, net: int | str | None, *, zone: bool = False) -> SList | None:
     """``(net ...)`` as the board's format writes it: the name from KiCad 10 on (a
     zone without a net writes none), the number before (zones add ``net_name``
     themselves). ``net`` is a number of the board's net table or a net name."""
-    if board_has(doc.version, "net_names"):
+    if doc.named_nets:
         name = net if isinstance(net, str) else (doc.net_name(net or 0) or "")
         return make("net", quote(name)) if name or not zone else None
     number = net if isinstance(net, int) else (doc.net_number(net) or 0 if net else 0)
@@ -116,7 +116,7 @@ def _pts(points: list[Point]) -> SList:
 def zone_list(doc, z: ZoneSpec) -> SList:
     """A ``zone`` as the board's format writes it (a new one: unfilled, copper)."""
     v10 = board_has(doc.version, "zone_v10")
-    named = board_has(doc.version, "net_names")
+    named = doc.named_nets
     layers = [doc.layer_token(name) for name in z.layers]
     return make("zone",
                 net_list(doc, z.net, zone=True) if named else make("net", str(doc.net_number(z.net) or 0).encode()),

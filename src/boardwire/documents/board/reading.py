@@ -109,8 +109,10 @@ class BoardReading(FootprintContainer):
     @property
     def named_nets(self) -> bool:
         """True when items name their nets (KiCad 10, format 20251028 on): no net table,
-        ``(net "GND")`` on tracks, vias, zones and pads."""
-        return board_has(self.version, "net_names")
+        ``(net "GND")`` on tracks, vias, zones and pads. Decided by what the file has:
+        a board of a KiCad 10 version that still holds a net table (``(net N "name")``,
+        as KiCad 10 development builds wrote) is read and written with its table."""
+        return board_has(self.version, "net_names") and not self.index.net_table
 
     @property
     def nets(self) -> list[Net]:
