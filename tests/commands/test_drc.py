@@ -129,3 +129,31 @@ def test_refill_zones_fills_a_copy_with_kicads_filler(tmp_path):
     assert run()["counts"]["unconnected"] > 0
     assert run(refill_zones=True)["counts"]["unconnected"] == 0
     assert board.to_bytes() == stripped
+
+
+def test_builtin_unconnected_items_name_the_items_kicad_names(kicad_cli, tmp_path):
+    """A track taken away: the built-in DRC finds as many missing connections as
+    kicad-cli, each end named by the UUID of a real item of the board (not a zero id).
+    The ends may be other items of the same clusters: KiCad takes the nearest anchors
+    (here track ends), the built-in check names pads where it can."""
+    import shutil
+
+    from tests.inputs import DEMOS, need
+
+    for f in need(DEMOS / "complex_hierarchy").glob("complex_hierarchy.kicad_p*"):
+        shutil.copy(f, tmp_path / f.name)
+    board = "complex_hierarchy.kicad_pcb"
+    s = Session(tmp_path)
+    ctx = Context(s)
+    track = next(iter(s.get(board, "board").doc.tracks))
+    REGISTRY.call("pcb.delete", {"path": board, "ids": [track.uuid]}, ctx)
+    REGISTRY.call("session.save", {"path": board}, ctx)
+    ours = REGISTRY.call("check.drc", {"path": board, "engine": "builtin", "format": "json"}, ctx)["unconnected"]
+    out = tmp_path / "drc.json"
+    subprocess.run([kicad_cli, "pcb", "drc", "--format", "json", "-o", str(out), str(tmp_path / board)],
+                   capture_output=True, timeout=600)
+    theirs = json.loads(out.read_text())["unconnected_items"]
+    assert ours and len(ours) == len(theirs)
+    text = (tmp_path / board).read_text()
+    ids = [i["id"] for v in ours for i in v["items"]]
+    assert len(ids) == 2 * len(ours) and all(f'(uuid "{i}")' in text for i in ids), ids

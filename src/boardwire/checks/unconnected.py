@@ -26,8 +26,8 @@ def unconnected_items(board, rules, near=None) -> list[Violation]:
         return []
     out = []
     for link in connectivity(board, near).links:
-        a = _End(None, f"{link.a} [{link.net}]", link.a_at)
-        b = _End(None, f"{link.b} [{link.net}]", link.b_at)
+        a = _End(link.a_id, f"{link.a} [{link.net}]", link.a_at)
+        b = _End(link.b_id, f"{link.b} [{link.net}]", link.b_at)
         out.append(Violation("unconnected_items", rules.severity("unconnected_items"), "", [a, b],
                              link.a_at, link.length, 0.0))
     return out

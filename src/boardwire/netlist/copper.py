@@ -54,6 +54,8 @@ class Link:
     b: str
     a_at: tuple[int, int]
     b_at: tuple[int, int]
+    a_id: str | None = None  # the UUIDs of the two items (a pad's own, a track's, a via's)
+    b_id: str | None = None
 
     @property
     def length(self) -> float:
@@ -299,7 +301,8 @@ def _ratsnest(items: list[CopperItem], cluster: list[int]) -> list[Link]:
             j = int(cand.argmin())
             (ia, pa), (ib, pb) = nodes[source[j]], nodes[j]
             a, b = items[ia], items[ib]
-            links.append(Link(net, a.ref or f"{a.kind} {a.uuid}", b.ref or f"{b.kind} {b.uuid}", pa, pb))
+            links.append(Link(net, a.ref or f"{a.kind} {a.uuid}", b.ref or f"{b.kind} {b.uuid}", pa, pb,
+                              a.uuid, b.uuid))
             new = (groups == groups[j]) & ~inside
             inside |= new
             reach(new)
