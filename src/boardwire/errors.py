@@ -105,7 +105,7 @@ class UnsupportedFormat(BoardwireError):
     code = "unsupported-format"
     exit_status = 23
     rpc_code = -32010
-    hint = "boardwire reads KiCad 4 to 9 S-expression files and .kicad_pro JSON."
+    hint = "boardwire reads KiCad 4 to 10 S-expression files and .kicad_pro JSON."
 
 
 class FileChangedOnDisk(BoardwireError):

@@ -82,6 +82,7 @@ def check_version(version: int | None, where: str, today: datetime.date | None =
     if date is None or date > max(today or datetime.date.today(), _NEWEST_SEEN):
         raise UnsupportedFormat(
             f"{where} is format {version}, newer than any KiCad boardwire knows "
-            f"(format versions are dates; KiCad 9 boards are {BOARD_RELEASES[9]})",
+            f"(format versions are dates; KiCad 10 writes boards as {BOARD_RELEASES[10]}, "
+            f"schematics as {SCHEMATIC_RELEASES[10]})",
             hint="Open it with the KiCad that wrote it; boardwire reads formats of "
                  "KiCad 4 to 10.")
