@@ -232,6 +232,10 @@ class BoardUpdate:
             if old and to and board.net_number(to) is None and takers[to] == 1 and moving[old] == on_board[old]:
                 self.nets_renamed[old] = to
 
+    def pad_moves(self) -> list[dict]:
+        """The pad net changes not made by renaming a whole net."""
+        return [ch for ch in self.nets_changed if self.nets_renamed.get(ch["from"]) != ch["to"]]
+
     def plan_additions(self) -> None:
         """Footprints to add: one row per sheet instance, below the board."""
         rows: dict[int, list] = {id(inst): [] for inst in self.conn.sheets}
@@ -291,9 +295,7 @@ class BoardUpdate:
             on_board[ref], _ = board.swap_footprint(on_board[ref], lib, lib_id)
         for old, new in self.nets_renamed.items():
             board.rename_net(old, new)
-        for ch in self.nets_changed:
-            if self.nets_renamed.get(ch["from"]) == ch["to"]:
-                continue  # renamed with its net
+        for ch in self.pad_moves():
             fp, number = on_board[ch["ref"]], ch["pad"]
             pads = [p for p in fp.pads if p.number == number] if ch["ref"] in self.swaps else [fp.pads[ch["_i"]]]
             code = board.ensure_net(ch["to"]) if ch["to"] else 0
@@ -317,7 +319,7 @@ class BoardUpdate:
         kept = [fp.reference for fp in self.extra if fp not in self.deleted]
         renamed_nets = [{"from": old, "to": new} for old, new in self.nets_renamed.items()]
         counts = {"added": self.added, "renamed": self.renamed, "swapped": swapped, "nets renamed": renamed_nets,
-                  "pad nets": [ch for ch in self.nets_changed if self.nets_renamed.get(ch["from"]) != ch["to"]],
+                  "pad nets": self.pad_moves(),
                   "values": self.values_changed, "deleted": self.deleted, "relinked": self.relinked}
         n = sum(len(v) for v in counts.values())
         verb = "would make" if self.args.dry_run else "made"

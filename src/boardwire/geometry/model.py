@@ -18,6 +18,8 @@ Copper text is not modelled (its strokes come from KiCad's font); board outlines
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import shapely
 
@@ -199,18 +201,21 @@ class BoardGeometry:
 
     def _follow_net_table(self) -> None:
         """A net table entry changed (a net renamed, `Board.rename_net`): the items on
-        it that were not touched (tracks and vias name their net by number) take the
-        new name and keep their net code."""
+        it that were not touched (tracks and vias name their net by number) are replaced
+        by copies with the new name (new objects, so caches keyed on an item see the
+        change) and the net keeps its code."""
         now = {n.number: n.name for n in self.board.nets}
+        renamed = {}
         for number, name in now.items():
             old = self._numbers.get(number)
-            if old is None or old == name or name in self.net_codes:
-                continue
-            if old in self.net_codes:
-                self.net_codes[name] = self.net_codes.pop(old)
-            for item in self.items:
-                if item is not None and item.net == old:
-                    item.net = name
+            if old is not None and old != name and name not in self.net_codes:
+                renamed[old] = name
+                if old in self.net_codes:
+                    self.net_codes[name] = self.net_codes.pop(old)
+        if renamed:
+            for i, item in enumerate(self.items):
+                if item is not None and item.net in renamed:
+                    self.items[i] = dataclasses.replace(item, net=renamed[item.net])
         self._numbers = now
 
     @property

@@ -101,7 +101,7 @@ def copper_items(board: Board) -> list[CopperItem]:
             continue
         flash = model.flash(it) if it.kind == "pad" else 0
         hit = kept.get(it.id)
-        if hit is None or hit[0] is not it or hit[1] != flash or (hit[2] and hit[2][0].net != it.net):  # net renamed
+        if hit is None or hit[0] is not it or hit[1] != flash:
             hit = kept[it.id] = (it, flash, _copper_of(model, it, flash, names))
         out.extend(hit[2])
     if len(kept) > 2 * len(out) + 64:  # forget removed items
