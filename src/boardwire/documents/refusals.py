@@ -22,7 +22,7 @@ import datetime
 import re
 
 from ..errors import UnsupportedFormat
-from .versions import BOARD_RELEASES, SCHEMATIC_RELEASES
+from .versions import BOARD_RELEASES, RELEASES_BY_SUFFIX, SCHEMATIC_RELEASES, kicad_major
 
 BOARD_KEYWORDS = frozenset(b"""
     version host generator generator_version general page paper title_block layers setup
@@ -58,6 +58,15 @@ def header(data: bytes) -> tuple[str | None, bytes | None]:
     if m is None:
         return None, None
     return m.group(1).decode(errors="replace"), m.group(2)
+
+
+def file_kicad_major(name: str, head: bytes) -> int | None:
+    """The KiCad release whose format file ``name`` is in, from the ``(version N)`` of
+    its `header` (``head``: the file's first bytes); None for another kind of file or
+    no version."""
+    releases = RELEASES_BY_SUFFIX.get("." + name.rsplit(".", 1)[-1]) if "." in name else None
+    version = header(head)[1] if releases else None
+    return kicad_major(int(version), releases) if version and version.isdigit() else None
 
 
 def allowed_keywords(data: bytes) -> frozenset[bytes] | None:

@@ -73,16 +73,6 @@ def schematic_has(version: int | None, feature: str) -> bool:
 RELEASES_BY_SUFFIX = {".kicad_pcb": BOARD_RELEASES, ".kicad_mod": BOARD_RELEASES,
                       ".kicad_sch": SCHEMATIC_RELEASES, ".kicad_sym": SYMBOL_LIB_RELEASES}
 
-_HEAD_VERSION = re.compile(rb"\(version (\d+)\)")
-
-
-def file_kicad_major(name: str, head: bytes) -> int | None:
-    """The KiCad release whose format file ``name`` is in, from the ``(version N)`` in
-    ``head`` (the file's first bytes); None for another kind of file or no version."""
-    releases = RELEASES_BY_SUFFIX.get("." + name.rsplit(".", 1)[-1]) if "." in name else None
-    m = _HEAD_VERSION.search(head[:1000]) if releases else None
-    return kicad_major(int(m.group(1)), releases) if m else None
-
 
 def kicad_major(version: int | None, releases: dict[int, int] = BOARD_RELEASES) -> int | None:
     """The KiCad release a format version belongs to (None for unknown/absent)."""

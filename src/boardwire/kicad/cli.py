@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..documents.versions import file_kicad_major
+from ..documents.refusals import file_kicad_major
 from ..errors import Cancelled, CheckFailed, ServiceUnavailable, UnsupportedFormat, needs_human
 from ..firmware.process import kill_group as _kill  # one process-group killer for every child
 
