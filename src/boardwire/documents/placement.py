@@ -48,6 +48,16 @@ def pad_net_list(number: int, name: str, named: bool) -> SList:
 _PROTECTION = ("tenting", "covering", "plugging", "capping", "filling")
 
 
+def _drop_children(node: SList, heads, start: int = 0) -> None:
+    """Remove the lists among ``node``'s children (from index ``start``) whose keyword
+    is in ``heads`` (a fresh, unjournaled list being prepared for insertion)."""
+    for i in range(len(node.kids) - 1, start - 1, -1):
+        k = node.kids[i]
+        if type(k) is SList and k.head in heads:
+            del node.kids[i]
+            del node.ws[i]
+
+
 def _older_footprint(fp: SList, version: int | None) -> None:
     """Drop what a KiCad 10 library footprint has that a board of ``version`` cannot
     hold (the footprint is KiCad 9's otherwise): the jumper settings (before
@@ -55,23 +65,16 @@ def _older_footprint(fp: SList, version: int | None) -> None:
     corner radius (before 20250829: the rectangle stays, sharp), its snap points and
     barcodes (before 20250901 / 20250914), its ``(units ...)`` pin groups (KiCad 9
     refuses a board holding any of these)."""
-    def drop(node: SList, heads: tuple[str, ...]) -> None:
-        for i in range(len(node.kids) - 1, -1, -1):
-            k = node.kids[i]
-            if type(k) is SList and k.head in heads:
-                del node.kids[i]
-                del node.ws[i]
-
     if not board_has(version, "jumper_pads"):
-        drop(fp, ("duplicate_pad_numbers_are_jumpers", "jumper_pad_groups"))
+        _drop_children(fp, ("duplicate_pad_numbers_are_jumpers", "jumper_pad_groups"))
     for feature, head in (("fp_units", "units"), ("points", "point"), ("barcodes", "barcode")):
         if not board_has(version, feature):
-            drop(fp, (head,))
+            _drop_children(fp, (head,))
     for k in fp.kids:
         if type(k) is SList and k.head == "pad" and not board_has(version, "via_protection"):
-            drop(k, _PROTECTION)
+            _drop_children(k, _PROTECTION)
         elif type(k) is SList and k.head == "fp_rect" and not board_has(version, "rounded_rects"):
-            drop(k, ("radius",))
+            _drop_children(k, ("radius",))
 
 
 def _add_jumper_flag(fp: SList) -> None:
@@ -401,11 +404,7 @@ def board_footprint(library: SList, lib_id: str, at: tuple[int, int], angle: flo
     fp = _strip_ws(library)
     kids = fp.kids
     kids[1] = quote(lib_id)
-    for i in range(len(kids) - 1, 1, -1):
-        k = kids[i]
-        if type(k) is SList and k.head in _HEADER_DROP:
-            del kids[i]
-            del fp.ws[i]
+    _drop_children(fp, _HEADER_DROP, start=2)
     layer_at = _index_of(fp, ("layer",))
     insert_at = layer_at + 1 if layer_at is not None else 2
     at_vals = [mm(at[0]), mm(at[1])] + ([atoms.num(_norm180(angle))] if _norm180(angle) else [])
