@@ -35,6 +35,30 @@ def test_a_board_kicad_refuses_is_reported_with_kicads_message(tmp_path, kicad_c
     assert err["message"].endswith(": " + kicad_said)
 
 
+def test_a_stale_kicad_lock_file_does_not_hide_kicads_message(tmp_path, kicad_cli, monkeypatch):
+    """KiCad's single-instance lock (``$TMPDIR/org.kicad.kicad/instances/kicad-cli-9.0``)
+    left empty by a run killed mid-start makes a kicad-cli that shares it print only
+    "Invalid lock file" and lose "Failed to load board" (seen in CI, where runs are
+    cancelled in parallel). Each run of ours has its own temporary folder, so the refusal
+    is still reported as KiCad's."""
+    shared = tmp_path / "shared-tmp"
+    lock = shared / "org.kicad.kicad" / "instances" / "kicad-cli-9.0"
+    lock.parent.mkdir(parents=True)
+    lock.write_bytes(b"")
+    monkeypatch.setenv("TMPDIR", str(shared))
+    work = tmp_path / "work"
+    work.mkdir()
+    src = need(CORPUS / QA / "LayerEnumerate.kicad_pcb")
+    shutil.copy(src, work / src.name)
+    (work / src.name).chmod(0o644)
+    with pytest.raises(CheckFailed) as e:
+        REGISTRY.call("check.drc", {"path": src.name}, Context(Session(work)))
+    data = e.value.to_dict()["data"]
+    assert data["kicad_refused"] is True and data["kicad_message"] == "Failed to load board"
+    assert "Invalid lock file" not in data["kicad_message"]
+    assert lock.exists() and lock.read_bytes() == b""  # KiCad never saw it
+
+
 K10 = "KiCad__kicad-source-mirror/qa/data/pcbnew/diff_pair_uncoupled_tuning_drc"
 
 

@@ -3,7 +3,10 @@
 kicad-cli is looked for in ``$BOARDWIRE_KICAD_CLI``, on ``PATH``, then in KiCad's usual
 install places. A missing or pre-9 kicad-cli raises ``service-unavailable`` saying what
 to install. Each run starts in its own process group so a cancelled call kills the
-whole group, grandchildren included.
+whole group, grandchildren included, and with its own temporary folder (``TMPDIR``): KiCad
+keeps its single-instance lock file there (``org.kicad.kicad/instances/kicad-cli-9.0``),
+and a lock left empty by a run killed mid-start makes every later kicad-cli sharing it
+print "Invalid lock file" in place of its own messages ("Failed to load board" is lost).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,18 +49,19 @@ class KiCadCli:
         """Run ``kicad-cli args``; returns the completed process (any exit code).
         Raises Cancelled (the process group is killed) or CheckFailed on timeout."""
         popen_kw = {"start_new_session": True} if os.name == "posix" else {}
-        proc = subprocess.Popen([self.path, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True, errors="replace", cwd=cwd, **popen_kw)
-        remove = cancel.on_cancel(lambda: _kill(proc)) if cancel is not None else None
-        try:
-            out, err = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            _kill(proc)
-            proc.communicate()
-            raise CheckFailed(f"{self.what(args)} took longer than {timeout:.0f} s")
-        finally:
-            if remove:
-                remove()
+        with tempfile.TemporaryDirectory(prefix="boardwire-kicad-") as tmp:
+            proc = subprocess.Popen([self.path, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    text=True, errors="replace", cwd=cwd, env=_own_tmp(tmp), **popen_kw)
+            remove = cancel.on_cancel(lambda: _kill(proc)) if cancel is not None else None
+            try:
+                out, err = proc.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                _kill(proc)
+                proc.communicate()
+                raise CheckFailed(f"{self.what(args)} took longer than {timeout:.0f} s")
+            finally:
+                if remove:
+                    remove()
         if cancel is not None and cancel.cancelled:
             raise Cancelled(f"{self.what(args)} was cancelled")
         return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
@@ -114,6 +119,12 @@ def require_readable(name: str, head: bytes) -> None:
              "check.drc engine=builtin checks design rules without it.")
 
 
+def _own_tmp(folder: str) -> dict[str, str]:
+    """This process's environment with ``folder`` as the temporary folder (``TMPDIR``, and
+    ``TEMP``/``TMP`` on Windows): a private place for KiCad's lock file (module text)."""
+    return {**os.environ, "TMPDIR": folder, "TEMP": folder, "TMP": folder}
+
+
 def kicad_version_text() -> str:
     """``"9.0.8 "`` for the kicad-cli found (with a trailing space), else ``""``."""
     found = _probe()
@@ -136,7 +147,9 @@ def _probe() -> KiCadCli | str:
             tried.append(f"{c}: not found")
             continue
         try:
-            r = subprocess.run([c, "version"], capture_output=True, text=True, timeout=60)
+            with tempfile.TemporaryDirectory(prefix="boardwire-kicad-") as tmp:
+                r = subprocess.run([c, "version"], capture_output=True, text=True, timeout=60,
+                                   env=_own_tmp(tmp))
         except (OSError, subprocess.TimeoutExpired) as e:
             tried.append(f"{c}: {e}")
             continue
