@@ -158,3 +158,37 @@ def test_existing_tracks_are_kept_and_joined(kicad_cli, tmp_path):
     assert kept <= {t.uuid for t in routed.items(("segment", "arc", "via"))}
     assert result["routed"] == result["total"] == unconnected(before) and unconnected(after) == 0
     assert new_violations(before, after) == []
+
+
+@pytest.mark.kicad
+def test_mounting_holes_are_routed_around(kicad_cli, tmp_path):
+    """KiCad's own mounting hole (MountingHole_3.2mm_M3: an NPTH pad no bigger than its
+    hole, so no copper) dropped on the straight line between the two pads of a net: the
+    route goes around the hole; KiCad finds no hole or edge clearance violation (the
+    hole was invisible to the router once, and StickHub's H1 got tracks through it)."""
+    import numpy as np
+
+    src = need(DEMOS / "ecc83" / "ecc83-pp.kicad_pcb")
+    stripped = strip_board(src, tmp_path / "stripped")
+    session = Session(stripped.parent)
+    board = session.get(stripped.name).doc
+    pads: dict[str, list] = {}
+    for fp in board.footprints:
+        for pad in fp.pads:
+            name = pad.net_name or board.net_name(pad.net)
+            if name:
+                pads.setdefault(name, []).append(np.array(pad.world_position) / 1e6)
+    net, (a, b) = max(((n, p) for n, p in pads.items() if len(p) == 2),
+                      key=lambda kv: np.hypot(*(kv[1][0] - kv[1][1])))
+    assert np.hypot(*(a - b)) > 10
+    mid = (a + b) / 2
+    REGISTRY.call("pcb.placeFootprint", {"path": stripped.name, "footprint": "MountingHole:MountingHole_3.2mm_M3",
+                                         "reference": "H9", "at": [float(mid[0]), float(mid[1])]},
+                  Context(session))
+    session.save(stripped.name)
+    routed = strip_board(stripped, tmp_path / "routed")
+    before = drc(stripped)
+    result = _route(routed.parent, routed.name, nets=[net])
+    after = drc(routed)
+    assert result["routed"] == result["total"] == 1, net
+    assert new_violations(before, after) == []

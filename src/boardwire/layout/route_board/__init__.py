@@ -108,10 +108,7 @@ def build_problem(board: Board, netclass_of: Callable[[str], dict], design_rules
             local = local_clearance(pad, fp) if pad is not None else None
             if local is not None:
                 clear = _nm(local)  # a pad's or footprint's own clearance wins over its class
-            if pad is not None and pad.pad_type == "np_thru_hole":
-                if hole is not None:  # its own clearance, if any, holds for the hole too
-                    obstacles.append(Obstacle(hole, tuple(range(len(copper))), 0,
-                                              _nm(local) if local is not None else 0, hole, "hole"))
+            if pad is not None and pad.pad_type == "np_thru_hole":  # its hole: `npth_holes`
                 if hole is None or it.shape.area > hole.area * 1.01:
                     obstacles.append(Obstacle(it.shape, li, 0, clear, None, "pad"))
                 continue
@@ -132,6 +129,7 @@ def build_problem(board: Board, netclass_of: Callable[[str], dict], design_rules
             obstacles.append(Obstacle(it.shape, li, nid, clear, hole, "via", (at[0], at[1], at[0], at[1], it.reach)))
             pieces[k] = Piece("via", li, it.shape, at, it.reach * 2, "via")
         # zones: their fills are refilled after routing, so they are no obstacle
+    obstacles += npth_holes(board, len(copper))
     obstacles += copper_art(board, layer_index)
     if outline is None:
         obstacles += [Obstacle(line.buffer(1_000), tuple(range(len(copper))), 0, 0, kind="hole")
@@ -168,6 +166,25 @@ def build_problem(board: Board, netclass_of: Callable[[str], dict], design_rules
                       rules, bounds)
     numbers = {ids[n]: board.net_number(n) or 0 for n in names}
     return BoardProblem(problem, numbers, copper)
+
+
+def npth_holes(board: Board, layers: int) -> list[Obstacle]:
+    """Every NPTH pad's hole, through all ``layers`` copper layers, with the pad's or its
+    footprint's own clearance (else none: the board's hole and edge clearances hold, as
+    KiCad treats an NPTH hole as board edge). Read from the footprints themselves: an
+    NPTH pad no bigger than its hole has no copper, so the connectivity model has no
+    item for it (a mounting hole without a size, StickHub's H1, was routed through)."""
+    out = []
+    for fp in board.footprints:
+        for pad in fp.pads:
+            if pad.pad_type != "np_thru_hole":
+                continue
+            hole = hole_of(pad, pad.world_position, pad.orientation)
+            if hole is not None:
+                local = local_clearance(pad, fp)
+                out.append(Obstacle(hole, tuple(range(layers)), 0, _nm(local) if local is not None else 0,
+                                    hole, "hole"))
+    return out
 
 
 def _without_zones(board: Board) -> Board:
