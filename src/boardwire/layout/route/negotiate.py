@@ -12,6 +12,12 @@ from .grid import STEP
 from .profiles import stamp_routes
 
 FULL_EVERY = 2  # every second round, nets near the collisions are routed again too
+# per effort: at most this many negotiation cycles, and how many cycles in a row may end
+# no better than the best state before the rest are given up. A cycle's end state is a
+# fresh draw more than a step (StickHub after autoplace, seed 1, connections missing
+# after each of 30 cycles: 55, 61, 32, 30, 89, 56, 21, ... 15 at the 26th), so the
+# limits are wide and the time limit is what usually ends a hard board's negotiation.
+CYCLES = {1: (1, 1), 2: (40, 12), 3: (80, 24)}
 
 
 def negotiate(self, failed: list[int], total: int) -> None:
@@ -20,27 +26,33 @@ def negotiate(self, failed: list[int], total: int) -> None:
     each round and a history cost where collisions keep happening; then the state is
     made legal (the most colliding nets ripped up and routed around the rest). A
     cycle that leaves connections missing starts again from them, the history kept;
-    the best legal state seen is the one kept."""
-    rounds, cycles = {1: (6, 1), 2: (12, 3), 3: (20, 5)}.get(self.o.effort, (12, 3))
+    cycles go on until the time limit's share, `CYCLES`' number for the effort, or its
+    number of cycles in a row that found nothing better; the best legal state seen is
+    the one kept (``stats["cycles"]``: connections missing after each cycle)."""
+    rounds = {1: 6, 2: 12, 3: 20}.get(self.o.effort, 12)
+    cycles, patience = CYCLES.get(self.o.effort, CYCLES[2])
     best = (self._missing(), _snapshot(self))
     first_missing = best[0]
     todo = set(failed)
     self.trace = []
-    done_rounds = 0
+    done_rounds, stale, missing = 0, 0, []
     for _ in range(cycles):
-        if not todo or self._out_of_time(0.8):
+        if not todo or self._out_of_time(0.8) or stale >= patience:
             break
         done_rounds += _rounds(self, todo, rounds, total)
         _legalise(self)
+        missing.append(self._missing())
+        stale += 1
         if self._missing() < best[0]:
-            best = (self._missing(), _snapshot(self))
+            best, stale = (self._missing(), _snapshot(self)), 0
         if not best[0]:
             break
         todo = {nid for nid, u in self.unrouted.items() if u}
     if self._missing() > best[0]:
         _restore(self, best[1])
     self.negotiation = {"rounds": done_rounds, "first_pass_failed": len(failed),
-                        "first_pass_missing": first_missing, "s": round(time.monotonic() - self.t0, 2),
+                        "first_pass_missing": first_missing,
+                        "cycles": missing, "s": round(time.monotonic() - self.t0, 2),
                         "trace": self.trace}
 
 
