@@ -192,3 +192,20 @@ def test_mounting_holes_are_routed_around(kicad_cli, tmp_path):
     after = drc(routed)
     assert result["routed"] == result["total"] == 1, net
     assert new_violations(before, after) == []
+
+
+@pytest.mark.kicad
+@pytest.mark.parametrize("limit", [0.05, 0.8])
+def test_a_time_limited_route_counts_what_it_left(kicad_cli, tmp_path, limit):
+    """A time limit that cuts the run short: the connections never tried are reported
+    unrouted ("the time limit was reached first"), so routed + KiCad's unconnected
+    count afterwards = total (a fresh-user trial got "routed 125/125" with nothing
+    routed)."""
+    src = need(DEMOS / "pic_programmer" / "pic_programmer.kicad_pcb")
+    routed = strip_board(src, tmp_path / "routed")
+    total = unconnected(drc(routed))
+    result = _route(routed.parent, routed.name, time_limit=limit)
+    left = unconnected(drc(routed))
+    assert result["total"] == total and left > 0
+    assert result["routed"] + left == total and len(result["unrouted"]) == left
+    assert any("time limit" in u["reason"] for u in result["unrouted"])

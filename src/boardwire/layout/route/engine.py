@@ -308,9 +308,12 @@ class Router:
         net = self.nets[net_id]
         stamp_routes(self.all_profiles, self.grid, self.p, net.rule, self.placed.pop(net_id, []), -1)
         self.checker.remove_net(net_id)
+        self._all_unrouted(net, "ripped up to make room for another net, not routed again")
+
+    def _all_unrouted(self, net: Net, why: str) -> None:
+        """Every connection of ``net`` unrouted, for ``why``."""
         acc = self._access(net)
-        self.unrouted[net_id] = [Unrouted(net.name, (a.labels[0] if a.labels else "?", _nearest_label(acc, i)),
-                                          "ripped up to make room for another net, not routed again")
+        self.unrouted[net.id] = [Unrouted(net.name, (a.labels[0] if a.labels else "?", _nearest_label(acc, i)), why)
                                  for i, a in enumerate(acc[1:], 1)]
 
     # -- all nets --------------------------------------------------------------------
@@ -328,7 +331,8 @@ class Router:
         for net in order:
             self._progress(done, total, f"routing {net.name}")
             if self._out_of_time():
-                break
+                self._all_unrouted(net, "not tried: the time limit was reached first")
+                continue
             bad, _ = self.route_net(net, 0)
             if bad:
                 failed.append(net.id)
