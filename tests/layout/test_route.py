@@ -101,10 +101,17 @@ def test_bad_arguments(tmp_path):
 
     board = strip_board(need(DEMOS / "ecc83" / "ecc83-pp.kicad_pcb"), tmp_path)
     ctx = Context(Session(tmp_path))
-    for args in ({"layers": ["In7.Cu"]}, {"nets": ["NO_SUCH_NET"]}, {"area": [10, 10, 5, 20]}):
-        with pytest.raises(InvalidArgs):
+    for args in ({"layers": ["In7.Cu"]}, {"nets": ["NO_SUCH_NET"]}, {"area": [10, 10, 5, 20]},
+                 {"netclasses": ["Nope"]}, {"nets": []}, {"netclasses": []}, {"layers": []}):
+        with pytest.raises(InvalidArgs) as e:
             REGISTRY.call("pcb.autoroute", {"path": board.name, **args}, ctx)
+        assert e.value.to_dict()["data"]["errors"][0]["loc"] == next(iter(args)), args
     assert Session(tmp_path).get(board.name).doc.to_bytes() == board.read_bytes()
+    with pytest.raises(InvalidArgs) as e:
+        REGISTRY.call("pcb.autoroute", {"path": board.name, "layers": ["F.SilkS"]}, ctx)
+    assert "F.SilkS is not a copper layer of this board" in e.value.message
+    off = REGISTRY.call("pcb.autoroute", {"path": board.name, "area": [0, 0, 1, 1]}, ctx)
+    assert off["total"] == 0 and "no unrouted connection has all its pads inside the area" in off["summary"]
 
 
 @pytest.mark.kicad

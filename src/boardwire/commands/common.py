@@ -52,6 +52,16 @@ def errors_counted(result: dict) -> bool:
     return result.get("counts", {}).get("errors", 0) > 0
 
 
+def not_empty(values, loc: str, instead: str) -> None:
+    """Refuse an empty list given for a selection (leaving it out selects everything, so
+    an empty one would do the opposite of what was asked): InvalidArgs at ``loc``."""
+    from ..errors import InvalidArgs
+
+    if values is not None and not values:
+        raise InvalidArgs(f"{loc} is empty; leave it out {instead}",
+                          errors=[{"loc": loc, "msg": "empty list", "type": "value"}])
+
+
 def pt(p: list[float]) -> tuple[int, int]:
     return nm(p[0]), nm(p[1])
 

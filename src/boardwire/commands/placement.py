@@ -11,7 +11,7 @@ from ..errors import InvalidArgs
 from ..layout.place import Options
 from ..layout.place_board import Pin, judge, run
 from ..registry import Context, command
-from .common import Args, Coord, DocArgs, EditArgs, Name, Result, nm, pt
+from .common import Args, Coord, DocArgs, EditArgs, Name, Result, nm, not_empty, pt
 from .drc_builtin import session_rules
 
 Edge = Literal["left", "right", "top", "bottom"]
@@ -48,6 +48,12 @@ def _area(area) -> tuple[int, int, int, int] | None:
     return tuple(nm(v) for v in area)
 
 
+def _no_region(e: ValueError, area) -> InvalidArgs:
+    hint = ("Pass an area inside the board outline (query.describe gives its size), or leave it out."
+            if area is not None and "area" in str(e) else "Draw the board outline first (pcb.outline) or pass an area.")
+    return InvalidArgs(str(e), hint=hint, errors=[{"loc": "area", "msg": str(e), "type": "value"}])
+
+
 def _check_refs(board, refs, loc: str) -> None:
     unknown = sorted(r for r in refs if board.footprint(r) is None)
     if unknown:
@@ -64,7 +70,9 @@ def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
     board = od.doc
     pinned = {ref: Pin(pt(p.at), p.angle, p.side) for ref, p in (a.pinned or {}).items()}
     edges = dict(a.edges or {})
+    not_empty(a.references, "references", "to place every unlocked footprint")
     _check_refs(board, a.references or [], "references")
+    locked = sorted(r for r in a.references or [] if board.footprint(r).locked)
     _check_refs(board, pinned, "pinned")
     _check_refs(board, edges, "edges")
     both = sorted(set(pinned) & set(edges))
@@ -81,7 +89,7 @@ def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
         bp, result, moved = run(board, rules, opts, references=set(a.references) if a.references else None,
                                 pinned=pinned, area=area, allow_back=a.allow_back, edges=edges, gap=nm(a.clearance))
     except ValueError as e:
-        raise InvalidArgs(str(e), hint="Draw the board outline first (pcb.outline) or pass an area.") from None
+        raise _no_region(e, a.area) from None
     ctx.progress(0.95, "scoring the placement")
     verdict = judge(board, rules, area)
     ctx.progress(1.0, "done")
@@ -93,10 +101,14 @@ def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
     verdict["off_board"] = len(verdict["off_board_parts"])
     verdict["off_board_fixed"] = [r for r in off if r not in placed]
     fixed = f" (and {len(verdict['off_board_fixed'])} fixed part(s) left there)" if verdict["off_board_fixed"] else ""
-    return {"summary": f"placed {len(result.poses)} footprints ({len(moved)} moved): {verdict['overlaps']} courtyard "
+    notes = (f"; {len(unplaced)} found no free spot and stayed where they were" if unplaced else "") + \
+        (f"; {len(locked)} named but locked, not moved" if locked else "") + \
+        ("; every footprint is locked" if not result.poses and not unplaced and not locked and not pinned else "")
+    return {"summary": f"placed {len(result.poses) - len(unplaced)} footprints ({len(moved)} moved){notes}: "
+                       f"{verdict['overlaps']} courtyard "
                        f"overlaps, {verdict['off_board']} off the board{fixed}, ratsnest {verdict['ratsnest_length']:.0f} mm, "
                        f"routability {verdict['routability']:.2f}, in {result.seconds:.1f} s",
-            "moved": len(moved), "moved_references": moved[:500], "unplaced": unplaced,
+            "moved": len(moved), "moved_references": moved[:500], "unplaced": unplaced, "locked": locked,
             "seconds": round(result.seconds, 2), **verdict}
 
 
@@ -112,7 +124,7 @@ def score_placement(ctx: Context, a: ScoreArgs) -> dict:
     try:
         verdict = judge(od.doc, session_rules(ctx, od), _area(a.area))
     except ValueError as e:
-        raise InvalidArgs(str(e), hint="Draw the board outline first (pcb.outline) or pass an area.") from None
+        raise _no_region(e, a.area) from None
     return {"summary": f"{verdict['overlaps']} courtyard overlaps, {verdict['off_board']} parts off the board, "
                        f"ratsnest {verdict['ratsnest_length']:.0f} mm, routability {verdict['routability']:.2f}",
             **verdict}

@@ -15,7 +15,7 @@ from ..kicad.specctra import export_dsn, import_ses
 from ..layout.route import Options, route
 from ..layout.route_board import apply_result, build_problem
 from ..registry import Context, command
-from .common import Coord, DocArgs, EditArgs, Name, Result, mm, nm
+from .common import Coord, DocArgs, EditArgs, Name, Result, mm, nm, not_empty
 from .project_rules import design_rules
 
 
@@ -63,10 +63,12 @@ def autoroute(ctx: Context, a: AutorouteArgs) -> dict:
     lookup = _classes(ctx, od)
     rules = design_rules(ctx, od)
     copper = board.copper_layers
+    for loc, values in (("nets", a.nets), ("netclasses", a.netclasses), ("layers", a.layers)):
+        not_empty(values, loc, "to route " + {"layers": "on every copper layer"}.get(loc, "every net"))
     bad = [name for name in (a.layers or []) if name not in copper]
     if bad:
-        raise InvalidArgs(f"{', '.join(bad)} {'is' if len(bad) == 1 else 'are'} not copper layers of this board; "
-                          f"it has {', '.join(copper)}",
+        raise InvalidArgs(f"{', '.join(bad)} {'is not a copper layer' if len(bad) == 1 else 'are not copper layers'} "
+                          f"of this board; it has {', '.join(copper)}",
                           errors=[{"loc": "layers", "msg": "no such copper layer", "type": "value"}])
     if a.area is not None and (a.area[0] >= a.area[2] or a.area[1] >= a.area[3]):
         raise InvalidArgs("area is [x1, y1, x2, y2] with x1 < x2 and y1 < y2",
@@ -78,6 +80,12 @@ def autoroute(ctx: Context, a: AutorouteArgs) -> dict:
             raise InvalidArgs(f"no net {', '.join(map(repr, unknown[:5]))} on the board",
                               errors=[{"loc": "nets", "msg": "unknown net", "type": "value"}])
     if a.netclasses:
+        known = {(lookup(n.name).get("name") or "Default") for n in board.nets if n.name} | {"Default"}
+        missing = sorted(c for c in a.netclasses if c.lower() not in {k.lower() for k in known})
+        if missing:
+            raise InvalidArgs(f"no net class {', '.join(map(repr, missing[:5]))} on the board's nets; "
+                              f"they are in {', '.join(sorted(known))}",
+                              errors=[{"loc": "netclasses", "msg": "unknown net class", "type": "value"}])
         wanted = {c.lower() for c in a.netclasses}
         chosen = {n.name for n in board.nets if n.name and (lookup(n.name).get("name") or "Default").lower() in wanted}
         nets = chosen if nets is None else nets & chosen
@@ -104,7 +112,8 @@ def autoroute(ctx: Context, a: AutorouteArgs) -> dict:
     ctx.progress(1.0, "done")
     pct = 100.0 * result.routed / result.total if result.total else 100.0
     unrouted = [{"net": u.net, "between": list(u.between), "reason": u.reason} for u in result.unrouted]
-    return {"summary": f"routed {result.routed}/{result.total} connections ({pct:.1f}%), "
+    empty = " (no unrouted connection has all its pads inside the area)" if area is not None and not result.total else ""
+    return {"summary": f"routed {result.routed}/{result.total} connections ({pct:.1f}%){empty}, "
                        f"{len(result.tracks)} segments, {len(result.vias)} vias, "
                        f"{mm(result.length):.1f} mm in {result.seconds:.1f} s",
             "routed": result.routed, "total": result.total, "completion": round(pct, 2),

@@ -68,11 +68,12 @@ def _sheet(fp: Footprint) -> str:
 def build_problem(board: Board, rules, *, references: set[str] | None = None,
                   pinned: dict[str, Pin] | None = None, area=None, allow_back: bool = False,
                   edges: dict[str, str] | None = None, gap: int = 0) -> BoardPlacement:
-    """The placement problem of ``board``: footprints to place are ``references`` (else
-    every footprint that is not locked), minus ``pinned`` ones (fixed at the caller's
+    """The placement problem of ``board``: footprints to place are the unlocked ones
+    (only those in ``references`` when given), minus ``pinned`` ones (fixed at the caller's
     pose); ``area`` (x1, y1, x2, y2 nm) narrows the board outline; parts may go on
     the back when ``allow_back`` (SMD parts only); ``edges``: reference -> board edge
-    for connectors. Raises ValueError for a board without a closed outline or area."""
+    for connectors. Raises ValueError for a board without a closed outline or area, or
+    an area that misses the outline."""
     model = geometry_of(board)
     pinned = pinned or {}
     edges = edges or {}
@@ -81,7 +82,8 @@ def build_problem(board: Board, rules, *, references: set[str] | None = None,
         box = shapely.box(*area)
         region = box if region is None else region.intersection(box)
     if region is None or region.is_empty:
-        raise ValueError("the board has no closed outline (Edge.Cuts) and no area was given")
+        raise ValueError("the area does not overlap the board outline" if area is not None and model.outline()
+                         is not None else "the board has no closed outline (Edge.Cuts) and no area was given")
     region = region.buffer(-rules.value("min_copper_edge_clearance"), join_style="mitre")
     fps = {fp.node: fp for fp in board.footprints}
     parts: list[Part] = []
@@ -114,7 +116,7 @@ def build_problem(board: Board, rules, *, references: set[str] | None = None,
         ref = fp.reference
         x0, y0 = fp.position
         theta = fp.orientation
-        movable = (ref in references) if references is not None else not fp.locked
+        movable = not fp.locked and (references is None or ref in references)
         movable = movable and ref not in pinned
         mirror = False
         if movable:
@@ -169,8 +171,11 @@ def apply_poses(bp: BoardPlacement, result: Result, pinned: dict[str, Pin]) -> l
     """Write the poses (and the caller's pinned ones) with the footprints' primitives;
     footprints already where they belong are not touched. Returns the references moved."""
     moved = []
+    unplaced = set(result.unplaced)
     for i, fp in enumerate(bp.footprints):
         part = bp.problem.parts[i]
+        if i in unplaced:
+            continue  # no legal spot found: left where it was
         if i in result.poses:
             x, y, q, f = result.poses[i]
             side = part.side if not f else ("back" if part.side == "front" else "front")
