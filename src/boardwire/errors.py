@@ -99,6 +99,7 @@ class ParseError(BoardwireError):
         self.line = line
         self.col = col
         self.path = path
+        self.detail = message  # the message without its place
 
 
 class UnsupportedFormat(BoardwireError):

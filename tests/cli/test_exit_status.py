@@ -79,6 +79,12 @@ def test_errors_exit_with_their_codes_status(ws):
     assert json.loads(r.stdout)["error"]["code"] == "no-document" and r.returncode == EXIT_CODES["no-document"]
     (ws / "notes.kicad_pcb").write_text("(kicad_pcb (version 20241229)")
     assert run(ws, "info", "notes.kicad_pcb").returncode == EXIT_CODES["parse-error"]
+    (ws / "hello.kicad_pcb").write_text("hello, world\n")
+    r = run(ws, "call", "query.describe", '{"path": "hello.kicad_pcb"}')
+    error = json.loads(r.stdout)["error"]
+    # named as the caller named it (not the absolute path), the token as text (not b'...')
+    assert error["message"] == "hello.kicad_pcb:1:1: expected '(' but found 'hello,'"
+    assert error["data"]["path"] == "hello.kicad_pcb" and r.returncode == EXIT_CODES["parse-error"]
     r = run(ws, "parts", "import", "missing.csv")
     assert r.returncode == EXIT_CODES["not-found"] and json.loads(r.stdout)["error"]["code"] == "not-found"
     (ws / "binary.csv").write_bytes(b"lcsc,\xb0\xff\x00\n")

@@ -362,6 +362,20 @@ from .worker_cmd import worker_command  # noqa: E402
 app.command("worker")(worker_command)
 
 
+def _one_line_summaries(typer_app: typer.Typer) -> None:
+    """Each command's line in ``--help``: its docstring's first paragraph on one line
+    (the docstrings are wrapped at 90 columns; the help table wraps them again)."""
+    for info in typer_app.registered_commands:
+        doc = (info.help or (info.callback.__doc__ if info.callback else None) or "").strip()
+        if info.short_help is None and doc:
+            info.short_help = " ".join(doc.split("\n\n")[0].split())
+    for group in typer_app.registered_groups:
+        _one_line_summaries(group.typer_instance)
+
+
+_one_line_summaries(app)
+
+
 def main() -> None:
     try:
         app()

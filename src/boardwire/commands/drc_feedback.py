@@ -78,7 +78,7 @@ def _before(cmd, args, ctx):
             first = new[0].to_feedback()
             what = ", ".join(dict.fromkeys(v.type for v in new))
             detail = ""
-            if first.get("actual_mm") is not None and first.get("required_mm") is not None:
+            if first.get("actual_mm") is not None and first.get("required_mm"):  # not courtyards (0 < 0)
                 detail = f" (first: {first['rule']} {first['actual_mm']} mm < {first['required_mm']} mm)"
             out["summary"] = f"{out.get('summary', '')}; {len(new)} new DRC violation" \
                              f"{'s' if len(new) != 1 else ''}: {what}{detail}"

@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterator
 from ..documents import Document, SexprDocument, document_class, journal
 from ..documents.journal import recording
 from ..errors import (BoardwireError, EditorHoldsFile, InvalidArgs, NoDocument, NothingToUndo,
-                      StaleRevision, UnsavedChanges, WrongKind, needs_human)
+                      ParseError, StaleRevision, UnsavedChanges, WrongKind, needs_human)
 from .workspace import Workspace
 
 
@@ -147,13 +147,18 @@ class Session:
             cls = document_class(full)
             if full.is_dir():
                 raise NoDocument(f"{key} is a folder, not a KiCad file")
-            if full.is_file():
-                doc = cls.load(full)
-            else:
-                data = self.pending_file(full)
-                if data is None:
-                    raise NoDocument(f"{key}: no such file in the working directory")
-                doc = cls(data, full)
+            try:
+                if full.is_file():
+                    doc = cls.load(full)
+                else:
+                    data = self.pending_file(full)
+                    if data is None:
+                        raise NoDocument(f"{key}: no such file in the working directory")
+                    doc = cls(data, full)
+            except ParseError as e:  # named as the caller named it, like every other error
+                if e.path is None or Path(e.path) != full:
+                    raise
+                raise ParseError(e.detail, path=key, line=e.line, col=e.col) from None
             od = OpenDocument(key, full, doc)
             self.documents[key] = od
             if self._json_before is not None and not isinstance(od.doc, SexprDocument):

@@ -160,7 +160,7 @@ def _build(found, src, base: int, path: str | None, allow_trailing: bool):
         raise _error(src, base, "empty file: expected '('", path)
     lead, first = found[0]
     if first != b"(":
-        raise _error(src, _offset(found, 0, base), f"expected '(' but found {first[:20]!r}", path)
+        raise _error(src, _offset(found, 0, base), f"expected '(' but found {bytes(first[:20]).decode('utf-8', 'replace')!r}", path)
     new = SList.__new__
     stack: list = []
     push, pop = stack.append, stack.pop
@@ -215,8 +215,8 @@ def _build(found, src, base: int, path: str | None, allow_trailing: bool):
     if root is None:
         where = _offset(found, opened[0], base) if opened else base
         raise _error(src, where,
-                     f"file ends with {len(opened)} list(s) still open "
-                     f"(truncated file?); the outermost starts here", path)
+                     f"file ends with {len(opened)} list(s) still open: a ')' is missing or the "
+                     f"file is truncated; the outermost open list starts here", path)
     if not allow_trailing and i + 1 < len(found):
         raise _error(src, _offset(found, i + 1, base), "text after the end of the top-level list",
                      path)
