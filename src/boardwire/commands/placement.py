@@ -103,7 +103,8 @@ def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
     fixed = f" (and {len(verdict['off_board_fixed'])} fixed part(s) left there)" if verdict["off_board_fixed"] else ""
     notes = (f"; {len(unplaced)} found no free spot and stayed where they were" if unplaced else "") + \
         (f"; {len(locked)} named but locked, not moved" if locked else "") + \
-        ("; every footprint is locked" if not result.poses and not unplaced and not locked and not pinned else "")
+        ("; every footprint is locked" if a.references is None and board.footprints
+         and all(fp.locked for fp in board.footprints) else "")
     return {"summary": f"placed {len(result.poses) - len(unplaced)} footprints ({len(moved)} moved){notes}: "
                        f"{verdict['overlaps']} courtyard "
                        f"overlaps, {verdict['off_board']} off the board{fixed}, ratsnest {verdict['ratsnest_length']:.0f} mm, "
