@@ -12,6 +12,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from ..documents.board.tables import bounded_net_name
 from ..documents.units import mm, nm
+from ..errors import InvalidArgs
 
 # KiCad stores coordinates as 32-bit nanometres: +-2147.48 mm is the whole world.
 LIMIT_MM = 2147.0
@@ -55,8 +56,6 @@ def errors_counted(result: dict) -> bool:
 def not_empty(values, loc: str, instead: str) -> None:
     """Refuse an empty list given for a selection (leaving it out selects everything, so
     an empty one would do the opposite of what was asked): InvalidArgs at ``loc``."""
-    from ..errors import InvalidArgs
-
     if values is not None and not values:
         raise InvalidArgs(f"{loc} is empty; leave it out {instead}",
                           errors=[{"loc": loc, "msg": "empty list", "type": "value"}])

@@ -80,14 +80,15 @@ def autoroute(ctx: Context, a: AutorouteArgs) -> dict:
             raise InvalidArgs(f"no net {', '.join(map(repr, unknown[:5]))} on the board",
                               errors=[{"loc": "nets", "msg": "unknown net", "type": "value"}])
     if a.netclasses:
-        known = {(lookup(n.name).get("name") or "Default") for n in board.nets if n.name} | {"Default"}
+        class_of = {n.name: (lookup(n.name).get("name") or "Default") for n in board.nets if n.name}
+        known = set(class_of.values()) | {"Default"}
         missing = sorted(c for c in a.netclasses if c.lower() not in {k.lower() for k in known})
         if missing:
             raise InvalidArgs(f"no net class {', '.join(map(repr, missing[:5]))} on the board's nets; "
                               f"they are in {', '.join(sorted(known))}",
                               errors=[{"loc": "netclasses", "msg": "unknown net class", "type": "value"}])
         wanted = {c.lower() for c in a.netclasses}
-        chosen = {n.name for n in board.nets if n.name and (lookup(n.name).get("name") or "Default").lower() in wanted}
+        chosen = {name for name, cls in class_of.items() if cls.lower() in wanted}
         nets = chosen if nets is None else nets & chosen
     has_zones = any(not z.is_keepout for z in board.zones)
     if has_zones and a.refill_zones and pcbnew_python() is None:

@@ -11,6 +11,7 @@ print "Invalid lock file" in place of its own messages ("Failed to load board" i
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import re
@@ -21,6 +22,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 from ..documents.refusals import file_kicad_major
 from ..errors import Cancelled, CheckFailed, ServiceUnavailable, UnsupportedFormat, needs_human
@@ -49,9 +51,9 @@ class KiCadCli:
         """Run ``kicad-cli args``; returns the completed process (any exit code).
         Raises Cancelled (the process group is killed) or CheckFailed on timeout."""
         popen_kw = {"start_new_session": True} if os.name == "posix" else {}
-        with tempfile.TemporaryDirectory(prefix="boardwire-kicad-") as tmp:
+        with _own_tmp() as env:
             proc = subprocess.Popen([self.path, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                    text=True, errors="replace", cwd=cwd, env=_own_tmp(tmp), **popen_kw)
+                                    text=True, errors="replace", cwd=cwd, env=env, **popen_kw)
             remove = cancel.on_cancel(lambda: _kill(proc)) if cancel is not None else None
             try:
                 out, err = proc.communicate(timeout=timeout)
@@ -119,10 +121,13 @@ def require_readable(name: str, head: bytes) -> None:
              "check.drc engine=builtin checks design rules without it.")
 
 
-def _own_tmp(folder: str) -> dict[str, str]:
-    """This process's environment with ``folder`` as the temporary folder (``TMPDIR``, and
-    ``TEMP``/``TMP`` on Windows): a private place for KiCad's lock file (module text)."""
-    return {**os.environ, "TMPDIR": folder, "TEMP": folder, "TMP": folder}
+@contextlib.contextmanager
+def _own_tmp() -> Iterator[dict[str, str]]:
+    """This process's environment with a new temporary folder (``TMPDIR``, and
+    ``TEMP``/``TMP`` on Windows), removed afterwards: a private place for KiCad's lock
+    file (module text)."""
+    with tempfile.TemporaryDirectory(prefix="boardwire-kicad-") as folder:
+        yield {**os.environ, "TMPDIR": folder, "TEMP": folder, "TMP": folder}
 
 
 def kicad_version_text() -> str:
@@ -147,9 +152,8 @@ def _probe() -> KiCadCli | str:
             tried.append(f"{c}: not found")
             continue
         try:
-            with tempfile.TemporaryDirectory(prefix="boardwire-kicad-") as tmp:
-                r = subprocess.run([c, "version"], capture_output=True, text=True, timeout=60,
-                                   env=_own_tmp(tmp))
+            with _own_tmp() as env:
+                r = subprocess.run([c, "version"], capture_output=True, text=True, timeout=60, env=env)
         except (OSError, subprocess.TimeoutExpired) as e:
             tried.append(f"{c}: {e}")
             continue

@@ -77,13 +77,13 @@ def build_problem(board: Board, rules, *, references: set[str] | None = None,
     model = geometry_of(board)
     pinned = pinned or {}
     edges = edges or {}
-    region = model.outline()
+    outline = region = model.outline()
     if area is not None:
         box = shapely.box(*area)
-        region = box if region is None else region.intersection(box)
+        region = box if outline is None else outline.intersection(box)
     if region is None or region.is_empty:
-        raise ValueError("the area does not overlap the board outline" if area is not None and model.outline()
-                         is not None else "the board has no closed outline (Edge.Cuts) and no area was given")
+        raise ValueError("the area does not overlap the board outline" if area is not None and outline is not None
+                         else "the board has no closed outline (Edge.Cuts) and no area was given")
     region = region.buffer(-rules.value("min_copper_edge_clearance"), join_style="mitre")
     fps = {fp.node: fp for fp in board.footprints}
     parts: list[Part] = []
