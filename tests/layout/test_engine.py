@@ -9,6 +9,8 @@ import pytest
 from shapely.geometry import LineString, Point, box
 
 from boardwire.layout.route import Keepout, Net, NetRule, Obstacle, Options, Piece, Problem, Rules, route
+from boardwire.layout.route.engine import Router
+from boardwire.layout.route.repair import repair
 from boardwire.layout.route.verify import point_seg_dist, seg_dist
 
 MM = 1_000_000
@@ -158,3 +160,41 @@ def test_routes_meeting_a_track_leave_no_dangling_end(pts):
     for t in result.tracks:  # the cut keeps 0/45/90 degrees
         dx, dy = abs(t.end[0] - t.start[0]), abs(t.end[1] - t.start[1])
         assert dx == 0 or dy == 0 or dx == dy
+
+
+def _two_gaps() -> Problem:
+    """One layer, 30 x 20 mm; a wall at x = 15 mm with two gaps one track wide: gap 1
+    at y = 10 mm, gap 2 at y = 2 mm filled with copper of net A (A passes its own
+    copper, B does not). B (pads at y = 10 mm) can only pass gap 1; A (pads at y = 12
+    mm) is shorter through gap 1 and can also take gap 2."""
+    wall = [box(14.5 * MM, 0, 15.5 * MM, 1.5 * MM), box(14.5 * MM, 2.5 * MM, 15.5 * MM, 9.5 * MM),
+            box(14.5 * MM, 10.5 * MM, 15.5 * MM, 20 * MM)]
+    obstacles = [Obstacle(w, (0,), 0, 0, kind="graphic") for w in wall]
+    obstacles.append(Obstacle(box(14.5 * MM, 1.5 * MM, 15.5 * MM, 2.5 * MM), (0,), 1, RULE.clearance))
+    nets = []
+    for nid, y in ((1, 12), (2, 10)):
+        clusters = []
+        for k, x in enumerate((11, 19)):
+            _, piece, obstacle = _pad(x * MM, y * MM, nid, f"{'AB'[nid - 1]}{k}")
+            clusters.append([piece])
+            obstacles.append(obstacle)
+        nets.append(Net(nid, "AB"[nid - 1], RULE, clusters))
+    return Problem(["F.Cu"], (0,), box(0, 0, 30 * MM, 20 * MM), obstacles, [], nets,
+                   Rules(min_clearance=0, edge_clearance=300_000), (0, 0, 30 * MM, 20 * MM))
+
+
+def test_repair_reroutes_the_net_in_the_way():
+    """A routed first through gap 1 walls B off; repair routes B through A, rips A up
+    and routes it again through gap 2."""
+    p = _two_gaps()
+    router = Router(p, Options(seed=1))
+    router.nets = {n.id: n for n in p.nets}
+    router.rank = {1: 0, 2: 1}
+    assert router.route_net(router.nets[1], 0)[0] == 0
+    assert router.route_net(router.nets[2], 0)[0] == 1, "gap 1 is taken: B has no way"
+    assert max(y for _, geom, _ in router.placed[1] for _, y in geom) > 9 * MM  # A took gap 1
+    repair(router, 1.0)
+    result = router._result(2)
+    assert router.repaired["before"] == 1 and result.routed == result.total == 2
+    assert min(y for t in result.tracks if t.net == 1 for y in (t.start[1], t.end[1])) < 3 * MM  # A: gap 2
+    assert _gaps(result, p) >= RULE.clearance

@@ -5,7 +5,9 @@ one, each to the nearest part of the tree built so far (pads, tracks, vias). A f
 pass treats every route already placed as a wall. Nets that fail are routed again
 with the others' routes passable at a price (``ripup``) plus a history cost that grows
 where nets keep colliding (negotiated congestion, as in PathFinder); the nets a new
-route collides with are ripped up and queued again. Every segment and via is checked
+route collides with are ripped up and queued again; then the nets still missing
+connections are routed through the others once more, one at a time, each change kept
+unless it leaves more missing (`repair`). Every segment and via is checked
 exactly (`verify.Checker`) before it is kept. The same problem, options and seed give
 the same result; only the time limit (a safety net) depends on the machine.
 """
@@ -26,6 +28,7 @@ from .paths import Access, path_geometry, piece_access, split_at_tee
 from .problem import Net, Options, Problem, Result, Track, Unrouted, Via
 from .profiles import Profile, build_fixed, stamp_routes
 from .negotiate import negotiate
+from .repair import repair
 from .verify import Checker, point_seg_dist
 
 BEND = 6
@@ -338,6 +341,7 @@ class Router:
                 failed.append(net.id)
             done += len(net.clusters) - 1
         negotiate(self, failed, total)
+        repair(self, 0.93)
         return self._result(total)
 
     def _missing(self) -> int:
@@ -364,7 +368,7 @@ class Router:
                       time.monotonic() - self.t0, self.grid.pitch,
                       {"searches": self.searches, "grid": [self.grid.L, self.grid.H, self.grid.W],
                        "setup_s": round(self.build_s, 3), "profiles": len(self.profiles),
-                       **getattr(self, "negotiation", {})})
+                       **getattr(self, "negotiation", {}), "repair": getattr(self, "repaired", None)})
 
 
 def _spread(net: Net) -> float:
