@@ -185,7 +185,8 @@ def _text_box(t: View, fp: Footprint | None):
 
 
 def copper_art(board: Board, layer_index: dict[str, int]) -> list[Obstacle]:
-    """Copper drawings and visible copper text: obstacles of no net."""
+    """Copper drawings and visible copper text, and drawings and text on the solder
+    mask layers (openings): obstacles of no net on the outer copper layer of their side."""
     out = []
     for name, li in layer_index.items():
         for g, fp in _drawings(board, name):
@@ -199,7 +200,8 @@ def copper_art(board: Board, layer_index: dict[str, int]) -> list[Obstacle]:
     # solder mask openings drawn on a mask layer: a track under one would be bared
     # next to whatever else the opening shows (KiCad's solder_mask_bridge)
     copper = list(layer_index)
-    for mask, li in (("F.Mask", layer_index.get(copper[0])), ("B.Mask", layer_index.get(copper[-1]))):
+    masks = {"F.Mask": layer_index.get(copper[0]), "B.Mask": layer_index.get(copper[-1])}
+    for mask, li in masks.items():
         for g, fp in _drawings(board, mask):
             geom = _drawing_geom(g, fp)
             if geom is None:
@@ -211,14 +213,15 @@ def copper_art(board: Board, layer_index: dict[str, int]) -> list[Obstacle]:
     texts = [(t, None) for t in board.texts]
     for fp in board.footprints:
         texts += [(t, fp) for t in iter_views(board, fp.node, {"fp_text": View, "property": View})]
-    for t, fp in texts:
+    for t, fp in texts:  # on copper, or on a mask layer (an opening, as above)
         layer = t.text_of("layer")
-        if layer not in layer_index or t.flag("hide"):
+        li = layer_index.get(layer, masks.get(layer))
+        if li is None or t.flag("hide"):
             continue
         eff = t.child("effects")
         if eff is not None and b"hide" in eff.atoms():
             continue
-        out.append(Obstacle(_text_box(t, fp), (layer_index[layer],), 0, 0, kind="text"))
+        out.append(Obstacle(_text_box(t, fp), (li,), 0, 0, kind="text"))
     return out
 
 
