@@ -313,6 +313,24 @@ class Router:
         self.checker.remove_net(net_id)
         self._all_unrouted(net, "ripped up to make room for another net, not routed again")
 
+    def snapshot(self) -> tuple[dict, dict]:
+        """The routes placed and the connections missing, to `restore` later."""
+        return ({k: list(v) for k, v in self.placed.items()}, {k: list(v) for k, v in self.unrouted.items()})
+
+    def restore(self, snap: tuple[dict, dict]) -> None:
+        """Back to a `snapshot`: every route ripped up, the snapshot's placed again."""
+        for nid in list(self.placed):
+            self.rip(nid)
+        placed, unrouted = snap
+        for nid, items in placed.items():
+            r = self.nets[nid].rule
+            stamp_routes(self.all_profiles, self.grid, self.p, r, items, 1)
+            for kind, geom, layer in items:
+                self.checker.add(nid, kind, geom, r.width if kind == "track" else r.via_diameter,
+                                 r.clearance, r.via_drill if kind == "via" else 0, layer)
+            self.placed[nid] = list(items)
+        self.unrouted = {k: list(v) for k, v in unrouted.items()}
+
     def _all_unrouted(self, net: Net, why: str) -> None:
         """Every connection of ``net`` unrouted, for ``why``."""
         acc = self._access(net)

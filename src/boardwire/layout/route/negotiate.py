@@ -1,15 +1,15 @@
 """Negotiated congestion (PathFinder) and the bookkeeping it needs: the nets that
 failed the walled first pass are routed again with the others' routes passable at a
 price, collisions are found exactly, the nets near them move too every second round,
-and the state is made legal at the end; the best legal state seen is kept. Functions
-of a `Router` (``self``)."""
+and the state is made legal and repaired (`repair`) at the end of each cycle; the best
+legal state seen is kept. Functions of a `Router` (``self``)."""
 
 from __future__ import annotations
 
 import time
 
 from .grid import STEP
-from .profiles import stamp_routes
+from .repair import repair
 
 FULL_EVERY = 2  # every second round, nets near the collisions are routed again too
 # per effort: at most this many negotiation cycles, and how many cycles in a row may end
@@ -18,38 +18,41 @@ FULL_EVERY = 2  # every second round, nets near the collisions are routed again 
 # after each of 30 cycles: 55, 61, 32, 30, 89, 56, 21, ... 15 at the 26th), so the
 # limits are wide and the time limit is what usually ends a hard board's negotiation.
 CYCLES = {1: (1, 1), 2: (40, 12), 3: (80, 24)}
+NEGOTIATION_SHARE = 0.8  # of the time limit; the rest makes the state legal and repairs it
 
 
 def negotiate(self, failed: list[int], total: int) -> None:
     """Negotiated congestion in cycles: PathFinder rounds on the failed nets (then every
     net in a collision, and every second round the nets near them), a price that grows
     each round and a history cost where collisions keep happening; then the state is
-    made legal (the most colliding nets ripped up and routed around the rest). A
+    made legal (the most colliding nets ripped up and routed around the rest) and
+    repaired (`repair`, until 80% of the time limit). A
     cycle that leaves connections missing starts again from them, the history kept;
     cycles go on until the time limit's share, `CYCLES`' number for the effort, or its
     number of cycles in a row that found nothing better; the best legal state seen is
     the one kept (``stats["cycles"]``: connections missing after each cycle)."""
     rounds = {1: 6, 2: 12, 3: 20}.get(self.o.effort, 12)
     cycles, patience = CYCLES.get(self.o.effort, CYCLES[2])
-    best = (self._missing(), _snapshot(self))
+    best = (self._missing(), self.snapshot())
     first_missing = best[0]
     todo = set(failed)
     self.trace = []
     done_rounds, stale, missing = 0, 0, []
     for _ in range(cycles):
-        if not todo or self._out_of_time(0.8) or stale >= patience:
+        if not todo or self._out_of_time(NEGOTIATION_SHARE) or stale >= patience:
             break
         done_rounds += _rounds(self, todo, rounds, total)
         _legalise(self)
+        repair(self, NEGOTIATION_SHARE)
         missing.append(self._missing())
         stale += 1
         if self._missing() < best[0]:
-            best, stale = (self._missing(), _snapshot(self)), 0
+            best, stale = (self._missing(), self.snapshot()), 0
         if not best[0]:
             break
         todo = {nid for nid, u in self.unrouted.items() if u}
     if self._missing() > best[0]:
-        _restore(self, best[1])
+        self.restore(best[1])
     self.negotiation = {"rounds": done_rounds, "first_pass_failed": len(failed),
                         "first_pass_missing": first_missing,
                         "cycles": missing, "s": round(time.monotonic() - self.t0, 2),
@@ -60,7 +63,7 @@ def _rounds(self, todo: set[int], rounds: int, total: int) -> int:
     """PathFinder rounds until nothing collides or is missing; returns how many ran."""
     price = STEP * 4
     for it in range(rounds):
-        if not todo or self._out_of_time(0.8):
+        if not todo or self._out_of_time(NEGOTIATION_SHARE):
             return it
         for nid in sorted(todo, key=lambda n: self.rank[n]):
             self.rip(nid)
@@ -132,20 +135,3 @@ def _clash_counts(self, among: set[int] | None = None) -> dict[int, int]:
 
 def _clashing(self, among: set[int]) -> set[int]:
     return set(_clash_counts(self, among))
-
-def _snapshot(self):
-    return ({k: list(v) for k, v in self.placed.items()}, {k: list(v) for k, v in self.unrouted.items()})
-
-def _restore(self, snap) -> None:
-    for nid in list(self.placed):
-        self.rip(nid)
-    placed, unrouted = snap
-    for nid, items in placed.items():
-        net = self.nets[nid]
-        r = net.rule
-        stamp_routes(self.all_profiles, self.grid, self.p, r, items, 1)
-        for kind, geom, layer in items:
-            self.checker.add(nid, kind, geom, r.width if kind == "track" else r.via_diameter,
-                             r.clearance, r.via_drill if kind == "via" else 0, layer)
-        self.placed[nid] = list(items)
-    self.unrouted = {k: list(v) for k, v in unrouted.items()}
