@@ -10,6 +10,7 @@ from shapely.geometry import LineString, Point, box
 
 from boardwire.layout.route import Keepout, Net, NetRule, Obstacle, Options, Piece, Problem, Rules, route
 from boardwire.layout.route.engine import Router
+from boardwire.layout.route.paths import split_at_tee
 from boardwire.layout.route.repair import repair
 from boardwire.layout.route.verify import point_seg_dist, seg_dist
 
@@ -198,3 +199,14 @@ def test_repair_reroutes_the_net_in_the_way():
     assert router.repaired["before"] == 1 and result.routed == result.total == 2
     assert min(y for t in result.tracks if t.net == 1 for y in (t.start[1], t.end[1])) < 3 * MM  # A: gap 2
     assert _gaps(result, p) >= RULE.clearance
+
+
+def test_a_route_ending_one_step_from_a_track_end_cuts_the_track():
+    """interf_u (seed 5, 60 s): a route came down a via and took one 0.127 mm step on
+    F.Cu to a 0.4 mm track, a step from that track's end. The end was taken for a joint
+    (within half the width), the track was not cut, and KiCad counted it for the
+    step's other end: track_dangling. Now the track is cut where the route meets it."""
+    track = ("track", ((122_809_000, 131_572_000), (120_904_000, 133_477_000)), 0)
+    end = (121_031_000, 133_350_000)
+    items = split_at_tee([track], end, 0, 400_000, 127_000)
+    assert [geom for _, geom, _ in items] == [((122_809_000, 131_572_000), end), (end, (120_904_000, 133_477_000))]

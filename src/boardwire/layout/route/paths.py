@@ -58,6 +58,9 @@ def capsule_cells(grid: Grid, x0, y0, x1, y1, r) -> tuple[np.ndarray, np.ndarray
     return ys[inside], xs[inside]
 
 
+JOINT = 1_000  # nm: a route end this close to a track's end meets it there
+
+
 def split_at_tee(items: list, end: tuple[int, int], layer: int, width: float, pitch: int) -> list:
     """``items`` with the track a route ended on (``end``, on ``layer``, inside its
     copper away from its ends) cut in two at its point nearest ``end`` (a T junction,
@@ -71,8 +74,9 @@ def split_at_tee(items: list, end: tuple[int, int], layer: int, width: float, pi
         if kind != "track" or lay != layer:
             continue
         a, b = geom
-        if min(math.dist(a, end), math.dist(b, end)) <= width / 2:
-            return items  # the route ends at a joint already
+        if min(math.dist(a, end), math.dist(b, end)) <= JOINT:
+            return items  # the route ends at a joint already (near one is not enough:
+            # the track would count for the route's other end if that is nearer still)
         d = point_seg_dist(end, a, b)
         if d <= width / 2 and (best is None or d < best[0]):
             best = (d, k)
