@@ -82,12 +82,12 @@ def autoroute(ctx: Context, a: AutorouteArgs) -> dict:
     if a.netclasses:
         class_of = {n.name: (lookup(n.name).get("name") or "Default") for n in board.nets if n.name}
         known = set(class_of.values()) | {"Default"}
-        missing = sorted(c for c in a.netclasses if c.lower() not in {k.lower() for k in known})
+        wanted = {c.lower() for c in a.netclasses}  # net class names match regardless of case
+        missing = sorted(c for c in a.netclasses if c.lower() in wanted - {k.lower() for k in known})
         if missing:
             raise InvalidArgs(f"no net class {', '.join(map(repr, missing[:5]))} on the board's nets; "
                               f"they are in {', '.join(sorted(known))}",
                               errors=[{"loc": "netclasses", "msg": "unknown net class", "type": "value"}])
-        wanted = {c.lower() for c in a.netclasses}
         chosen = {name for name, cls in class_of.items() if cls.lower() in wanted}
         nets = chosen if nets is None else nets & chosen
     has_zones = any(not z.is_keepout for z in board.zones)

@@ -28,7 +28,7 @@ from .paths import Access, path_geometry, piece_access, split_at_tee
 from .problem import Net, Options, Problem, Result, Track, Unrouted, Via
 from .profiles import Profile, build_fixed, stamp_routes
 from .negotiate import negotiate
-from .repair import repair
+from .repair import LAST_SHARE, repair
 from .verify import Checker, point_seg_dist
 
 BEND = 6
@@ -359,7 +359,7 @@ class Router:
                 failed.append(net.id)
             done += len(net.clusters) - 1
         negotiate(self, failed, total)
-        repair(self, 0.93)
+        repair(self, LAST_SHARE)
         return self._result(total)
 
     def _missing(self) -> int:

@@ -13,6 +13,7 @@ import time
 from .grid import STEP
 
 PRICE = STEP * 20  # a repairing net's extra cost per step through another net's route
+LAST_SHARE = 0.93  # of the time limit: the last repair, on the best state negotiation kept
 PATIENCE = 3  # passes in a row that find nothing better before the search stops
 
 
