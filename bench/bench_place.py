@@ -5,9 +5,12 @@ copper zones stripped is routed by pcb.autoroute (the reference); then every
 unlocked footprint is scattered over the outline's box at a random quarter turn
 (`tests.layout.judge.scatter_board`, seed 1), pcb.autoplace places them (seed 1; the
 back side allowed where the human design uses it) and pcb.autoroute routes the result.
-``kicad-cli pcb drc`` judges both: courtyard overlaps and parts off the board after
-placing, connections routed after routing, and the violations routing added (those
-the placed, unrouted board did not have).
+``kicad-cli pcb drc`` judges both: courtyard overlaps, other errors the placement
+made (types the stripped human board has fewer of: a pad on a logo's solder-mask
+opening, pads shorted; silkscreen overlaps counted apart, as the placer does not
+move text) and parts off the board after placing, connections routed
+after routing, and the violations routing added (those the placed, unrouted board
+did not have).
 
     python bench/bench_place.py [--boards NAME ...] [--timeout 300] [--markdown]
 """
@@ -47,6 +50,12 @@ def _uses_back(src: Path) -> bool:
     return any(fp.side == "back" and fp.pad_count for fp in open_document(src).footprints)
 
 
+def _errors(report: dict) -> Counter:
+    """KiCad's errors by type but courtyard overlaps (counted apart)."""
+    return Counter(v["type"] for v in report.get("violations", [])
+                   if v.get("severity") == "error" and v["type"] != "courtyards_overlap")
+
+
 def bench(names: list[str], timeout: float, seed: int = 1) -> list[dict]:
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench-place-") as tmp:
@@ -69,6 +78,7 @@ def bench(names: list[str], timeout: float, seed: int = 1) -> list[dict]:
             place_s = time.monotonic() - started
             placed_drc = drc(work)
             courtyard = sum(1 for v in placed_drc["violations"] if v["type"] == "courtyards_overlap")
+            placing = _errors(placed_drc) - _errors(before)
             started = time.monotonic()
             _call(work.parent, work.name, "pcb.autoroute", time_limit=timeout)
             route_s = time.monotonic() - started
@@ -81,7 +91,7 @@ def bench(names: list[str], timeout: float, seed: int = 1) -> list[dict]:
                    "off_board": placed["off_board"], "unplaced": placed["unplaced"],
                    "ratsnest": placed["ratsnest_length"], "routability": placed["routability"],
                    "routed": total - left, "completion": done, "new": len(new),
-                   "new_types": dict(Counter(v["type"] for v in new)),
+                   "new_types": dict(Counter(v["type"] for v in new)), "placing_errors": dict(placing),
                    "place_s": place_s, "route_s": route_s}
             rows.append(row)
             print(json.dumps(row), file=sys.stderr, flush=True)
@@ -89,13 +99,18 @@ def bench(names: list[str], timeout: float, seed: int = 1) -> list[dict]:
 
 
 def markdown(rows: list[dict]) -> str:
-    out = ["| board | parts placed | courtyard overlaps (KiCad) | off board | routed after autoplace (KiCad) | "
-           "routed on the human placement | new violations from routing | place s | route s |",
-           "|---|---|---|---|---|---|---|---|---|"]
+    out = ["| board | parts placed | courtyard overlaps (KiCad) | other errors from placing (KiCad) | off board | "
+           "routed after autoplace (KiCad) | routed on the human placement | new violations from routing | "
+           "place s | route s |",
+           "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         types = ", ".join(f"{k} {v}" for k, v in sorted(r["new_types"].items()))
+        placing = {k: v for k, v in r["placing_errors"].items() if not k.startswith("silk")}
+        silk = sum(v for k, v in r["placing_errors"].items() if k.startswith("silk"))
+        placed = f"{sum(placing.values())}" + (f" ({', '.join(f'{k} {v}' for k, v in sorted(placing.items()))})"
+                                               if placing else "") + (f"; silkscreen {silk}" if silk else "")
         out.append(f"| {r['board']} | {r['parts']}{' (both sides)' if r['back'] else ''} | {r['courtyard_overlaps']} | "
-                   f"{r['off_board']} | {r['routed']}/{r['total']} ({r['completion']:.1f}%) | "
+                   f"{placed} | {r['off_board']} | {r['routed']}/{r['total']} ({r['completion']:.1f}%) | "
                    f"{r['human_completion']:.1f}% | {r['new']}{' (' + types + ')' if types else ''} | "
                    f"{r['place_s']:.1f} | {r['route_s']:.1f} |")
     return "\n".join(out)

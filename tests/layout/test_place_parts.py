@@ -11,12 +11,13 @@ import shapely
 from boardwire.layout.place import Options, place
 from boardwire.layout.place.congestion import Congestion
 from boardwire.layout.place.outside import Outside
+from boardwire.layout.place.poses import pad_boxes_of, side_of
 from boardwire.layout.place.score import crossings, net_pins
 from boardwire.layout.place_board import build_problem
 from boardwire.registry import REGISTRY, Context
 from boardwire.session import Session
 from tests.inputs import DEMOS, need
-from tests.layout.judge import strip_board
+from tests.layout.judge import scatter_board, strip_board
 
 ECC83 = DEMOS / "ecc83" / "ecc83-pp.kicad_pcb"
 
@@ -86,3 +87,38 @@ def test_restarts_keep_the_least_crossed_placement(tmp_path):
     assert three.poses == again.poses and not three.unplaced
     cross = [crossings(net_pins(problem, r.poses)) for r in (one, three)]
     assert cross[1] <= cross[0]  # the first restart is the single run itself
+
+
+def test_parts_keep_off_copper_and_solder_mask_art(tmp_path):
+    # StickHub: four Creative Commons logos drawn on B.Mask (footprints with no pads or
+    # courtyard, so not placed) and mask openings drawn on the board's own F.Mask; a
+    # pad on an opening is bared beside other nets' (KiCad's solder_mask_bridge)
+    stickhub = need(DEMOS / "stickhub" / "StickHub.kicad_pcb")
+    from boardwire.commands.drc_builtin import session_rules
+
+    board = scatter_board(stickhub, tmp_path, 1)
+    session = Session(tmp_path)
+    od = session.get(board.name, "board", "test")
+    bp = build_problem(od.doc, session_rules(Context(session), od), allow_back=True)
+    problem = bp.problem
+    logos = [fp.position for fp in od.doc.footprints if fp.reference.startswith("LOGO")]
+    assert len(logos) == 4
+    for side, where in (("back", logos), ("front", [])):
+        art = shapely.union_all(problem.art[side])
+        assert all(art.distance(shapely.Point(p)) < 1e6 for p in where)
+    assert len(problem.art["front"]) == 9  # the board's F.Mask openings
+    # C21 is placed and carries an F.Mask line: its art moves with it, no obstacle
+    c21 = next(p for p in problem.parts if p.ref == "C21")
+    assert c21.movable
+    result = place(problem, Options(seed=1))
+    assert not result.unplaced
+    bared = []
+    for i, part in enumerate(problem.parts):
+        if not part.movable:
+            continue
+        x, y, q, f = result.poses[i]
+        pads = pad_boxes_of(part, q, f) + (x, y, x, y)
+        assert len(pads) == len(part.pads)
+        for side in ({"front", "back"} if part.through else {side_of(part, f)}):
+            bared += [part.ref for b in pads for o in problem.art[side] if shapely.box(*b).intersection(o).area > 0]
+    assert bared == []

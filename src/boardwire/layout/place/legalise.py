@@ -5,10 +5,12 @@ sides), each group largest first (fixed parts and obstacles are there before the
 its turn and side and takes the nearest anchor on the placement grid where its
 courtyard box, grown by its routing room and the gap, meets no box already placed on
 its side (through-hole parts on both) and lies inside the region (an exact shapely
-test: the region may be any polygon). The search is over candidate anchors sorted by
-distance, in windows that grow to the whole region (from the part's own size); in
-each window the part tries its annealed turn and side with its routing room, then
-without it, then its other turns and side, before the window grows. A part that finds
+test: the region may be any polygon), where its courtyard box alone meets no
+obstacle (keep-outs) and its pads' boxes no copper or solder-mask art
+(`Problem.art`). The search is over candidate anchors sorted by distance, in
+windows that grow to the whole region (from the part's own size); in each window the
+part tries its annealed turn and side with its routing room, then without it, then
+its other turns and side, before the window grows. A part that finds
 no spot anywhere tries every turn and side once more with a 20 µm gap only (a full
 board cut into pieces by the parts before it). Boxes are conservative:
 two parts whose boxes keep the gap have courtyards that do too.
@@ -19,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 import shapely
 
-from .poses import box_of, facing_quarter, grown_box
+from .poses import box_of, facing_quarter, grown_box, pad_boxes_of
 from .problem import Part, Problem
 
 CHUNK = 4096
@@ -34,29 +36,33 @@ class Board:
         shapely.prepare(self.region)
         self.bounds = problem.region.bounds
         self.boxes = {"front": [], "back": []}
-        for side, shapes in problem.obstacles.items():
-            for g in shapes:
-                self.boxes[side].append(shapely.bounds(g))
+        # obstacles (keep-outs) bar a part's courtyard, not its room; art bars its pads
+        self.fixed = {side: _bounds(problem.obstacles, side) for side in ("front", "back")}
+        self.art = {side: _bounds(problem.art, side) for side in ("front", "back")}
+
+    def pads_clear(self, cand: np.ndarray, pads: np.ndarray, sides) -> np.ndarray:
+        """Which candidate anchors (m, 2) keep the pad boxes ``pads`` (k, 4, relative
+        to the anchor) off the art on ``sides``."""
+        ok = np.ones(len(cand), dtype=bool)
+        for s in sides:
+            for pad in pads if len(self.art[s]) else ():
+                ok &= ~_hits(cand, pad, self.art[s])
+        return ok
 
     def add(self, box, sides) -> None:
         for s in sides:
             self.boxes[s].append(np.asarray(box, dtype=float))
 
-    def free(self, cand: np.ndarray, rel, sides) -> np.ndarray:
+    def free(self, cand: np.ndarray, rel, sides, bare) -> np.ndarray:
         """Which candidate anchors (m, 2) leave box ``rel`` (relative to the anchor)
-        clear of every placed box on ``sides`` and inside the region."""
-        x1 = cand[:, 0] + rel[0]
-        y1 = cand[:, 1] + rel[1]
-        x2 = cand[:, 0] + rel[2]
-        y2 = cand[:, 1] + rel[3]
+        clear of every placed box on ``sides``, the courtyard box ``bare`` clear of
+        the obstacles there, and ``rel`` inside the region."""
         ok = np.ones(len(cand), dtype=bool)
         for s in sides:
-            if not self.boxes[s]:
-                continue
-            b = np.array(self.boxes[s])
-            hit = ((x1[:, None] < b[None, :, 2]) & (x2[:, None] > b[None, :, 0])
-                   & (y1[:, None] < b[None, :, 3]) & (y2[:, None] > b[None, :, 1]))
-            ok &= ~hit.any(axis=1)
+            for b, r in ((np.array(self.boxes[s]).reshape(-1, 4), rel), (self.fixed[s], bare)):
+                if len(b):
+                    ok &= ~_hits(cand, r, b)
+        x1, y1, x2, y2 = (cand[:, 0] + rel[0], cand[:, 1] + rel[1], cand[:, 0] + rel[2], cand[:, 1] + rel[3])
         bx1, by1, bx2, by2 = self.bounds
         ok &= (x1 >= bx1) & (y1 >= by1) & (x2 <= bx2) & (y2 <= by2)
         idx = np.flatnonzero(ok)
@@ -64,6 +70,19 @@ class Board:
             inside = shapely.contains(self.region, shapely.box(x1[idx], y1[idx], x2[idx], y2[idx]))
             ok[idx[~inside]] = False
         return ok
+
+
+def _bounds(shapes: dict[str, list], side: str) -> np.ndarray:
+    return np.array([shapely.bounds(g) for g in shapes.get(side, [])]).reshape(-1, 4)
+
+
+def _hits(cand: np.ndarray, rel, boxes: np.ndarray) -> np.ndarray:
+    """Which anchors put box ``rel`` over any of ``boxes`` (k, 4)."""
+    x1, y1 = cand[:, 0] + rel[0], cand[:, 1] + rel[1]
+    x2, y2 = cand[:, 0] + rel[2], cand[:, 1] + rel[3]
+    hit = ((x1[:, None] < boxes[None, :, 2]) & (x2[:, None] > boxes[None, :, 0])
+           & (y1[:, None] < boxes[None, :, 3]) & (y2[:, None] > boxes[None, :, 1]))
+    return hit.any(axis=1)
 
 
 def _candidates(target, grid: float, radius: float, edge: str | None, bounds, rel) -> np.ndarray:
@@ -136,10 +155,12 @@ def legalise(problem: Problem, poses: list, margins: np.ndarray, grid: float,
             radius = max(4 * grid, _size(part))
             while spot is None:
                 for q2, f2, m in phase:
-                    rel = grown_box(box_of(part, q2, f2), m, gap, part.edge)
+                    bare = np.array(box_of(part, q2, f2), dtype=float)
+                    rel = grown_box(bare, m, gap, part.edge)
                     sides = _sides(part, f2)
                     spot = _first_free(board, _candidates((x, y), grid, min(radius, whole), part.edge,
-                                                          board.bounds, rel), rel, sides)
+                                                          board.bounds, rel), rel, sides, bare,
+                                       pad_boxes_of(part, q2, f2))
                     if spot is not None:
                         board.add(rel + np.array([spot[0], spot[1], spot[0], spot[1]]), sides)
                         out[i] = (float(spot[0]), float(spot[1]), q2, f2)
@@ -157,11 +178,13 @@ def legalise(problem: Problem, poses: list, margins: np.ndarray, grid: float,
     return out, failed
 
 
-def _first_free(board: Board, cand: np.ndarray, rel, sides):
-    """The first of the anchors ``cand`` where box ``rel`` is free, or None."""
+def _first_free(board: Board, cand: np.ndarray, rel, sides, bare, pads):
+    """The first of the anchors ``cand`` where box ``rel`` is free (`Board.free`) and
+    the pads keep off the art (`Board.pads_clear`), or None."""
     for start in range(0, len(cand), CHUNK):
         chunk = cand[start:start + CHUNK]
-        ok = np.flatnonzero(board.free(chunk, rel, sides))
+        ok = np.flatnonzero(board.free(chunk, rel, sides, bare))
+        ok = ok[board.pads_clear(chunk[ok], pads, sides)]
         if len(ok):
             return chunk[ok[0]]
     return None

@@ -30,6 +30,15 @@ def box_of(part: Part, q: int, flipped: int) -> tuple[float, float, float, float
     return (float(c[:, 0].min()), float(c[:, 1].min()), float(c[:, 0].max()), float(c[:, 1].max()))
 
 
+def pad_boxes_of(part: Part, q: int, flipped: int) -> np.ndarray:
+    """The pads' boxes (k, 4) relative to the anchor for the turn and flip."""
+    b = part.pad_boxes
+    if not len(b):
+        return np.zeros((0, 4))
+    a, c = turn(b[:, :2], q, flipped), turn(b[:, 2:], q, flipped)
+    return np.column_stack((np.minimum(a, c), np.maximum(a, c)))
+
+
 def grown_box(box, margin: float, half_gap: float, edge: str | None = None) -> np.ndarray:
     """``box`` (x1, y1, x2, y2) grown by ``margin`` (routing room) and ``half_gap`` on
     every side, but by ``half_gap`` alone on the side facing ``edge`` (a connector sits

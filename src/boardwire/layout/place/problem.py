@@ -31,7 +31,8 @@ class Part:
     takes room on both sides. ``movable``: placed by the engine (else a fixed
     obstacle at ``pose``). ``flippable``: may change side. ``sheet``: the schematic
     sheet it belongs to (parts of one sheet are kept together). ``edge``: a board
-    edge it must sit on, facing out (`EDGES`)."""
+    edge it must sit on, facing out (`EDGES`). ``pad_boxes``: (k, 4) the pads' copper
+    boxes (x1, y1, x2, y2, stored frame) grown by the clearance, kept off `Problem.art`."""
 
     ref: str
     box: tuple[float, float, float, float]
@@ -46,6 +47,7 @@ class Part:
     sheet: str = ""
     edge: str | None = None
     facing: tuple[float, float] | None = None  # stored frame: the way its mating side looks
+    pad_boxes: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))
 
 
 @dataclass
@@ -66,7 +68,10 @@ class Problem:
     the parts' ``pad_nets``), the region parts must stay inside (a shapely polygon,
     already shrunk by the edge clearance) and fixed obstacles per side (shapely
     geometries in board coordinates: keep-outs that forbid footprints, parts not
-    modelled as `Part`). ``gap``: the courtyard-to-courtyard gap to keep."""
+    modelled as `Part`; courtyards keep off them), and per side the copper and
+    solder-mask art that stays where it is (``art``: pads keep off it, since a pad
+    there would short to the copper or be bared beside others). ``gap``: the
+    courtyard-to-courtyard gap to keep."""
 
     parts: list[Part]
     nets: list[str]
@@ -76,6 +81,7 @@ class Problem:
     decoupling: list[Decoupling] = field(default_factory=list)
     layers: int = 2  # copper layers (for the routability estimate)
     track_pitch: float = 400_000.0  # nm: a track plus its clearance
+    art: dict[str, list] = field(default_factory=lambda: {"front": [], "back": []})
 
 
 @dataclass

@@ -8,7 +8,8 @@ primitives (`Footprint.flip`, `rotate_to`, `move_to`), which pcbnew's placement
 matches. Courtyard overlaps are judged by the built-in DRC's own test
 (`checks.courtyards`).
 
-Parts: every footprint with pads or a courtyard (logos and drawings are left alone).
+Parts: every footprint with pads or a courtyard (logos and drawings are not placed:
+their copper and solder-mask art, like the board's own, is an obstacle on its side).
 A footprint without a courtyard gets its pads' box grown by 0.25 mm (KiCad's
 courtyard margin, IPC-7351).
 """
@@ -30,6 +31,7 @@ from ..place import Options, Part, Problem, Result, place
 from ..place.decoupling import find_decoupling
 from ..place.poses import angle_of, outline_at
 from ..place.score import score
+from ..route_board.shapes import copper_art
 
 COURTYARD_MARGIN = 250_000  # nm, IPC-7351's nominal courtyard excess
 _CONNECTOR = re.compile(r"^(?:J|P|CN|CON|X|USB)\d", re.I)
@@ -60,6 +62,16 @@ def _turn(points: np.ndarray, degrees: float, mirror: bool = False) -> np.ndarra
     return np.column_stack((p[:, 0] * c + p[:, 1] * s, -p[:, 0] * s + p[:, 1] * c))
 
 
+def _local_boxes(boxes: list, frame, margin: float) -> np.ndarray:
+    """Board-frame pad boxes (x1, y1, x2, y2) as boxes in the stored frame, grown by
+    ``margin`` (nm)."""
+    if not boxes:
+        return np.zeros((0, 4))
+    b = np.array(boxes, dtype=float)
+    corners = np.stack([frame(b[:, [i, j]]) for i, j in ((0, 1), (2, 1), (0, 3), (2, 3))])
+    return np.column_stack((corners.min(axis=0) - margin, corners.max(axis=0) + margin))
+
+
 def _sheet(fp: Footprint) -> str:
     link = fp.link or ""
     return link.rsplit("/", 1)[0] if "/" in link else ""
@@ -86,6 +98,7 @@ def build_problem(board: Board, rules, *, references: set[str] | None = None,
                          else "the board has no closed outline (Edge.Cuts) and no area was given")
     region = region.buffer(-rules.value("min_copper_edge_clearance"), join_style="mitre")
     fps = {fp.node: fp for fp in board.footprints}
+    margin = rules.netclass("").clearance or 200_000  # pads to copper and mask art
     parts: list[Part] = []
     views: list[Footprint] = []
     net_ids: dict[str, int] = {}
@@ -146,9 +159,16 @@ def build_problem(board: Board, rules, *, references: set[str] | None = None,
                 facing = (float(v[0]), float(v[1]))
         parts.append(Part(ref, bx, outline, local, pad_nets, side, pose, through, movable,
                           movable and allow_back and not through, _sheet(fp),
-                          edges.get(ref) if movable else None, facing))
+                          edges.get(ref) if movable else None, facing, _local_boxes(boxes, frame, margin)))
         views.append(fp)
     obstacles = {"front": [], "back": []}
+    # copper and solder-mask art that stays where it is (the board's own, logos): a pad
+    # on it would short to the copper or be bared beside others (solder_mask_bridge)
+    art = {"front": [], "back": []}
+    moved = frozenset(fp.node for fp, part in zip(views, parts) if part.movable)
+    outer = {name: k for k, name in enumerate(dict.fromkeys(model.layers.names[:1] + model.layers.names[-1:]))}
+    for a in copper_art(board, outer, moved):
+        art["front" if a.layers == (0,) else "back"].append(a.shape)
     front, back = model.layers.mask(["F.Cu"]), model.layers.mask(["B.Cu"])
     for ko in model.keepouts:
         if ko is None or ko.polygon is None or (ko.flags or {}).get("footprints") is not True:
@@ -162,7 +182,7 @@ def build_problem(board: Board, rules, *, references: set[str] | None = None,
         nets[k] = name
     default = rules.netclass("")
     pitch = (default.track_width or 200_000) + (default.clearance or 200_000)
-    problem = Problem(parts, nets, region, float(gap), obstacles, [], len(model.layers.names), float(pitch))
+    problem = Problem(parts, nets, region, float(gap), obstacles, [], len(model.layers.names), float(pitch), art)
     problem.decoupling = find_decoupling(parts, nets)
     return BoardPlacement(problem, views)
 

@@ -184,12 +184,16 @@ def _text_box(t: View, fp: Footprint | None):
     return affinity.rotate(g, -angle, origin=(x, y)) if angle else g
 
 
-def copper_art(board: Board, layer_index: dict[str, int]) -> list[Obstacle]:
+def copper_art(board: Board, layer_index: dict[str, int], skip: frozenset = frozenset()) -> list[Obstacle]:
     """Copper drawings and visible copper text, and drawings and text on the solder
-    mask layers (openings): obstacles of no net on the outer copper layer of their side."""
+    mask layers (openings): obstacles of no net on the outer copper layer of their side.
+    ``layer_index``: copper layer name -> index, front to back. The art of footprints
+    whose node is in ``skip`` is left out (the placer moves those)."""
     out = []
     for name, li in layer_index.items():
         for g, fp in _drawings(board, name):
+            if fp is not None and fp.node in skip:
+                continue
             geom = _drawing_geom(g, fp)
             if geom is None:
                 continue
@@ -203,6 +207,8 @@ def copper_art(board: Board, layer_index: dict[str, int]) -> list[Obstacle]:
     masks = {"F.Mask": layer_index.get(copper[0]), "B.Mask": layer_index.get(copper[-1])}
     for mask, li in masks.items():
         for g, fp in _drawings(board, mask):
+            if fp is not None and fp.node in skip:
+                continue
             geom = _drawing_geom(g, fp)
             if geom is None:
                 continue
@@ -212,7 +218,8 @@ def copper_art(board: Board, layer_index: dict[str, int]) -> list[Obstacle]:
             out.append(Obstacle(geom.buffer(max(_stroke_width(g), 1) / 2, 16), (li,), 0, 0, kind="graphic"))
     texts = [(t, None) for t in board.texts]
     for fp in board.footprints:
-        texts += [(t, fp) for t in iter_views(board, fp.node, {"fp_text": View, "property": View})]
+        if fp.node not in skip:
+            texts += [(t, fp) for t in iter_views(board, fp.node, {"fp_text": View, "property": View})]
     for t, fp in texts:  # on copper, or on a mask layer (an opening, as above)
         layer = t.text_of("layer")
         li = layer_index.get(layer, masks.get(layer))
