@@ -5,7 +5,8 @@ copper zones stripped is routed by pcb.autoroute (the reference); then every
 unlocked footprint is scattered over the outline's box at a random quarter turn
 (`tests.layout.judge.scatter_board`, seed 1), pcb.autoplace places them (seed 1; the
 back side allowed where the human design uses it) and pcb.autoroute routes the result.
-``kicad-cli pcb drc`` judges both: courtyard overlaps, other errors the placement
+``kicad-cli pcb drc`` judges both: courtyard overlaps (checked even where the
+project ignores them), other errors the placement
 made (types the stripped human board has fewer of: a pad on a logo's solder-mask
 opening, pads shorted; silkscreen overlaps counted apart, as the placer does not
 move text) and parts off the board after placing, connections routed
@@ -50,6 +51,17 @@ def _uses_back(src: Path) -> bool:
     return any(fp.side == "back" and fp.pad_count for fp in open_document(src).footprints)
 
 
+def _courtyards_checked(board: Path) -> None:
+    """Make KiCad check courtyard overlaps on ``board`` (its project may ignore them:
+    StickHub's does, its own placement has 45)."""
+    pro = board.with_suffix(".kicad_pro")
+    if pro.is_file():
+        data = json.loads(pro.read_text())
+        data.setdefault("board", {}).setdefault("design_settings", {}).setdefault(
+            "rule_severities", {})["courtyards_overlap"] = "error"
+        pro.write_text(json.dumps(data, indent=2))
+
+
 def _errors(report: dict) -> Counter:
     """KiCad's errors by type but courtyard overlaps (counted apart)."""
     return Counter(v["type"] for v in report.get("violations", [])
@@ -76,6 +88,7 @@ def bench(names: list[str], timeout: float, seed: int = 1) -> list[dict]:
             placed = _call(work.parent, work.name, "pcb.autoplace", seed=seed, allow_back=back,
                            time_limit=timeout)
             place_s = time.monotonic() - started
+            _courtyards_checked(work)
             placed_drc = drc(work)
             courtyard = sum(1 for v in placed_drc["violations"] if v["type"] == "courtyards_overlap")
             placing = _errors(placed_drc) - _errors(before)

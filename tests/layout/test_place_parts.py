@@ -122,3 +122,27 @@ def test_parts_keep_off_copper_and_solder_mask_art(tmp_path):
         for side in ({"front", "back"} if part.through else {side_of(part, f)}):
             bared += [part.ref for b in pads for o in problem.art[side] if shapely.box(*b).intersection(o).area > 0]
     assert bared == []
+
+
+def test_score_names_parts_with_pads_on_art_and_kicad_agrees(kicad_cli, tmp_path):
+    # StickHub's U1 sits with the four mask-only logos in the middle of its pad ring;
+    # moved 2 mm down and right, its pads reach into them
+    import shutil
+
+    from tests.layout.judge import drc
+
+    src = need(DEMOS / "stickhub" / "StickHub.kicad_pcb")
+    for f in (src, src.with_suffix(".kicad_pro")):
+        shutil.copy(f, tmp_path / f.name)
+    session = Session(tmp_path)
+    ctx = Context(session)
+    human = REGISTRY.call("pcb.scorePlacement", {"path": src.name}, ctx)
+    assert human["on_art"] == 0 and human["on_art_parts"] == []
+    u1 = session.get(src.name).doc.footprint("U1")
+    x, y = u1.position
+    u1.move_to((x + 2_000_000, y + 2_000_000))
+    moved = REGISTRY.call("pcb.scorePlacement", {"path": src.name}, ctx)
+    assert moved["on_art_parts"] == ["U1"] and "pads on copper or solder-mask art (U1)" in moved["summary"]
+    session.save(src.name)
+    bridges = [v for v in drc(tmp_path / src.name)["violations"] if v["type"] == "solder_mask_bridge"]
+    assert bridges and all(any("of U1" in i["description"] for i in v["items"]) for v in bridges)

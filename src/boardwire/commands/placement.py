@@ -107,7 +107,8 @@ def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
          and all(fp.locked for fp in board.footprints) else "")
     return {"summary": f"placed {len(result.poses) - len(unplaced)} footprints ({len(moved)} moved){notes}: "
                        f"{verdict['overlaps']} courtyard "
-                       f"overlaps, {verdict['off_board']} off the board{fixed}, ratsnest {verdict['ratsnest_length']:.0f} mm, "
+                       f"overlaps, {verdict['off_board']} off the board{fixed}{_on_art(verdict)}, "
+                       f"ratsnest {verdict['ratsnest_length']:.0f} mm, "
                        f"routability {verdict['routability']:.2f}, in {result.seconds:.1f} s",
             "moved": len(moved), "moved_references": moved[:500], "unplaced": unplaced, "locked": locked,
             "seconds": round(result.seconds, 2), **verdict}
@@ -126,6 +127,12 @@ def score_placement(ctx: Context, a: ScoreArgs) -> dict:
         verdict = judge(od.doc, session_rules(ctx, od), _area(a.area))
     except ValueError as e:
         raise _no_region(e, a.area) from None
-    return {"summary": f"{verdict['overlaps']} courtyard overlaps, {verdict['off_board']} parts off the board, "
-                       f"ratsnest {verdict['ratsnest_length']:.0f} mm, routability {verdict['routability']:.2f}",
+    return {"summary": f"{verdict['overlaps']} courtyard overlaps, {verdict['off_board']} parts off the board"
+                       f"{_on_art(verdict)}, ratsnest {verdict['ratsnest_length']:.0f} mm, "
+                       f"routability {verdict['routability']:.2f}",
             **verdict}
+
+
+def _on_art(verdict: dict) -> str:
+    n = verdict["on_art"]
+    return f", {n} with pads on copper or solder-mask art ({', '.join(verdict['on_art_parts'][:5])})" if n else ""

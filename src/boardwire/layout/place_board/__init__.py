@@ -29,7 +29,7 @@ from ...geometry import geometry_of
 from ...geometry.constraints import constraints_for
 from ..place import Options, Part, Problem, Result, place
 from ..place.decoupling import find_decoupling
-from ..place.poses import angle_of, outline_at
+from ..place.poses import angle_of, outline_at, pad_boxes_of
 from ..place.score import score
 from ..route_board.shapes import copper_art
 
@@ -60,6 +60,17 @@ def _turn(points: np.ndarray, degrees: float, mirror: bool = False) -> np.ndarra
     r = math.radians(degrees)
     c, s = math.cos(r), math.sin(r)
     return np.column_stack((p[:, 0] * c + p[:, 1] * s, -p[:, 0] * s + p[:, 1] * c))
+
+
+def _art(board: Board, model, skip: frozenset) -> dict[str, list]:
+    """Per side, the copper and solder-mask art of the board and of footprints not in
+    ``skip`` (`route_board.shapes.copper_art`; shapely, board nm)."""
+    names = model.layers.names
+    outer = {name: k for k, name in enumerate(dict.fromkeys(names[:1] + names[-1:]))}
+    art = {"front": [], "back": []}
+    for a in copper_art(board, outer, skip):
+        art["front" if a.layers == (0,) else "back"].append(a.shape)
+    return art
 
 
 def _local_boxes(boxes: list, frame, margin: float) -> np.ndarray:
@@ -164,11 +175,7 @@ def build_problem(board: Board, rules, *, references: set[str] | None = None,
     obstacles = {"front": [], "back": []}
     # copper and solder-mask art that stays where it is (the board's own, logos): a pad
     # on it would short to the copper or be bared beside others (solder_mask_bridge)
-    art = {"front": [], "back": []}
-    moved = frozenset(fp.node for fp, part in zip(views, parts) if part.movable)
-    outer = {name: k for k, name in enumerate(dict.fromkeys(model.layers.names[:1] + model.layers.names[-1:]))}
-    for a in copper_art(board, outer, moved):
-        art["front" if a.layers == (0,) else "back"].append(a.shape)
+    art = _art(board, model, frozenset(fp.node for fp, part in zip(views, parts) if part.movable))
     front, back = model.layers.mask(["F.Cu"]), model.layers.mask(["B.Cu"])
     for ko in model.keepouts:
         if ko is None or ko.polygon is None or (ko.flags or {}).get("footprints") is not True:
@@ -220,10 +227,20 @@ def apply_poses(bp: BoardPlacement, result: Result, pinned: dict[str, Pin]) -> l
 
 def judge(board: Board, rules, area=None) -> dict:
     """The placement on ``board`` now: courtyard overlaps (the built-in DRC's test),
-    parts whose courtyard leaves the board outline, ratsnest length, routability and
+    parts whose courtyard leaves the board outline, parts with a pad (grown by the
+    clearance) on copper or solder-mask art that is not a part's own (``on_art``: a
+    short, or KiCad's solder_mask_bridge), ratsnest length, routability and
     decoupling distances (`layout.place.score`)."""
     bp = build_problem(board, rules, references=set(), area=area)
     model = geometry_of(board)
+    art = _art(board, model, frozenset(fp.node for fp in bp.footprints))
+    on_art = []
+    for part in bp.problem.parts:
+        x, y = part.pose[:2]
+        pads = [shapely.box(*b) for b in pad_boxes_of(part, 0, 0) + (x, y, x, y)]
+        if any(pad.intersection(a).area > 0 for side in (("front", "back") if part.through else (part.side,))
+               for a in art[side] for pad in pads):
+            on_art.append(part.ref)
     overlaps = courtyards_overlap(model, constraints_for(model, rules))
     outline = model.outline()
     off = []
@@ -236,7 +253,8 @@ def judge(board: Board, rules, area=None) -> dict:
     out = score(bp.problem, {})
     pairs = sorted({tuple(sorted(f.reference for f in v.items)) for v in overlaps})
     return {"overlaps": len(pairs), "overlapping": [list(p) for p in pairs[:50]],
-            "off_board": len(off), "off_board_parts": off[:50], **out}
+            "off_board": len(off), "off_board_parts": off[:50], "on_art": len(on_art), "on_art_parts": on_art[:50],
+            **out}
 
 
 def run(board: Board, rules, options: Options, **kw) -> tuple[BoardPlacement, Result, list[str]]:
