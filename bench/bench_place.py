@@ -5,13 +5,12 @@ copper zones stripped is routed by pcb.autoroute (the reference); then every
 unlocked footprint is scattered over the outline's box at a random quarter turn
 (`tests.layout.judge.scatter_board`, seed 1), pcb.autoplace places them (seed 1; the
 back side allowed where the human design uses it) and pcb.autoroute routes the result.
-``kicad-cli pcb drc`` judges both: courtyard overlaps (checked even where the
-project ignores them), other errors the placement
-made (types the stripped human board has fewer of: a pad on a logo's solder-mask
-opening, pads shorted; silkscreen overlaps counted apart, as the placer does not
-move text) and parts off the board after placing, connections routed
-after routing, and the violations routing added (those the placed, unrouted board
-did not have).
+``kicad-cli pcb drc`` judges both: after placing, courtyard overlaps (checked even
+where the project ignores them), other errors the placement made (types the stripped
+human board has fewer of: a pad on a logo's solder-mask opening, pads shorted;
+silkscreen overlaps counted apart, as the placer does not move text) and parts off
+the board; after routing, connections routed and the violations routing added (those
+the placed, unrouted board did not have).
 
     python bench/bench_place.py [--boards NAME ...] [--timeout 300] [--markdown]
 """

@@ -6,6 +6,7 @@ KiCad's demo has it)."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import shapely
 
 from boardwire.layout.place import Options, place
@@ -124,6 +125,7 @@ def test_parts_keep_off_copper_and_solder_mask_art(tmp_path):
     assert bared == []
 
 
+@pytest.mark.kicad
 def test_score_names_parts_with_pads_on_art_and_kicad_agrees(kicad_cli, tmp_path):
     # StickHub's U1 sits with the four mask-only logos in the middle of its pad ring;
     # moved 2 mm down and right, its pads reach into them

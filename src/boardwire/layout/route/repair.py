@@ -54,4 +54,3 @@ def repair(self, share: float) -> None:
         self.restore(best[1])
     self.repaired = {"before": before, "after": self._missing(), "tried": tried, "kept": kept,
                      "s": round(time.monotonic() - t, 1)}
-

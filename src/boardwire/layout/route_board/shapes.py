@@ -85,14 +85,16 @@ def outline_of(board: Board):
     return outer.difference(shapely.union_all(cut)) if cut else outer
 
 
-def _drawings(board: Board, layer: str):
+def _drawings(board: Board, layer: str, skip: frozenset = frozenset()):
     """(view, placement) of drawings on ``layer``: top-level gr_* (placement None) and
-    footprints' fp_* (placement = the footprint)."""
+    footprints' fp_* (placement = the footprint), but those of footprints in ``skip``."""
     for g in board.graphics:
         if g.layer == layer and g.kind.startswith("gr_") and g.kind != "gr_text":
             yield g, None
     kinds = {k: View for k in ("fp_line", "fp_arc", "fp_circle", "fp_rect", "fp_poly")}
     for fp in board.footprints:
+        if fp.node in skip:
+            continue
         for g in iter_views(board, fp.node, kinds):
             if g.text_of("layer") == layer:
                 yield g, fp
@@ -191,9 +193,7 @@ def copper_art(board: Board, layer_index: dict[str, int], skip: frozenset = froz
     whose node is in ``skip`` is left out (the placer moves those)."""
     out = []
     for name, li in layer_index.items():
-        for g, fp in _drawings(board, name):
-            if fp is not None and fp.node in skip:
-                continue
+        for g, fp in _drawings(board, name, skip):
             geom = _drawing_geom(g, fp)
             if geom is None:
                 continue
@@ -206,9 +206,7 @@ def copper_art(board: Board, layer_index: dict[str, int], skip: frozenset = froz
     copper = list(layer_index)
     masks = {"F.Mask": layer_index.get(copper[0]), "B.Mask": layer_index.get(copper[-1])}
     for mask, li in masks.items():
-        for g, fp in _drawings(board, mask):
-            if fp is not None and fp.node in skip:
-                continue
+        for g, fp in _drawings(board, mask, skip):
             geom = _drawing_geom(g, fp)
             if geom is None:
                 continue
