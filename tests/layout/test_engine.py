@@ -210,3 +210,24 @@ def test_a_route_ending_one_step_from_a_track_end_cuts_the_track():
     end = (121_031_000, 133_350_000)
     items = split_at_tee([track], end, 0, 400_000, 127_000)
     assert [geom for _, geom, _ in items] == [((122_809_000, 131_572_000), end), (end, (120_904_000, 133_477_000))]
+
+
+def test_compiled_segment_distance_matches_shapely():
+    """The exact checks of placed routes measure with `maze.seg_dist` (C): against
+    shapely's distance on random segments of a 2 mm grid (crossing, touching,
+    parallel, collinear, points)."""
+    import random
+
+    from boardwire.layout.route import maze
+
+    rng = random.Random(7)
+    for _ in range(3000):
+        pts = [(rng.randint(-4, 4) * 250_000, rng.randint(-4, 4) * 250_000) for _ in range(4)]
+        if rng.random() < 0.15:
+            pts[1] = pts[0]
+        a = LineString(pts[:2]) if pts[0] != pts[1] else Point(pts[0])
+        b = LineString(pts[2:]) if pts[2] != pts[3] else Point(pts[2])
+        want = a.distance(b)
+        got = maze.seg_dist(*pts[0], *pts[1], *pts[2], *pts[3])
+        assert abs(got - want) < 1e-3, (pts, got, want)
+        assert abs(got - seg_dist(*pts)) < 1e-6

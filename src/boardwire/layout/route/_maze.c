@@ -83,6 +83,8 @@ static int get_buf(PyObject *o, Py_buffer *b, int writable, Py_ssize_t need, con
  * max_expand, heuristic weight percent, pref penalty percent); pref: bytes, one per
  * layer (0 none, 1 horizontal preferred, 2 vertical preferred). ripup 0: nodes covered
  * by other nets' routes are blocked; > 0: they cost that much more. via < 0: no vias.
+ * No path: None, or False when the search never met the window's edge (every node it
+ * could reach lies inside the window: a larger window finds no path either).
  */
 static PyObject *search(PyObject *self, PyObject *args) {
     PyObject *o[9], *srcs, *scost, *pref_o;
@@ -148,13 +150,13 @@ static PyObject *search(PyObject *self, PyObject *args) {
             int _mn = _dx < _dy ? _dx : _dy, _mx = _dx < _dy ? _dy : _dx; \
             (int64_t)((int64_t)_mx * step + (int64_t)_mn * dstep) * hweight / 100; })
         (void)minstep;
-        int failed = 0;
+        int failed = 0, clipped = 0;
         Py_BEGIN_ALLOW_THREADS
         for (Py_ssize_t i = 0; i < ns; i++) {
             int32_t n = sn[i];
             if (n < 0 || n >= N) continue;
             int x = n % W, y = (n / W) % H;
-            if (x < x0 || x > x1 || y < y0 || y > y1) continue;
+            if (x < x0 || x > x1 || y < y0 || y > y1) { clipped = 1; continue; }
             if (stamp[n] == gen && g[n] <= sc[i]) continue;
             stamp[n] = gen; g[n] = sc[i]; move[n] = 255;
             if (heap_push(&heap, sc[i] + HEUR(x, y), sc[i], n) < 0) { failed = 1; break; }
@@ -170,7 +172,10 @@ static PyObject *search(PyObject *self, PyObject *args) {
             if (lmask >> l & 1) {
                 for (int d = 0; d < 8; d++) {
                     int nx = x + DX[d], ny = y + DY[d];
-                    if (nx < x0 || nx > x1 || ny < y0 || ny > y1) continue;
+                    if (nx < x0 || nx > x1 || ny < y0 || ny > y1) {
+                        if (nx >= 0 && nx < W && ny >= 0 && ny < H) clipped = 1;
+                        continue;
+                    }
                     int32_t m = n + DY[d] * W + DX[d];
                     int32_t fv = fixed[m];
                     if (fv != 0 && fv != net) continue;
@@ -232,6 +237,9 @@ static PyObject *search(PyObject *self, PyObject *args) {
         }
         if (found < 0) {
             for (int i = 0; i < got; i++) PyBuffer_Release(&b[i]);
+            /* False: every node reachable was expanded and none lay past the window,
+             * so no larger window can find a path either */
+            if (!clipped && !(max_expand > 0 && expanded > max_expand)) Py_RETURN_FALSE;
             Py_RETURN_NONE;
         }
         PyObject *path = PyList_New(0);
@@ -310,7 +318,47 @@ static PyObject *stamp(PyObject *self, PyObject *args) {
     return PyLong_FromLongLong(touched);
 }
 
+/* seg_dist(ax, ay, bx, by, cx, cy, dx, dy) -> float: the distance between segments ab
+ * and cd (0 when they cross); a segment may be a point (a == b). verify.seg_dist in C,
+ * for the checks of placed routes the router makes millions of times. */
+static double point_seg(double px, double py, double ax, double ay, double bx, double by) {
+    double dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy, t = 0.0;
+    if (l2 != 0) {
+        t = ((px - ax) * dx + (py - ay) * dy) / l2;
+        if (t < 0) t = 0; else if (t > 1) t = 1;
+    }
+    return hypot(px - ax - t * dx, py - ay - t * dy);
+}
+
+static double orient(double ax, double ay, double bx, double by, double cx, double cy) {
+    return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+}
+
+static PyObject *seg_dist(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "seg_dist takes 8 numbers");
+        return NULL;
+    }
+    double v[8];
+    for (int i = 0; i < 8; i++) {
+        v[i] = PyFloat_AsDouble(args[i]);
+        if (v[i] == -1.0 && PyErr_Occurred()) return NULL;
+    }
+    double ax = v[0], ay = v[1], bx = v[2], by = v[3], cx = v[4], cy = v[5], dx = v[6], dy = v[7];
+    double o1 = orient(ax, ay, bx, by, cx, cy), o2 = orient(ax, ay, bx, by, dx, dy);
+    double o3 = orient(cx, cy, dx, dy, ax, ay), o4 = orient(cx, cy, dx, dy, bx, by);
+    if (o1 * o2 < 0 && o3 * o4 < 0) return PyFloat_FromDouble(0.0);
+    double d = point_seg(ax, ay, cx, cy, dx, dy), e = point_seg(bx, by, cx, cy, dx, dy);
+    if (e < d) d = e;
+    e = point_seg(cx, cy, ax, ay, bx, by);
+    if (e < d) d = e;
+    e = point_seg(dx, dy, ax, ay, bx, by);
+    if (e < d) d = e;
+    return PyFloat_FromDouble(d);
+}
+
 static PyMethodDef methods[] = {
+    {"seg_dist", (PyCFunction)(void (*)(void))seg_dist, METH_FASTCALL, "Distance between two segments."},
     {"search", search, METH_VARARGS, "A* over the layered grid (see the module source)."},
     {"stamp", stamp, METH_VARARGS, "Stamp capsules into an int32 grid."},
     {NULL, NULL, 0, NULL},

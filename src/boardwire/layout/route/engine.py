@@ -91,6 +91,7 @@ class Router:
         self.placed: dict[int, list] = {}  # net id -> [(kind, geom, layer)]
         self.access: dict[int, list[Access]] = {}
         self.unrouted: dict[int, list[Unrouted]] = {}
+        self.ends: dict[tuple[int, int], tuple[str, str]] = {}
         self.searches = 0
         self.build_s = time.monotonic() - self.t0
 
@@ -149,19 +150,30 @@ class Router:
         planes = [p.shape for p in net.clusters[first] if p.kind == "plane"]
         stubs = dict(acc[first].stubs)
         remaining = [i for i in range(len(acc)) if i != first]
+        # every other cluster's anchors, and each one's distance to the tree so far
+        owners = [(i, a) for i in remaining for a in acc[i].anchors]
+        opts = np.array([a for _, a in owners], dtype=float).reshape(-1, 2)
+        dmin = np.full(len(owners), math.inf)
+        for poly in planes:
+            dmin = np.minimum(dmin, [poly.distance(Point(a)) for _, a in owners])
+        seen = 0  # tree points measured so far
         failed, victims = [], set()
         items: list[tuple] = []
         while remaining:
-            tp = np.array(tree_pts or [(math.inf, math.inf)], dtype=float)
-            best = None
-            for i in remaining:
-                for a in acc[i].anchors:
-                    d = float(np.min(np.hypot(tp[:, 0] - a[0], tp[:, 1] - a[1])))
-                    for poly in planes:
-                        d = min(d, poly.distance(Point(a)))
-                    if best is None or d < best[0]:
-                        best = (d, i, a)
-            _, j, anchor = best
+            # the cluster with the anchor nearest the tree (the first such, in order)
+            if len(tree_pts) > seen:
+                tp = np.array(tree_pts[seen:], dtype=float)
+                dmin = np.minimum(dmin, np.hypot(opts[:, 0, None] - tp[None, :, 0],
+                                                 opts[:, 1, None] - tp[None, :, 1]).min(axis=1))
+                seen = len(tree_pts)
+            if not owners:
+                j = remaining[0]  # clusters of pour alone: aim at the tree
+                anchor = tree_pts[0] if tree_pts else (0, 0)
+            else:
+                j, anchor = owners[int(np.argmin(dmin))]
+            alive = np.array([i != j for i, _ in owners], dtype=bool)
+            owners = [o for o, keep in zip(owners, alive) if keep]
+            opts, dmin = opts[alive], dmin[alive]
             remaining.remove(j)
             src = acc[j]
             if len(src.nodes) == 0:
@@ -216,8 +228,7 @@ class Router:
         # stamping this net's routes for the other profiles happens once, at the end
         stamp_routes(self.all_profiles, grid, self.p, net.rule, items, 1)
         self.placed.setdefault(net.id, []).extend(items)
-        self.unrouted[net.id] = [Unrouted(net.name, (acc[j].labels[0] if acc[j].labels else "?",
-                                                     _nearest_label(acc, j)), why) for j, why in failed]
+        self.unrouted[net.id] = [Unrouted(net.name, self._ends(net, j), why) for j, why in failed]
         return len(failed), victims
 
     def _collisions(self, net: Net, new: list) -> tuple[set[int], list]:
@@ -277,7 +288,8 @@ class Router:
         self.tgen += 1
         self.target[targets] = self.tgen
         sy, sx = np.divmod(src.nodes % grid.C, grid.W)
-        tx, ty = min(tree_pts, key=lambda p: math.dist(p, anchor))
+        near = np.asarray(tree_pts, dtype=float)
+        tx, ty = near[int(np.argmin(np.hypot(near[:, 0] - anchor[0], near[:, 1] - anchor[1])))]
         ix, iy = int(grid.gx(tx)), int(grid.gy(ty))
         lo_x, hi_x = min(int(sx.min()), ix), max(int(sx.max()), ix)
         lo_y, hi_y = min(int(sy.min()), iy), max(int(sy.max()), iy)
@@ -295,10 +307,10 @@ class Router:
                               (self.lmask, self.vmask), net.id, src.nodes, src.costs,
                               (STEP, DIAG, self.via_cost, BEND, ripup, self.gen, self.tgen, 0,
                                HEURISTIC, PREF_PENALTY), self.pref)
-            if res is not None:
+            if res:
                 return res[1]
-            if win == (0, 0, grid.W - 1, grid.H - 1):
-                break
+            if res is False or win == (0, 0, grid.W - 1, grid.H - 1):
+                break  # False: nothing reachable lies past this window
         return None
 
     def _raise_history(self, path: list[int], prof: Profile) -> None:
@@ -333,9 +345,17 @@ class Router:
 
     def _all_unrouted(self, net: Net, why: str) -> None:
         """Every connection of ``net`` unrouted, for ``why``."""
-        acc = self._access(net)
-        self.unrouted[net.id] = [Unrouted(net.name, (a.labels[0] if a.labels else "?", _nearest_label(acc, i)), why)
-                                 for i, a in enumerate(acc[1:], 1)]
+        self.unrouted[net.id] = [Unrouted(net.name, self._ends(net, i), why)
+                                 for i in range(1, len(self._access(net)))]
+
+    def _ends(self, net: Net, j: int) -> tuple[str, str]:
+        """The labels naming connection ``j`` of ``net``: its cluster's first pad and
+        the nearest pad of another cluster (kept: a net is ripped up many times)."""
+        key = (net.id, j)
+        if key not in self.ends:
+            acc = self._access(net)
+            self.ends[key] = (acc[j].labels[0] if acc[j].labels else "?", _nearest_label(acc, j))
+        return self.ends[key]
 
     # -- all nets --------------------------------------------------------------------
 

@@ -1,12 +1,12 @@
-"""The compiled inner loops (``_maze.c``): A* over the layered grid and capsule
-stamping. `pip install -e .` builds them (setup.py declares the extension)."""
+"""The compiled inner loops (``_maze.c``): A* over the layered grid, capsule
+stamping and the segment-to-segment distance of the exact checks. `pip install -e .` builds them (setup.py declares the extension)."""
 
 from __future__ import annotations
 
 from ...errors import ServiceUnavailable
 
 try:
-    from ._maze import search, stamp  # noqa: F401
+    from ._maze import search, seg_dist, stamp  # noqa: F401
 except ImportError as e:  # pragma: no cover - only without a build
     _missing = e
 
@@ -16,4 +16,4 @@ except ImportError as e:  # pragma: no cover - only without a build
             hint="Run `pip install -e .` in the boardwire checkout (it needs gcc and Python's "
                  "headers) to build boardwire.layout.route._maze.")
 
-    search = stamp = _unbuilt
+    search = stamp = seg_dist = _unbuilt

@@ -16,6 +16,7 @@ from collections import defaultdict
 import shapely
 from shapely.geometry import LineString, Point
 
+from . import maze
 from .problem import Problem
 
 SAFETY = 5_000  # nm beyond each rule: shapely's round shapes are polygons inside the curve
@@ -23,7 +24,8 @@ BUCKET = 2_000_000  # nm: the spatial hash of placed routes
 
 
 def seg_dist(a, b, c, d) -> float:
-    """Distance between segments ab and cd (points as (x, y))."""
+    """Distance between segments ab and cd (points as (x, y)). The checks of placed
+    routes use the compiled twin (`maze.seg_dist`, the same formulas in C)."""
     if _intersect(a, b, c, d):
         return 0.0
     return min(point_seg_dist(a, c, d), point_seg_dist(b, c, d), point_seg_dist(c, a, b), point_seg_dist(d, a, b))
@@ -207,6 +209,6 @@ def _box(geom, r):
 
 
 def _dist(kind, geom, okind, ogeom) -> float:
-    a = geom if kind == "track" else (geom[0], geom[0])
-    b = ogeom if okind == "track" else (ogeom[0], ogeom[0])
-    return seg_dist(a[0], a[1], b[0], b[1])
+    (ax, ay), (bx, by) = geom if kind == "track" else (geom[0], geom[0])
+    (cx, cy), (dx, dy) = ogeom if okind == "track" else (ogeom[0], ogeom[0])
+    return maze.seg_dist(ax, ay, bx, by, cx, cy, dx, dy)
