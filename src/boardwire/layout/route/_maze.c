@@ -319,8 +319,8 @@ static PyObject *stamp(PyObject *self, PyObject *args) {
 }
 
 /* seg_dist(ax, ay, bx, by, cx, cy, dx, dy) -> float: the distance between segments ab
- * and cd (0 when they cross); a segment may be a point (a == b). verify.seg_dist in C,
- * for the checks of placed routes the router makes millions of times. */
+ * and cd (0 when they cross); a segment may be a point (a == b). In C because the
+ * checks of placed routes (verify.seg_dist) make millions of them. */
 static double point_seg(double px, double py, double ax, double ay, double bx, double by) {
     double dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy, t = 0.0;
     if (l2 != 0) {

@@ -1,5 +1,6 @@
 """The compiled inner loops (``_maze.c``): A* over the layered grid, capsule
-stamping and the segment-to-segment distance of the exact checks. `pip install -e .` builds them (setup.py declares the extension)."""
+stamping and the segment-to-segment distance of the exact checks. `pip install -e .`
+builds them (setup.py declares the extension)."""
 
 from __future__ import annotations
 

@@ -24,11 +24,9 @@ BUCKET = 2_000_000  # nm: the spatial hash of placed routes
 
 
 def seg_dist(a, b, c, d) -> float:
-    """Distance between segments ab and cd (points as (x, y)). The checks of placed
-    routes use the compiled twin (`maze.seg_dist`, the same formulas in C)."""
-    if _intersect(a, b, c, d):
-        return 0.0
-    return min(point_seg_dist(a, c, d), point_seg_dist(b, c, d), point_seg_dist(c, a, b), point_seg_dist(d, a, b))
+    """Distance between segments ab and cd (points as (x, y); 0 when they cross),
+    measured by the compiled `maze.seg_dist`."""
+    return maze.seg_dist(a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1])
 
 
 def point_seg_dist(p, a, b) -> float:
@@ -37,15 +35,6 @@ def point_seg_dist(p, a, b) -> float:
     l2 = dx * dx + dy * dy
     t = 0.0 if l2 == 0 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / l2))
     return math.hypot(p[0] - ax - t * dx, p[1] - ay - t * dy)
-
-
-def _orient(a, b, c) -> float:
-    return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
-
-
-def _intersect(a, b, c, d) -> bool:
-    o1, o2, o3, o4 = _orient(a, b, c), _orient(a, b, d), _orient(c, d, a), _orient(c, d, b)
-    return (o1 * o2 < 0) and (o3 * o4 < 0)
 
 
 class Checker:
@@ -209,6 +198,6 @@ def _box(geom, r):
 
 
 def _dist(kind, geom, okind, ogeom) -> float:
-    (ax, ay), (bx, by) = geom if kind == "track" else (geom[0], geom[0])
-    (cx, cy), (dx, dy) = ogeom if okind == "track" else (ogeom[0], ogeom[0])
-    return maze.seg_dist(ax, ay, bx, by, cx, cy, dx, dy)
+    a = geom if kind == "track" else (geom[0], geom[0])
+    b = ogeom if okind == "track" else (ogeom[0], ogeom[0])
+    return seg_dist(a[0], a[1], b[0], b[1])
