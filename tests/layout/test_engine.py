@@ -9,7 +9,7 @@ import pytest
 from shapely.geometry import LineString, Point, box
 
 from boardwire.layout.route import Keepout, Net, NetRule, Obstacle, Options, Piece, Problem, Rules, route
-from boardwire.layout.route.engine import Router
+from boardwire.layout.route.engine import Router, joins_own_pads
 from boardwire.layout.route.paths import split_at_tee
 from boardwire.layout.route.repair import repair
 from boardwire.layout.route.verify import point_seg_dist, seg_dist
@@ -231,3 +231,20 @@ def test_compiled_segment_distance_matches_shapely():
         got = maze.seg_dist(*pts[0], *pts[1], *pts[2], *pts[3])
         assert abs(got - want) < 1e-3, (pts, got, want)
         assert abs(got - seg_dist(*pts)) < 1e-6
+
+
+def test_nets_joining_pads_of_one_footprint_go_first():
+    """A net joining two pads of one part (U1-25 to U1-28) is routed before a shorter
+    net between two parts, within the same width; a net whose clusters are on
+    different parts is not taken for one (U1-2 and U10-2: the reference is the whole
+    label before the last dash)."""
+    def net(nid, *labels):
+        return Net(nid, f"N{nid}", RULE, [[_pad(i * 2 * MM, 0, nid, lab)[1]] for i, lab in enumerate(labels)])
+
+    own = net(1, "U1-25", "C4-1", "U1-28")
+    apart = net(2, "U1-2", "U10-2")
+    assert joins_own_pads(own) and not joins_own_pads(apart)
+    router = Router(Problem(["F.Cu"], (0,), None, [], [], [apart, own], Rules(), (0, 0, 10 * MM, 10 * MM)),
+                    Options(time_limit=5))
+    router.run()
+    assert router.rank[1] < router.rank[2]

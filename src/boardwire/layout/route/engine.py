@@ -1,6 +1,7 @@
 """The router: a grid maze router (A* in C) with rip-up and reroute.
 
-Nets are routed one at a time, shortest first; a net's clusters are joined one by
+Nets are routed one at a time: wide classes first, then nets that join pads of one
+footprint (`joins_own_pads`), then shortest first; a net's clusters are joined one by
 one, each to the nearest part of the tree built so far (pads, tracks, vias). A first
 pass treats every route already placed as a wall. Nets that fail are routed again
 with the others' routes passable at a price (``ripup``) plus a history cost that grows
@@ -365,7 +366,8 @@ class Router:
     def run(self) -> Result:
         self.nets = {n.id: n for n in self.p.nets}
         total = sum(len(n.clusters) - 1 for n in self.p.nets)
-        order = sorted(self.p.nets, key=lambda n: (-n.rule.width, _spread(n) * (1 + 0.3 * self.rng.random()), n.id))
+        order = sorted(self.p.nets, key=lambda n: (-n.rule.width, not joins_own_pads(n),
+                                                   _spread(n) * (1 + 0.3 * self.rng.random()), n.id))
         self.rank = {n.id: k for k, n in enumerate(order)}
         done = 0
         failed: list[int] = []
@@ -407,6 +409,20 @@ class Router:
                       {"searches": self.searches, "grid": [self.grid.L, self.grid.H, self.grid.W],
                        "setup_s": round(self.build_s, 3), "profiles": len(self.profiles),
                        **getattr(self, "negotiation", {}), "repair": getattr(self, "repaired", None)})
+
+
+def joins_own_pads(net: Net) -> bool:
+    """Whether two clusters of ``net`` hold pads of one footprint (pad labels are
+    "REF-NUMBER"): a supply tying neighbouring pins of an IC, the diagonal pads of a
+    duo LED. Such a connection must leave its part and come back round pads whose own
+    tracks leave there too, so these nets go before the others of their width."""
+    seen: set[str] = set()
+    for cluster in net.clusters:
+        refs = {p.label.rsplit("-", 1)[0] for p in cluster if p.kind == "pad" and "-" in p.label}
+        if refs & seen:
+            return True
+        seen |= refs
+    return False
 
 
 def _spread(net: Net) -> float:
