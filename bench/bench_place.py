@@ -32,7 +32,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO / "src"), str(REPO), str(REPO / "bench")]
 
 from bench_route import BOARDS  # noqa: E402
-from tests.layout.judge import drc, new_violations, scatter_board, strip_board, unconnected  # noqa: E402
+from tests.layout.judge import (courtyards_checked, drc, new_violations, scatter_board, strip_board,  # noqa: E402
+                                unconnected)
 
 FOUR = ["ecc83-pp", "pic_programmer", "interf_u", "StickHub"]
 
@@ -53,17 +54,6 @@ def _uses_back(src: Path) -> bool:
     return any(fp.side == "back" and fp.pad_count for fp in open_document(src).footprints)
 
 
-def _courtyards_checked(board: Path) -> None:
-    """Make KiCad check courtyard overlaps on ``board`` (its project may ignore them:
-    StickHub's does, its own placement has 45)."""
-    pro = board.with_suffix(".kicad_pro")
-    if pro.is_file():
-        data = json.loads(pro.read_text())
-        data.setdefault("board", {}).setdefault("design_settings", {}).setdefault(
-            "rule_severities", {})["courtyards_overlap"] = "error"
-        pro.write_text(json.dumps(data, indent=2))
-
-
 def _overlapping(report: dict) -> list[str]:
     """The references in KiCad's courtyards_overlap violations (items "Footprint REF")."""
     return sorted({i["description"].split()[1] for v in report.get("violations", [])
@@ -75,7 +65,7 @@ def _made_legal(src: Path, folder: Path, total: int, back: bool, seed: int, time
     by pcb.autoplace (the rest kept where the designer put them), then routed. None
     where the human placement has no overlap (its completion is the human one)."""
     board = strip_board(src, folder)
-    _courtyards_checked(board)
+    courtyards_checked(board)
     refs = _overlapping(drc(board))
     if not refs:
         return None
@@ -114,7 +104,7 @@ def bench(names: list[str], timeout: float, seed: int = 1) -> list[dict]:
             placed = _call(work.parent, work.name, "pcb.autoplace", seed=seed, allow_back=back,
                            time_limit=timeout)
             place_s = time.monotonic() - started
-            _courtyards_checked(work)
+            courtyards_checked(work)
             placed_drc = drc(work)
             courtyard = sum(1 for v in placed_drc["violations"] if v["type"] == "courtyards_overlap")
             placing = _errors(placed_drc) - _errors(before)

@@ -64,6 +64,17 @@ def new_violations(before: dict, after: dict) -> list[dict]:
     return out
 
 
+def courtyards_checked(board: Path) -> None:
+    """Make KiCad check courtyard overlaps on ``board`` (its project may ignore them:
+    StickHub's does, its own placement has 45)."""
+    pro = board.with_suffix(".kicad_pro")
+    if pro.is_file():
+        data = json.loads(pro.read_text())
+        data.setdefault("board", {}).setdefault("design_settings", {}).setdefault(
+            "rule_severities", {})["courtyards_overlap"] = "error"
+        pro.write_text(json.dumps(data, indent=2))
+
+
 def unconnected(report: dict) -> int:
     return len(report.get("unconnected_items", []))
 

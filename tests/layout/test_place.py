@@ -13,7 +13,7 @@ from boardwire.errors import Cancelled, InvalidArgs
 from boardwire.registry import REGISTRY, CancelToken, Context
 from boardwire.session import Session
 from tests.inputs import DEMOS, need
-from tests.layout.judge import drc, scatter_board, unconnected
+from tests.layout.judge import courtyards_checked, drc, scatter_board, strip_board, unconnected
 
 ECC83 = DEMOS / "ecc83" / "ecc83-pp.kicad_pcb"
 PIC = DEMOS / "pic_programmer" / "pic_programmer.kicad_pcb"
@@ -105,6 +105,21 @@ def test_decoupling_caps_next_to_their_ic(tmp_path):
     assert ("C1", "U2") in pairs and len(pairs) >= 3
     # mm from the cap's supply pad to the IC's: KiCad's demo has 33, 11 and 50 mm
     assert max(pairs.values()) < 10.0
+
+
+def test_score_counts_overlaps_the_project_ignores(tmp_path):
+    """StickHub's project ignores courtyard overlaps and its own placement has them:
+    the score counts them all the same, says the project ignores them, and agrees
+    with KiCad's DRC once the rule is switched on."""
+    board = strip_board(need(DEMOS / "stickhub" / "StickHub.kicad_pcb"), tmp_path)
+    verdict = REGISTRY.call("pcb.scorePlacement", {"path": board.name}, Context(Session(tmp_path)))
+    assert verdict["overlaps_ignored_by_project"] is True
+    assert "the project's DRC ignores them" in verdict["summary"]
+    assert not any(v["type"] == "courtyards_overlap" for v in drc(board)["violations"])
+    courtyards_checked(board)
+    kicad = [v for v in drc(board)["violations"] if v["type"] == "courtyards_overlap"]
+    assert verdict["overlaps"] == len(kicad) > 0
+    assert Session(tmp_path).get(board.name).doc.to_bytes() == board.read_bytes()
 
 
 def test_bad_arguments_change_nothing(tmp_path):

@@ -18,9 +18,12 @@ from ..geometry.constraints import Constraints
 from .report import Violation, mm_text
 
 
-def courtyards_overlap(model, cons: Constraints, scope_fps=None) -> list[Violation]:
+def courtyards_overlap(model, cons: Constraints, scope_fps=None, *, always: bool = False) -> list[Violation]:
+    """The overlaps (``scope_fps``: only those involving these footprint ids); none
+    where the project's severity for ``courtyards_overlap`` is ignore, unless
+    ``always`` (a placement's judge counts them whatever the project says)."""
     rules = cons.rules
-    if rules.severity("courtyards_overlap") == "ignore":
+    if rules.severity("courtyards_overlap") == "ignore" and not always:
         return []
     fps = [f for f in model.footprints if f is not None and f.courtyard and not f.malformed]
     fps.sort(key=lambda f: f.uuid or "")

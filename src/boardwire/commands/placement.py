@@ -106,8 +106,7 @@ def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
         ("; every footprint is locked" if a.references is None and board.footprints
          and all(fp.locked for fp in board.footprints) else "")
     return {"summary": f"placed {len(result.poses) - len(unplaced)} footprints ({len(moved)} moved){notes}: "
-                       f"{verdict['overlaps']} courtyard "
-                       f"overlaps, {verdict['off_board']} off the board{fixed}{_on_art(verdict)}, "
+                       f"{_overlaps(verdict)}, {verdict['off_board']} off the board{fixed}{_on_art(verdict)}, "
                        f"ratsnest {verdict['ratsnest_length']:.0f} mm, "
                        f"routability {verdict['routability']:.2f}, in {result.seconds:.1f} s",
             "moved": len(moved), "moved_references": moved[:500], "unplaced": unplaced, "locked": locked,
@@ -127,10 +126,15 @@ def score_placement(ctx: Context, a: ScoreArgs) -> dict:
         verdict = judge(od.doc, session_rules(ctx, od), _area(a.area))
     except ValueError as e:
         raise _no_region(e, a.area) from None
-    return {"summary": f"{verdict['overlaps']} courtyard overlaps, {verdict['off_board']} parts off the board"
+    return {"summary": f"{_overlaps(verdict)}, {verdict['off_board']} parts off the board"
                        f"{_on_art(verdict)}, ratsnest {verdict['ratsnest_length']:.0f} mm, "
                        f"routability {verdict['routability']:.2f}",
             **verdict}
+
+
+def _overlaps(verdict: dict) -> str:
+    ignored = " (the project's DRC ignores them)" if verdict["overlaps"] and verdict["overlaps_ignored_by_project"] else ""
+    return f"{verdict['overlaps']} courtyard overlaps{ignored}"
 
 
 def _on_art(verdict: dict) -> str:

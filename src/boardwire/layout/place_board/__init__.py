@@ -226,7 +226,9 @@ def apply_poses(bp: BoardPlacement, result: Result, pinned: dict[str, Pin]) -> l
 
 
 def judge(board: Board, rules, area=None) -> dict:
-    """The placement on ``board`` now: courtyard overlaps (the built-in DRC's test),
+    """The placement on ``board`` now: courtyard overlaps (the built-in DRC's test,
+    counted even where the project's DRC ignores them, as StickHub's does:
+    ``overlaps_ignored_by_project`` says so),
     parts whose courtyard leaves the board outline, parts with a pad (grown by the
     clearance) on copper or solder-mask art that is not a part's own (``on_art``: a
     short, or KiCad's solder_mask_bridge), ratsnest length, routability and
@@ -241,7 +243,7 @@ def judge(board: Board, rules, area=None) -> dict:
         if any(pad.intersection(a).area > 0 for side in (("front", "back") if part.through else (part.side,))
                for a in art[side] for pad in pads):
             on_art.append(part.ref)
-    overlaps = courtyards_overlap(model, constraints_for(model, rules))
+    overlaps = courtyards_overlap(model, constraints_for(model, rules), always=True)
     outline = model.outline()
     off = []
     if outline is not None:
@@ -253,6 +255,7 @@ def judge(board: Board, rules, area=None) -> dict:
     out = score(bp.problem, {})
     pairs = sorted({tuple(sorted(f.reference for f in v.items)) for v in overlaps})
     return {"overlaps": len(pairs), "overlapping": [list(p) for p in pairs[:50]],
+            "overlaps_ignored_by_project": rules.severity("courtyards_overlap") == "ignore",
             "off_board": len(off), "off_board_parts": off[:50], "on_art": len(on_art), "on_art_parts": on_art[:50],
             **out}
 
