@@ -12,6 +12,7 @@ from __future__ import annotations
 import inspect
 import io
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -434,3 +435,24 @@ def test_a_script_and_jsonrpc_build_the_same_bytes(tmp_path, kicad_cli):
     built = (a / "b.kicad_pcb").read_bytes()
     assert built != original and b"R901" in built and built.count(b"(via") == original.count(b"(via") + 1
     assert built == (b / "b.kicad_pcb").read_bytes()
+
+
+def test_readme_script_runs_as_written(tmp_path):
+    """The README's "In Python" block, run with `boardwire run` on the ecc83 demo: a
+    long command (fill_zones) inside a transaction ran as a job in another thread,
+    which waited for the lock the transaction holds (found by a fresh-user trial:
+    the example never ended). It now ends, saves one undo step, and the via is there."""
+    if shutil.which("kicad-cli") is None:
+        pytest.skip("kicad-cli (fill_zones, drc)")
+    text = (REPO / "README.md").read_text()
+    block = next(b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "transaction(" in b)
+    for f in need(DEMOS / "ecc83" / "ecc83-pp.kicad_pcb").parent.glob("ecc83-pp.kicad_*"):
+        shutil.copy(f, tmp_path / f.name)
+    (tmp_path / "build.py").write_text(block)
+    done = subprocess.run([sys.executable, "-m", "boardwire.cli.main", "run", "build.py", "--board",
+                           "ecc83-pp.kicad_pcb", "--json"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=240)
+    assert done.returncode == 0, done.stderr[-2000:]
+    saved = (tmp_path / "ecc83-pp.kicad_pcb").read_text()
+    assert '(reference "R99")' in saved or '"Reference" "R99"' in saved
+    assert "(at 133 130)" in saved  # the via

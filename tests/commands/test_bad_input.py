@@ -165,3 +165,29 @@ def test_a_sheet_cannot_contain_itself(tmp_path):
                                        "file": "ecc83-pp.kicad_sch", "at": [50.8, 50.8]}, Context(session))
     assert e.value.code == "invalid-args" and "itself" in e.value.message
     assert session.get("ecc83-pp.kicad_sch").doc.to_bytes() == before
+
+
+@pytest.mark.parametrize("text, said", [
+    ("[]", "a KiCad project file is a JSON object"),
+    ('{"net_settings": 5}', "net_settings is not an object"),
+    ('{"net_settings": {"classes": "x"}}', "net_settings.classes is not a list of objects"),
+    ('{"board": {"design_settings": {"rules": {"min_clearance": "x"}}}}',
+     'board.design_settings.rules.min_clearance is "x", not a number, 0 or more (mm)'),
+    ('{"net_settings": {"classes": [{"name": "Default", "clearance": -1}]}}',
+     "net class 'Default'.clearance is -1"),
+    ('{"net_settings": {"classes": [{"name": "Default", "track_width": 0}]}}',
+     "net class 'Default'.track_width is 0, not a number above 0"),
+])
+def test_a_broken_project_file_is_a_parse_error(tmp_path, text, said):
+    """Found by a fresh-user trial: such project files made autoroute and autoplace
+    fail `internal`, scorePlacement print NaN, and autoroute fail on a zero width
+    after 12 s of routing. Each is now parse-error naming the value; nothing changes."""
+    src = need(DEMOS / "ecc83" / "ecc83-pp.kicad_pcb")
+    shutil.copy(src, tmp_path / "b.kicad_pcb")
+    (tmp_path / "b.kicad_pro").write_text(text)
+    before = (tmp_path / "b.kicad_pcb").read_bytes()
+    for command in ("pcb.autoroute", "pcb.autoplace", "pcb.scorePlacement"):
+        with pytest.raises(BoardwireError) as e:
+            REGISTRY.call(command, {"path": "b.kicad_pcb"}, Context(Session(tmp_path)))
+        assert e.value.code == "parse-error" and said in e.value.message, (command, e.value.message)
+    assert (tmp_path / "b.kicad_pcb").read_bytes() == before

@@ -189,3 +189,29 @@ def test_kicad_agrees_and_the_placement_routes(kicad_cli, tmp_path):
     session.save(board.name)
     assert routed["routed"] == routed["total"] and unconnected(drc(board)) == 0
     assert math.isfinite(routed["length"])
+
+
+def test_time_limit_holds_when_no_part_fits(tmp_path):
+    """A courtyard clearance of 10 mm leaves pic_programmer's parts no room: each used
+    to search every anchor, turn and side of the board, minutes past a 3 s limit
+    (found by a fresh-user trial). Legalising now stops at the limit; the parts not
+    placed by then are reported unplaced and stay where they were."""
+    board = scatter_board(need(PIC), tmp_path, seed=1)
+    session = Session(tmp_path)
+    result = REGISTRY.call("pcb.autoplace", {"path": board.name, "time_limit": 3, "effort": 1, "clearance": 10},
+                           Context(session))
+    assert result["seconds"] < 3 + 20  # the limit, plus one part's search in its last window
+    assert len(result["unplaced"]) > 30 and "found no free spot" in result["summary"]
+
+
+def test_a_board_without_footprints_places_nothing(tmp_path):
+    """An outline and no footprints (a board before project.updatePcb): autoplace said
+    `internal` (an IndexError); it now places nothing and says why."""
+    from boardwire.documents import open_document
+
+    board = open_document(need(ECC83))
+    for fp in list(board.footprints):
+        board.delete(fp)
+    (tmp_path / "empty.kicad_pcb").write_bytes(board.to_bytes())
+    result, _ = _place(tmp_path, "empty.kicad_pcb")
+    assert result["moved"] == 0 and "no footprints yet" in result["summary"]

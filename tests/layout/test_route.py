@@ -114,6 +114,34 @@ def test_bad_arguments(tmp_path):
     assert off["total"] == 0 and "no unrouted connection has all its pads inside the area" in off["summary"]
 
 
+
+def test_arguments_a_fresh_user_tried(tmp_path):
+    """pic_programmer stripped: a layer named twice is that layer (``["F.Cu", "F.Cu"]``
+    routed 0/125, every connection "no path"); ``via_cost`` 0 routes everything (it
+    left 23 connections unrouted: vias for nothing at every turn, a step apart); nets
+    and net classes that share no net are refused (they routed 0/0, "100%")."""
+    from boardwire.errors import InvalidArgs
+
+    src = need(DEMOS / "pic_programmer" / "pic_programmer.kicad_pcb")
+    outs = []
+    for run, layers in (("twice", ["F.Cu", "B.Cu", "B.Cu"]), ("once", ["F.Cu", "B.Cu"])):
+        board = strip_board(src, tmp_path / run)
+        session = Session(board.parent)
+        r = REGISTRY.call("pcb.autoroute", {"path": board.name, "layers": layers, "seed": 1, "time_limit": 60},
+                          Context(session))
+        assert r["routed"] == r["total"] == 125 and r["vias"] > 0
+        outs.append(session.get(board.name).doc.to_bytes())
+    assert outs[0] == outs[1]
+    board = strip_board(src, tmp_path / "free-vias")
+    session = Session(board.parent)
+    r = REGISTRY.call("pcb.autoroute", {"path": board.name, "via_cost": 0, "seed": 1, "time_limit": 60},
+                      Context(session))
+    assert r["routed"] == r["total"] == 125
+    with pytest.raises(InvalidArgs) as e:
+        REGISTRY.call("pcb.autoroute", {"path": board.name, "nets": ["/VPP_ON"], "netclasses": ["POWER"]},
+                      Context(session))
+    assert "none of the nets named is in the net classes named" in e.value.message
+
 @pytest.mark.kicad
 def test_nets_with_planes_reach_them_through_vias(kicad_cli, pcbnew_python, tmp_path):
     """Zones kept (ROUTING-NOTES' second variant): GND and +3V3 have planes on In1.Cu
@@ -232,3 +260,17 @@ def test_a_time_limited_route_counts_what_it_left(kicad_cli, tmp_path, limit):
     assert result["total"] == total and left > 0
     assert result["routed"] + left == total and len(result["unrouted"]) == left
     assert any("time limit" in u["reason"] for u in result["unrouted"])
+
+
+def test_a_board_without_copper_layers_is_refused(tmp_path):
+    """A bare ``(kicad_pcb ...)`` has no layers table: autoroute failed `internal`
+    (IndexError) and KiCad's DSN exporter crashed (found by a fresh-user trial)."""
+    from boardwire.errors import InvalidArgs
+
+    (tmp_path / "bare.kicad_pcb").write_text('(kicad_pcb (version 20241229) (generator "pcbnew"))\n')
+    ctx = Context(Session(tmp_path))
+    for command, args in (("pcb.autoroute", {}), ("pcb.exportDsn", {"output": "bare.dsn"})):
+        with pytest.raises(InvalidArgs) as e:
+            REGISTRY.call(command, {"path": "bare.kicad_pcb", **args}, ctx)
+        assert "no copper layers" in e.value.message
+    assert not (tmp_path / "bare.dsn").exists()

@@ -40,6 +40,7 @@ def test_session_round_trip(pcbnew_python, tmp_path):
     dsn = REGISTRY.call("pcb.exportDsn", {"path": routed.name, "output": "out/board.dsn"}, Context(session))
     text = (routed.parent / "out" / "board.dsn").read_text()
     assert dsn["bytes"] > 1000 and text.startswith("(pcb") and "(network" in text and '"Via[0-1]' in text
+    assert text.startswith('(pcb "out/board.dsn"')  # not the temporary folder KiCad wrote it in
     user = {layer.name: layer.user_name or layer.name for layer in ours.layers}
     via = re.search(r'\(via "([^"]+)"', text).group(1)
     (tmp_path / "ours.ses").write_text(_ses(ours, user, via))
@@ -60,3 +61,31 @@ def test_session_round_trip(pcbnew_python, tmp_path):
         theirs.delete(t)
     assert theirs.to_bytes() == stripped
     assert session2.get("target/" + target.name).revision == 1
+
+
+def test_session_errors_and_unknown_nets(pcbnew_python, tmp_path):
+    """A garbage session is refused with what KiCad needs (it gives no reason) and the
+    board is left as it was; a session routing a net the board lacks is imported with
+    that net named (KiCad's importer joins such a wire to the pads it touches)."""
+    from boardwire.errors import CheckFailed
+
+    src = need(DEMOS / "ecc83" / "ecc83-pp.kicad_pcb")
+    routed = strip_board(src, tmp_path)
+    session = Session(tmp_path)
+    REGISTRY.call("pcb.autoroute", {"path": routed.name}, Context(session))
+    ours = session.get(routed.name).doc
+    REGISTRY.call("pcb.exportDsn", {"path": routed.name, "output": "board.dsn"}, Context(session))
+    via = re.search(r'\(via "([^"]+)"', (tmp_path / "board.dsn").read_text()).group(1)
+    user = {layer.name: layer.user_name or layer.name for layer in ours.layers}
+    before = ours.to_bytes()
+    (tmp_path / "junk.ses").write_text("this is not a session\n")
+    with pytest.raises(CheckFailed) as e:
+        REGISTRY.call("pcb.importSes", {"path": routed.name, "session": "junk.ses"}, Context(session))
+    assert "refused the file" in e.value.message and "exit 0" not in e.value.message
+    assert "library_out" in e.value.hint and session.get(routed.name).doc.to_bytes() == before
+    text = _ses(ours, user, via)
+    first = ours.tracks[0]
+    net = {n.number: n.name for n in ours.nets}[first.net]
+    (tmp_path / "renamed.ses").write_text(text.replace(f'(net "{net}"', '(net "NOPE"', 1))
+    result = REGISTRY.call("pcb.importSes", {"path": routed.name, "session": "renamed.ses"}, Context(session))
+    assert result["unknown_nets"] == ["NOPE"] and "NOPE" in result["summary"]

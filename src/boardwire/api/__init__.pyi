@@ -387,9 +387,9 @@ class _Board(Namespace):
         ...
 
     def import_ses(self, *, session: str, path: str | os.PathLike[str] | None = None, revision: int | None = None, wait_s: float | None = None) -> dict[str, Any]:
-        """Take a Specctra session's (.ses) tracks and vias into the board (KiCad's importer); only routing changes.
+        """Replace the board's tracks and vias with a Specctra session's (.ses; KiCad's importer); only routing changes.
 
-        Registry command ``pcb.importSes`` (edit, long).
+        Registry command ``pcb.importSes`` (edit, destructive, long).
         One undo step (inside `transaction` it joins the transaction's step).
 
         Args:

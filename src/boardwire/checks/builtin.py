@@ -8,7 +8,6 @@ or read beside the board file). `builtin_drc` runs every built-in rule.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from ..documents.board_legacy import legacy_net_classes, legacy_rules
@@ -32,9 +31,12 @@ def board_rules(board, project: dict | None = None, dru_rules: list | None = Non
     if project is None:
         pro = _beside(board, ".kicad_pro")
         if pro is not None:
+            from ..documents import Project
+            from ..errors import ParseError
+
             try:
-                project = json.loads(pro.read_text(encoding="utf-8") or "{}")
-            except (ValueError, UnicodeDecodeError):
+                project = Project(pro.read_bytes(), pro).checked()
+            except ParseError:  # a broken project file: KiCad's defaults, as KiCad falls back to
                 project = None
     if dru_rules is None:
         dru = _beside(board, ".kicad_dru")

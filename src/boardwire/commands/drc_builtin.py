@@ -31,14 +31,16 @@ def _version(ctx, od, suffix: str):
 def session_rules(ctx, od):
     """The rules of board ``od``: its project file and custom rules as open in the
     session (unsaved edits included), else as on disk; the same object while neither
-    changes (so what is computed from the rules is kept too)."""
+    changes (so what is computed from the rules is kept too). Raises parse-error for a
+    project file that does not parse or whose net classes or rules are malformed
+    (`Project.checked`)."""
     key = (_version(ctx, od, ".kicad_pro"), _version(ctx, od, ".kicad_dru"))
     kept = getattr(od.doc, "_session_rules", None)
     if kept is not None and kept[0] == key:
         return kept[1]
-    pro = _sibling(ctx, od, ".kicad_pro")
+    pro = ctx.session.project_file(od, ".kicad_pro")  # parse-error for a broken one, as autoroute's
     dru = _sibling(ctx, od, ".kicad_dru")
-    project = pro.doc.data if pro is not None else None
+    project = pro.checked() if pro is not None else None
     dru_rules = dru.doc.parsed_rules() if dru is not None else None
     rules = board_rules(od.doc, project, dru_rules)
     od.doc._session_rules = (key, rules)

@@ -65,8 +65,11 @@ def _before(cmd, args, ctx):
         except BoardwireError:
             return None  # the command reports it
         board = od.doc
+        try:
+            rules = session_rules(ctx, od)
+        except BoardwireError:
+            return None  # a broken project file: no feedback (commands needing rules report it)
         model = geometry_of(board)
-        rules = session_rules(ctx, od)
 
     def after(out: dict) -> None:
         with session.lock:

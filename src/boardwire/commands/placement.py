@@ -104,7 +104,9 @@ def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
     notes = (f"; {len(unplaced)} found no free spot and stayed where they were" if unplaced else "") + \
         (f"; {len(locked)} named but locked, not moved" if locked else "") + \
         ("; every footprint is locked" if a.references is None and board.footprints
-         and all(fp.locked for fp in board.footprints) else "")
+         and all(fp.locked for fp in board.footprints) else "") + \
+        ("; the board has no footprints yet (project.updatePcb brings them from the schematic)"
+         if not board.footprints else "")
     return {"summary": f"placed {len(result.poses) - len(unplaced)} footprints ({len(moved)} moved){notes}: "
                        f"{_overlaps(verdict)}, {verdict['off_board']} off the board{fixed}{_on_art(verdict)}, "
                        f"ratsnest {verdict['ratsnest_length']:.0f} mm, "

@@ -11,7 +11,7 @@ from pydantic import Field
 from ..errors import InvalidArgs, ServiceUnavailable
 from ..kicad.pcbnew import pcbnew_python
 from ..kicad.snapshot import snapshot
-from ..kicad.specctra import export_dsn, import_ses
+from ..kicad.specctra import export_dsn, import_ses, ses_nets
 from ..layout.route import Options, route
 from ..layout.route_board import apply_result, build_problem
 from ..registry import Context, command
@@ -63,6 +63,7 @@ def autoroute(ctx: Context, a: AutorouteArgs) -> dict:
     lookup = _classes(ctx, od)
     rules = design_rules(ctx, od)
     copper = board.copper_layers
+    no_copper(copper)
     for loc, values in (("nets", a.nets), ("netclasses", a.netclasses), ("layers", a.layers)):
         not_empty(values, loc, "to route " + {"layers": "on every copper layer"}.get(loc, "every net"))
     bad = [name for name in (a.layers or []) if name not in copper]
@@ -89,6 +90,10 @@ def autoroute(ctx: Context, a: AutorouteArgs) -> dict:
                               f"they are in {', '.join(sorted(known))}",
                               errors=[{"loc": "netclasses", "msg": "unknown net class", "type": "value"}])
         chosen = {name for name, cls in class_of.items() if cls.lower() in wanted}
+        if nets is not None and not nets & chosen:
+            raise InvalidArgs("none of the nets named is in the net classes named: nothing to route",
+                              errors=[{"loc": "nets", "msg": "no net in the net classes", "type": "value"}],
+                              hint="Give nets or netclasses alone, or nets that belong to the classes.")
         nets = chosen if nets is None else nets & chosen
     has_zones = any(not z.is_keepout for z in board.zones)
     if has_zones and a.refill_zones and pcbnew_python() is None:
@@ -97,7 +102,8 @@ def autoroute(ctx: Context, a: AutorouteArgs) -> dict:
                                       "overlap the new tracks until you refill them).")
     area = tuple(nm(v) for v in a.area) if a.area is not None else None
     ctx.progress(0.0, "reading the board")
-    bp = build_problem(board, lookup, rules, nets=nets, layers=a.layers, area=area)
+    layers = list(dict.fromkeys(a.layers)) if a.layers else None  # a layer named twice is the layer
+    bp = build_problem(board, lookup, rules, nets=nets, layers=layers, area=area)
     ctx.progress(0.02, f"routing {len(bp.problem.nets)} nets")
     span = 0.9 if has_zones and a.refill_zones else 0.97
     opts = Options(time_limit=a.time_limit, effort=a.effort, via_cost=a.via_cost, seed=a.seed,
@@ -123,6 +129,14 @@ def autoroute(ctx: Context, a: AutorouteArgs) -> dict:
             "pitch": mm(result.pitch)}
 
 
+def no_copper(copper) -> None:
+    """Refuse a board without copper layers (no ``layers`` table: a bare
+    ``(kicad_pcb)``), which nothing can route and KiCad's exporter crashes on."""
+    if not copper:
+        raise InvalidArgs("the board has no copper layers (its layers table is missing or empty)",
+                          hint="Open or create a board from KiCad (project.new), which writes its layers.")
+
+
 class DsnArgs(DocArgs):
     output: str = Field(min_length=1, max_length=4096, description=".dsn path")
 
@@ -135,12 +149,14 @@ def export_specctra(ctx: Context, a: DsnArgs) -> dict:
     out = ctx.session.workspace.resolve(a.output)
     if out.suffix.lower() != ".dsn":
         raise InvalidArgs("the output must end in .dsn", errors=[{"loc": "output", "msg": "not .dsn", "type": "value"}])
+    no_copper(od.doc.copper_layers)
     ctx.progress(0.1, "KiCad is writing the DSN")
     with snapshot(ctx.session, od) as src:
         tmp = src.parent / out.name
         export_dsn(src, tmp, cancel=ctx.cancel)
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_bytes(tmp.read_bytes())
+        # KiCad names the file it wrote in the header: ours was in a folder now gone
+        out.write_bytes(tmp.read_bytes().replace(str(tmp).encode(), a.output.encode(), 1))
     ctx.progress(1.0, "done")
     return {"summary": f"wrote {a.output}", "output": a.output, "bytes": out.stat().st_size}
 
@@ -160,10 +176,10 @@ def _via_key(v, names: dict[int, str]) -> tuple:
     return ("via", v.position, v.size, v.drill, tuple(v.layers), net)
 
 
-@command("pcb.importSes", kind="edit", args=SesArgs, result=Result, long=True,
+@command("pcb.importSes", kind="edit", args=SesArgs, result=Result, long=True, destructive=True,
          examples=({"path": "board.kicad_pcb", "session": "board.ses"},))
 def import_specctra(ctx: Context, a: SesArgs) -> dict:
-    """Take a Specctra session's (.ses) tracks and vias into the board (KiCad's importer); only routing changes."""
+    """Replace the board's tracks and vias with a Specctra session's (.ses; KiCad's importer); only routing changes."""
     from ..documents import Board
 
     od = ctx.session.get(a.path, "board", ctx.actor)
@@ -178,6 +194,7 @@ def import_specctra(ctx: Context, a: SesArgs) -> dict:
         out = src.parent / ("routed_" + src.name)
         import_ses(src, ses, out, cancel=ctx.cancel)
         theirs = Board(out.read_bytes(), out)
+    unknown = sorted(n for n in ses_nets(ses) if board.net_number(n) is None)
     ctx.progress(0.8, "taking the routing")
     ours_names = {n.number: n.name for n in board.nets}
     their_names = {n.number: n.name for n in theirs.nets}
@@ -209,7 +226,9 @@ def import_specctra(ctx: Context, a: SesArgs) -> dict:
              and (math.dist(f.position, fp.position) > 1 or abs(f.orientation - fp.orientation) > 1e-6)]
     ctx.created(*added)
     ctx.progress(1.0, "done")
-    return {"summary": f"session imported: {len(added)} tracks and vias added, {removed} removed, {kept} kept",
-            "added": len(added), "removed": removed, "kept": kept,
+    warn = (f"; nets not on the board, their wires taken as KiCad's importer joined them: "
+            f"{', '.join(unknown[:5])}" if unknown else "")
+    return {"summary": f"session imported: {len(added)} tracks and vias added, {removed} removed, {kept} kept{warn}",
+            "added": len(added), "removed": removed, "kept": kept, "unknown_nets": unknown[:100],
             "moved_footprints_ignored": moved[:100]}
 

@@ -8,6 +8,7 @@ places, which routers leave as they were)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ..errors import CheckFailed, ServiceUnavailable
@@ -30,7 +31,7 @@ print("ok" if ok else "failed")
 '''
 
 
-def _run(script: str, args: list[str], what: str, cancel=None, timeout: float = 600) -> None:
+def _run(script: str, args: list[str], what: str, cancel=None, timeout: float = 600, hint: str | None = None) -> None:
     python = pcbnew_python()
     if python is None:
         raise ServiceUnavailable(
@@ -41,9 +42,11 @@ def _run(script: str, args: list[str], what: str, cancel=None, timeout: float = 
 
     r = KiCadCli(python, "KiCad's Specctra exchange").run(["-c", script, *args], cancel=cancel, timeout=timeout)
     last = (r.stdout or "").strip().splitlines()[-1:] or [""]
+    if r.returncode == 0 and last[0] == "failed":  # pcbnew's call returned false: it gives no reason
+        raise CheckFailed(f"KiCad's {what} refused the file (pcbnew gives no reason)", hint=hint)
     if r.returncode != 0 or last[0] != "ok":
         detail = (r.stderr or r.stdout or "").strip()[-500:] or "no reason given"
-        raise CheckFailed(f"KiCad's {what} failed (exit {r.returncode}): {detail}")
+        raise CheckFailed(f"KiCad's {what} failed (exit {r.returncode}): {detail}", hint=hint)
 
 
 def export_dsn(board_file: Path, dsn: Path, cancel=None) -> None:
@@ -56,4 +59,22 @@ def export_dsn(board_file: Path, dsn: Path, cancel=None) -> None:
 def import_ses(board_file: Path, ses: Path, out_file: Path, cancel=None) -> None:
     """Apply the Specctra session ``ses`` to ``board_file``; KiCad saves the result as
     ``out_file``."""
-    _run(_IMPORT, [str(board_file), str(ses), str(out_file)], "Specctra SES import", cancel)
+    _run(_IMPORT, [str(board_file), str(ses), str(out_file)], "Specctra SES import", cancel,
+         hint=SES_HINT)
+
+
+SES_HINT = ("A session KiCad takes is `(session NAME ... (routes ... (library_out ...) (network_out ...)))` "
+            "written for the DSN that pcb.exportDsn wrote for this board: its layer names as that DSN's "
+            "(KiCad's own names, such as F.Cu, or the board's user names), and a `library_out` padstack for "
+            "every via it places.")
+_NET = re.compile(rb'\(net\s+(?:"((?:[^"\\]|\\.)*)"|([^\s()"]+))')
+
+
+def ses_nets(ses: Path) -> set[str]:
+    """The net names a Specctra session's ``network_out`` routes (each ``(net NAME``,
+    quoted or bare; Specctra DSN/SES grammar, KiCad's pcbnew/specctra_import_export)."""
+    data = ses.read_bytes()
+    at = data.find(b"(network_out")
+    if at < 0:
+        return set()
+    return {(m.group(1) or m.group(2)).decode("utf-8", "replace") for m in _NET.finditer(data, at)}

@@ -172,7 +172,9 @@ class Registry:
             return self._run(cmd, args, ctx)
         with _audited(ctx, ctx.door, id, raw, time.time()) as call:
             cmd, args = self._checked(id, raw, ctx, ctx.door)
-            if cmd.long and ctx.door in AGENT_DOORS:
+            if cmd.long and ctx.door in AGENT_DOORS and not ctx.session.grouping_here:
+                # (inside the caller's own change, a batch or a script's transaction, a
+                # job's thread would wait for the lock that change holds: run it here)
                 call.out = self._as_job(cmd, args, raw, ctx)
                 call.job = call.out.get("job") if call.out.get("state") == "running" else None
             else:

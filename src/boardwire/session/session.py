@@ -114,6 +114,7 @@ class Session:
         self.max_undo = max_undo
         self._listeners: list[Callable[[Event], None]] = []
         self._depth = 0  # > 0 while an edit runs: nested edits join it (batches)
+        self._owner: int | None = None  # the thread running that edit
         self._json_before: dict[str, bytes] | None = None  # JSON documents' content before the edit
         self.attached: set[str] = set()  # paths mirrored live into an editor (session.live)
 
@@ -273,6 +274,13 @@ class Session:
         """True while a change runs (`edit` or `group`): edits made now join it."""
         return self._depth > 0
 
+    @property
+    def grouping_here(self) -> bool:
+        """True while the calling thread runs a change (a batch, a script's transaction):
+        a long command it calls must run in this thread, which holds the lock and whose
+        journal the change records."""
+        return self._depth > 0 and self._owner == threading.get_ident()
+
     @contextmanager
     def group(self, label: str, *, actor: str = "local",
               new_ids: list[str] | None = None) -> Iterator[None]:
@@ -302,6 +310,7 @@ class Session:
             self._json_before = json_before
             with recording() as ops:
                 self._depth += 1
+                self._owner = threading.get_ident()
                 try:
                     yield
                 except BaseException:
@@ -310,6 +319,7 @@ class Session:
                     raise
                 finally:
                     self._depth -= 1
+                    self._owner = None
                     self._json_before = None
             self._commit(label, ops, json_before, actor, new_ids or [])
 

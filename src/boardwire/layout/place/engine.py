@@ -22,6 +22,7 @@ from .score import crossings, net_pins, spanning_length
 ROOM_PER_PIN = 0.35e6  # nm of margin per square root of a part's pad count
 ROOM_BASE = 0.25e6
 RESTART_SEED = 100_003  # restart r anneals with seed + r * this
+ANNEAL_SHARE = 0.75  # of the time left: the annealing's; legalising may use the rest
 
 
 def routing_room(problem: Problem, spacing: float) -> np.ndarray:
@@ -67,10 +68,14 @@ def place(problem: Problem, options: Options | None = None) -> Result:
     seed itself); the placement kept is the one with the fewest parts left unplaced,
     then the fewest ratsnest crossings (`score.crossings`), then the shortest
     ratsnest. A restart begins only while the time spent so far, plus what the last
-    one took, stays within the time limit. Deterministic for a problem, options and
+    one took, stays within the time limit. Annealing stops at `ANNEAL_SHARE` of the
+    time left; legalising stops at the limit (parts not placed by then count as
+    finding no spot). Deterministic for a problem, options and
     seed (unless the time limit cuts the work short)."""
     options = options or Options()
     started = time.monotonic()
+    if not any(p.movable for p in problem.parts):  # nothing to place (a board before its footprints)
+        return Result({}, [], 0.0, 0)
     progress = options.progress
     runs = max(1, options.restarts)
 
@@ -89,10 +94,11 @@ def place(problem: Problem, options: Options | None = None) -> Result:
         last = began
         share = (r / runs, (r + 1) / runs)
         annealer = Annealer(problem, _with(options, stage(share[0], share[0] + 0.85 / runs),
-                                           seed=options.seed + RESTART_SEED * r, time_limit=left), margins)
+                                           seed=options.seed + RESTART_SEED * r, time_limit=left * ANNEAL_SHARE),
+                            margins)
         moves += annealer.run()
         poses, failed = legalise(problem, annealer.poses(), margins, options.grid,
-                                 stage(share[0] + 0.85 / runs, share[1]))
+                                 stage(share[0] + 0.85 / runs, share[1]), started + options.time_limit)
         movable = {i: pose for i, pose in poses.items() if problem.parts[i].movable}
         pins = net_pins(problem, movable)
         key = (len(failed), crossings(pins), sum(spanning_length(p) for p in pins.values()))

@@ -18,6 +18,8 @@ two parts whose boxes keep the gap have courtyards that do too.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import shapely
 
@@ -120,9 +122,12 @@ def _sides(part: Part, flipped: int) -> tuple[str, ...]:
 
 
 def legalise(problem: Problem, poses: list, margins: np.ndarray, grid: float,
-             progress=None) -> tuple[dict[int, tuple], list[int]]:
+             progress=None, deadline: float | None = None) -> tuple[dict[int, tuple], list[int]]:
     """Legal poses for the movable parts (index -> pose) and the parts that found no
-    spot (left at their annealed pose)."""
+    spot (left at their annealed pose). Past ``deadline`` (``time.monotonic()``), the
+    parts not yet placed are not searched for: they count as finding no spot (a
+    board with no room for its parts, say a courtyard clearance of centimetres, would
+    otherwise search every anchor of the board, turn and side for each)."""
     board = Board(problem)
     parts = problem.parts
     half = problem.gap / 2
@@ -151,6 +156,10 @@ def legalise(problem: Problem, poses: list, margins: np.ndarray, grid: float,
         last = [(q2, f2, 0.0) for f2 in ((0, 1) if part.flippable else (f,)) for q2 in range(4)] \
             if part.edge is None else tries[1:]
         spot = None
+        if deadline is not None and time.monotonic() > deadline:
+            failed.append(i)
+            out[i] = poses[i]
+            continue
         for phase, gap in ((tries, half), (last, LAST_GAP / 2)):
             radius = max(4 * grid, _size(part))
             while spot is None:
@@ -165,7 +174,7 @@ def legalise(problem: Problem, poses: list, margins: np.ndarray, grid: float,
                         board.add(rel + np.array([spot[0], spot[1], spot[0], spot[1]]), sides)
                         out[i] = (float(spot[0]), float(spot[1]), q2, f2)
                         break
-                if radius >= whole:
+                if radius >= whole or (deadline is not None and time.monotonic() > deadline):
                     break
                 radius *= 2
             if spot is not None or gap <= LAST_GAP / 2:

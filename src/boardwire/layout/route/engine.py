@@ -88,7 +88,10 @@ class Router:
         self.lmask = sum(1 << layer for layer in problem.routable)
         self.vmask = self.lmask | sum(1 << pl.layer for n in problem.nets for pl in n.planes)
         self.pref = bytes(self._prefs())
-        self.via_cost = int(options.via_cost * 1e6 / pitch * STEP)
+        # at least a grid step of track: near-free vias (via_cost 0) made searches hop
+        # layers at every turn, vias a step apart that the exact check refused (hole to
+        # hole): 23 of pic_programmer's 125 connections were left unrouted
+        self.via_cost = max(STEP, int(options.via_cost * 1e6 / pitch * STEP))
         self.placed: dict[int, list] = {}  # net id -> [(kind, geom, layer)]
         self.access: dict[int, list[Access]] = {}
         self.unrouted: dict[int, list[Unrouted]] = {}

@@ -116,7 +116,7 @@ class Problem:
 class Options:
     """How hard to try. ``time_limit`` s; ``effort`` 1 (fast) to 3 (thorough: finer
     grid, more rip-up rounds); ``via_cost``: a via costs as much as this much track
-    (mm); ``seed``: the same seed gives the same result; ``pitch``: grid step (nm),
+    (mm; at least one grid step's); ``seed``: the same seed gives the same result; ``pitch``: grid step (nm),
     None to choose from the rules. ``progress(fraction, message)`` is called between
     nets and may raise to cancel."""
 
