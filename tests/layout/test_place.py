@@ -127,7 +127,8 @@ def test_bad_arguments_change_nothing(tmp_path):
     ctx = Context(Session(tmp_path))
     for args in ({"references": ["U99"]}, {"pinned": {"X9": {"at": [0, 0]}}},
                  {"edges": {"P1": "left"}, "pinned": {"P1": {"at": [130, 100]}}},
-                 {"area": [10, 10, 5, 20]}, {"references": []}, {"area": [0, 0, 5, 5]}):
+                 {"area": [10, 10, 5, 20]}, {"references": []}, {"area": [0, 0, 5, 5]},
+                 {"references": ["R1"], "edges": {"P1": "left"}}):
         with pytest.raises(InvalidArgs) as e:
             REGISTRY.call("pcb.autoplace", {"path": board.name, **args}, ctx)
         if args.get("area") == [0, 0, 5, 5]:
@@ -136,6 +137,9 @@ def test_bad_arguments_change_nothing(tmp_path):
     with pytest.raises(InvalidArgs) as e:
         REGISTRY.call("pcb.scorePlacement", {"path": board.name, "area": [0, 0, 1, 1]}, ctx)
     assert e.value.message == "the area does not overlap the board outline"
+    # a pose the caller pins off the board is kept, and said (a fresh-user trial)
+    out = REGISTRY.call("pcb.autoplace", {"path": board.name, "seed": 1, "pinned": {"U1": {"at": [0, 0]}}}, ctx)
+    assert "pinned off the board where asked: U1" in out["summary"] and "U1" in out["off_board_fixed"]
 
 
 def test_locked_and_unplaceable_parts_stay_where_they_are(tmp_path):

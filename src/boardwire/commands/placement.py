@@ -26,10 +26,10 @@ class PinnedPose(Args):
 
 class AutoplaceArgs(EditArgs):
     references: list[Name] | None = Field(None, max_length=10000, description="default: all unlocked")
-    pinned: dict[Name, PinnedPose] | None = None
+    pinned: dict[Name, PinnedPose] | None = Field(None, max_length=10000)
     area: Area = None
     allow_back: bool = False
-    edges: dict[Name, Edge] | None = Field(None, description="connector: edge")
+    edges: dict[Name, Edge] | None = Field(None, max_length=10000, description="connector: edge")
     clearance: float = Field(0.25, ge=0, le=10, description="courtyard gap")
     spacing: float = Field(0.5, ge=0, le=1, description="routing room 0-1")
     grid: float = Field(0.127, ge=0.01, le=10)
@@ -75,6 +75,11 @@ def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
     locked = sorted(r for r in a.references or [] if board.footprint(r).locked)
     _check_refs(board, pinned, "pinned")
     _check_refs(board, edges, "edges")
+    idle = sorted(set(edges) - set(a.references)) if a.references else []
+    if idle:
+        raise InvalidArgs(f"{', '.join(idle[:5])} bound to an edge but not among the references to place",
+                          errors=[{"loc": "edges", "msg": "not placed", "type": "value"}],
+                          hint="Add them to references, or leave references out to place every unlocked footprint.")
     both = sorted(set(pinned) & set(edges))
     if both:
         raise InvalidArgs(f"{', '.join(both)} cannot be both pinned and bound to an edge",
@@ -101,6 +106,9 @@ def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
     verdict["off_board"] = len(verdict["off_board_parts"])
     verdict["off_board_fixed"] = [r for r in off if r not in placed]
     fixed = f" (and {len(verdict['off_board_fixed'])} fixed part(s) left there)" if verdict["off_board_fixed"] else ""
+    astray = [r for r in verdict["off_board_fixed"] if r in pinned]
+    if astray:
+        fixed += f"; pinned off the board where asked: {', '.join(astray[:5])}"
     notes = (f"; {len(unplaced)} found no free spot and stayed where they were" if unplaced else "") + \
         (f"; {len(locked)} named but locked, not moved" if locked else "") + \
         ("; every footprint is locked" if a.references is None and board.footprints

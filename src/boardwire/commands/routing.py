@@ -20,8 +20,8 @@ from .project_rules import design_rules
 
 
 class AutorouteArgs(EditArgs):
-    nets: list[Name] | None = None
-    netclasses: list[Name] | None = None
+    nets: list[Name] | None = Field(None, max_length=100_000)
+    netclasses: list[Name] | None = Field(None, max_length=10_000)
     area: list[Coord] | None = Field(None, min_length=4, max_length=4, description="[x1,y1,x2,y2]: pads inside")
     layers: list[Name] | None = None
     time_limit: float = Field(120, gt=0, le=3600, description="s")

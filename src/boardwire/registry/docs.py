@@ -42,7 +42,7 @@ def _errors() -> str:
             "A failed call answers `{\"error\": {\"code\", \"message\", \"hint\"}}`; the code is stable; "
             "JSON-RPC numbers are in docs/jsonrpc.md. Every `boardwire` verb (`call`, `info`, `drc`, `build`, "
             "`parts`, `run`, `mcp`...) exits by one rule: **0** the command ran and any check it ran found "
-            "no errors; **1** a bug (a Python traceback); **2** the command line itself is wrong (an unknown "
+            "no errors; **1** a crash outside any command (a Python traceback; a bug inside a command is `internal`, 21); **2** the command line itself is wrong (an unknown "
             f"option, a missing argument, options that do not combine); **{EXIT_CHECK_ERRORS}** a check ran "
             "and found errors: the result is printed as on success (the commands marked *exit "
             f"{EXIT_CHECK_ERRORS} on errors*: {checks}; and `boardwire drc`, `boardwire build`); "
