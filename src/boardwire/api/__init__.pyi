@@ -116,7 +116,7 @@ class _Agent(Namespace):
 class _Board(Namespace):
     """boardwire.api.board: generated from the registry."""
 
-    def autoplace(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, references: Sequence[str] | None = None, pinned: dict[str, dict[str, Any]] | None = None, area: Sequence[float] | None = None, allow_back: bool = False, edges: dict[str, Literal['left', 'right', 'top', 'bottom']] | None = None, clearance: float = 0.25, spacing: float = 0.5, grid: float = 0.127, effort: int = 2, restarts: int = 1, seed: int = 0, time_limit: float = 60, wait_s: float | None = None) -> dict[str, Any]:
+    def autoplace(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, references: Sequence[str] | None = None, pinned: dict[str, dict[str, Any]] | None = None, area: Sequence[float] | None = None, allow_back: bool = False, edges: dict[str, Literal['left', 'right', 'top', 'bottom']] | None = None, clearance: float = 0.25, spacing: float = 0.5, grid: float = 0.127, effort: int = 3, restarts: int = 1, seed: int = 0, time_limit: float = 60, wait_s: float | None = None) -> dict[str, Any]:
         """Place footprints in the outline at quarter turns without courtyard overlaps, short ratsnest, sheets together, decoupling caps by their IC, connectors on chosen edges; pinned poses kept; same seed, same result.
 
         Registry command ``pcb.autoplace`` (edit, long; units: mm, degrees, seconds).
@@ -133,7 +133,7 @@ class _Board(Namespace):
             clearance (float): courtyard gap (default 0.25)
             spacing (float): routing room 0-1 (default 0.5)
             grid (float): (default 0.127)
-            effort (int): (default 2)
+            effort (int): (default 3)
             restarts (int): anneals; least crossed kept (default 1)
             seed (int): (default 0)
             time_limit (float): s (default 60)

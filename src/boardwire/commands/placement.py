@@ -33,7 +33,7 @@ class AutoplaceArgs(EditArgs):
     clearance: float = Field(0.25, ge=0, le=10, description="courtyard gap")
     spacing: float = Field(0.5, ge=0, le=1, description="routing room 0-1")
     grid: float = Field(0.127, ge=0.01, le=10)
-    effort: Annotated[int, Field(ge=1, le=3)] = 2
+    effort: Annotated[int, Field(ge=1, le=3)] = 3
     restarts: int = Field(1, ge=1, le=20, description="anneals; least crossed kept")
     seed: int = Field(0, ge=0, le=2**31 - 1)
     time_limit: float = Field(60, gt=0, le=3600, description="s")

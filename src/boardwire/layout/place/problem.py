@@ -86,7 +86,8 @@ class Problem:
 
 @dataclass
 class Options:
-    """``effort`` 1-3 sets the number of annealing moves; ``seed`` their random
+    """``effort`` 1-3 sets the number of annealing moves (3, the default, the most:
+    measured in docs/benchmarks.md, Autoplace, eighth round); ``seed`` their random
     order (same problem, options and seed: same result); ``time_limit`` (s) is a safety
     net that stops annealing early; ``grid`` (nm) the step positions are placed on;
     ``spacing`` (0-1) how much of the free area is handed out around parts as room
@@ -95,7 +96,7 @@ class Options:
     ``progress(fraction, message)`` is called between stages and may raise to
     cancel."""
 
-    effort: int = 2
+    effort: int = 3
     seed: int = 0
     time_limit: float = 60.0
     grid: float = 127_000.0

@@ -122,11 +122,26 @@ def claim_socket(path: Path) -> None:
 async def listen(server, path: Path, stop: asyncio.Event, ready=None) -> None:
     """Serve ``server`` on the Unix socket ``path`` until ``stop`` is set."""
     claim_socket(path)
+    # bound and listening under a temporary name, then renamed into place: a client
+    # that sees the path can connect (bound at the path itself, a client between
+    # bind and listen was refused: seen under load in tests/protocols/test_jsonrpc.py)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}")
     old = os.umask(0o177)  # the socket is born 0600: no window where others may connect
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        listener = await asyncio.start_unix_server(
-            lambda r, w: server.serve(StreamTransport(r, w)), path=str(path))
+        try:
+            sock.bind(str(tmp))
+        except OSError:  # a name too long for AF_UNIX: bind at the path itself
+            tmp = path
+            sock.bind(str(path))
+        sock.listen(100)
+        if tmp != path:
+            os.replace(tmp, path)
+        listener = await asyncio.start_unix_server(lambda r, w: server.serve(StreamTransport(r, w)), sock=sock)
     except OSError as e:
+        sock.close()
+        if tmp != path:
+            tmp.unlink(missing_ok=True)
         raise IOFailure(f"cannot listen on {path}: {e.strerror or e}") from e
     finally:
         os.umask(old)
