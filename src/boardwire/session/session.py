@@ -270,15 +270,10 @@ class Session:
                 return fn()
 
     @property
-    def grouping(self) -> bool:
-        """True while a change runs (`edit` or `group`): edits made now join it."""
-        return self._depth > 0
-
-    @property
     def grouping_here(self) -> bool:
-        """True while the calling thread runs a change (a batch, a script's transaction):
-        a long command it calls must run in this thread, which holds the lock and whose
-        journal the change records."""
+        """True while the calling thread runs a change (`edit` or `group`: a batch, a
+        script's transaction; edits made now join it): a long command it calls must run
+        in this thread, which holds the lock and whose journal the change records."""
         return self._depth > 0 and self._owner == threading.get_ident()
 
     @contextmanager

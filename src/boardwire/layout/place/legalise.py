@@ -156,7 +156,7 @@ def legalise(problem: Problem, poses: list, margins: np.ndarray, grid: float,
         last = [(q2, f2, 0.0) for f2 in ((0, 1) if part.flippable else (f,)) for q2 in range(4)] \
             if part.edge is None else tries[1:]
         spot = None
-        if deadline is not None and time.monotonic() > deadline:
+        if _past(deadline):
             failed.append(i)
             out[i] = poses[i]
             continue
@@ -174,7 +174,7 @@ def legalise(problem: Problem, poses: list, margins: np.ndarray, grid: float,
                         board.add(rel + np.array([spot[0], spot[1], spot[0], spot[1]]), sides)
                         out[i] = (float(spot[0]), float(spot[1]), q2, f2)
                         break
-                if radius >= whole or (deadline is not None and time.monotonic() > deadline):
+                if radius >= whole or _past(deadline):
                     break
                 radius *= 2
             if spot is not None or gap <= LAST_GAP / 2:
@@ -185,6 +185,10 @@ def legalise(problem: Problem, poses: list, margins: np.ndarray, grid: float,
         if progress is not None and n % 8 == 0:
             progress(n / max(1, len(order)), f"legalising: {n} of {len(order)} parts")
     return out, failed
+
+
+def _past(deadline: float | None) -> bool:
+    return deadline is not None and time.monotonic() > deadline
 
 
 def _first_free(board: Board, cand: np.ndarray, rel, sides, bare, pads):
