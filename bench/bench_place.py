@@ -8,7 +8,8 @@ back side allowed where the human design uses it) and pcb.autoroute routes the r
 ``kicad-cli pcb drc`` judges both: after placing, courtyard overlaps (checked even
 where the project ignores them), other errors the placement made (types the stripped
 human board has fewer of: a pad on a logo's solder-mask opening, pads shorted;
-silkscreen overlaps counted apart, as the placer does not move text) and parts off
+silkscreen findings counted apart: pcb.autoplace places reference texts since
+2026-12-03, before which they moved with their footprints) and parts off
 the board; after routing, connections routed and the violations routing added (those
 the placed, unrouted board did not have). Where the human placement has courtyard
 overlaps (StickHub's has 45, which its project ignores), a second reference: the

@@ -226,3 +226,41 @@ def test_a_board_without_footprints_places_nothing(tmp_path):
     (tmp_path / "empty.kicad_pcb").write_bytes(board.to_bytes())
     result, _ = _place(tmp_path, "empty.kicad_pcb")
     assert result["moved"] == 0 and "no footprints yet" in result["summary"]
+
+
+INTERF = DEMOS / "interf_u" / "interf_u.kicad_pcb"
+SILK = ("silk_overlap", "silk_over_copper")
+
+
+@pytest.mark.kicad
+@pytest.mark.parametrize("demo", [PIC, INTERF], ids=["pic_programmer", "interf_u"])
+def test_reference_texts_clear_of_silkscreen_and_pads(kicad_cli, tmp_path, demo):
+    # both projects make KiCad's silkscreen checks errors, and their own placements
+    # pass them; before the legends were placed, a scatter placed at seed 1 gave
+    # pic_programmer 13 such errors (each a moved reference over another part's pads
+    # or outline), and interf_u 11 (parts over the logo G1, a reference over a fixed
+    # part's value text)
+    src = need(demo)
+    assert not [v for v in drc(src)["violations"] if v["type"] in SILK]
+    board = scatter_board(src, tmp_path, seed=1)
+    result, _ = _place(tmp_path, board.name)
+    assert result["unplaced"] == [] and result["legends_unplaced"] == []
+    found = [(v["type"], [i["description"] for i in v["items"]]) for v in drc(board)["violations"]
+             if v["type"] in SILK]
+    assert found == []
+
+
+def test_reference_texts_already_clear_are_not_moved(tmp_path):
+    # the designers' placements: every reference text KiCad finds clear stays, so the
+    # file is unchanged (pic_programmer's P106, whose text lies off the board, and R19,
+    # 0.05 mm from D11's, are the two our estimate of the strokes moves)
+    from boardwire.commands.drc_builtin import session_rules
+    from boardwire.layout.place_board.legends import place_legends
+
+    for demo, expected in ((ECC83, []), (INTERF, []), (PIC, ["P106", "R19"])):
+        session = Session(need(demo).parent)
+        od = session.get(demo.name, "board", "test")
+        before = od.doc.to_bytes()
+        report = place_legends(od.doc, session_rules(Context(session), od), [fp.reference for fp in od.doc.footprints])
+        assert report == {"moved": expected, "unplaced": []}
+        assert (od.doc.to_bytes() == before) == (not expected)

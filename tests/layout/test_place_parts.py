@@ -148,3 +148,52 @@ def test_score_names_parts_with_pads_on_art_and_kicad_agrees(kicad_cli, tmp_path
     session.save(src.name)
     bridges = [v for v in drc(tmp_path / src.name)["violations"] if v["type"] == "solder_mask_bridge"]
     assert bridges and all(any("of U1" in i["description"] for i in v["items"]) for v in bridges)
+
+
+def test_refining_keeps_the_placement_legal_and_never_costs_more(tmp_path):
+    # pic_programmer scattered, annealed and legalised: moving parts to free spots
+    # near their nets' pull shortens the ratsnest, and no two boxes meet
+    import time
+
+    from boardwire.commands.drc_builtin import session_rules
+    from boardwire.layout.place.anneal import Annealer
+    from boardwire.layout.place.engine import routing_room
+    from boardwire.layout.place.legalise import legalise, sides_of
+    from boardwire.layout.place.poses import box_of
+    from boardwire.layout.place.refine import refine
+    from boardwire.layout.place.score import spanning_length
+
+    board = scatter_board(need(DEMOS / "pic_programmer" / "pic_programmer.kicad_pcb"), tmp_path, 1)
+    session = Session(tmp_path)
+    od = session.get(board.name, "board", "test")
+    problem = build_problem(od.doc, session_rules(Context(session), od)).problem
+    options = Options(seed=1, effort=1)
+    margins = routing_room(problem, options.spacing)
+    annealer = Annealer(problem, options, margins)
+    annealer.run()
+    boxes: dict = {}
+    legal, failed = legalise(problem, annealer.poses(), margins, options.grid, None, None, boxes)
+    assert not failed
+    movable = [i for i, p in enumerate(problem.parts) if p.movable]
+
+    def cost(poses):
+        annealer.set_poses(poses)
+        return sum(annealer.net_cost(k) for k in range(len(annealer.nets))) + \
+            sum(annealer.decap_cost(k) for k in range(len(problem.decoupling)))
+
+    def ratsnest(poses):
+        return sum(spanning_length(p) for p in net_pins(problem, {i: poses[i] for i in movable}).values())
+
+    before = cost(legal)
+    refined = refine(problem, annealer, legal, dict(boxes), options.grid, time.monotonic() + 60)
+    assert cost(refined) < before and ratsnest(refined) < ratsnest(legal)
+    assert sum(refined[i] != legal[i] for i in movable) > 0
+    # legal still: no two courtyard boxes on one side come within the gap
+    shapes, h = [], problem.gap / 2 - 1
+    for i in movable:
+        x, y, q, f = refined[i]
+        shapes.append((shapely.box(*(np.array(box_of(problem.parts[i], q, f)) + (x - h, y - h, x + h, y + h))),
+                       set(sides_of(problem.parts[i], f))))
+    for a, (box_a, sides_a) in enumerate(shapes):
+        for box_b, sides_b in shapes[a + 1:]:
+            assert not (sides_a & sides_b) or box_a.intersection(box_b).area == 0

@@ -91,7 +91,7 @@ def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
                    restarts=a.restarts,
                    progress=lambda f, msg: ctx.progress(0.02 + 0.9 * f, msg))
     try:
-        bp, result, moved = run(board, rules, opts, references=set(a.references) if a.references else None,
+        bp, result, moved, legends = run(board, rules, opts, references=set(a.references) if a.references else None,
                                 pinned=pinned, area=area, allow_back=a.allow_back, edges=edges, gap=nm(a.clearance))
     except ValueError as e:
         raise _no_region(e, a.area) from None
@@ -111,6 +111,8 @@ def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
         fixed += f"; pinned off the board where asked: {', '.join(astray[:5])}"
     notes = (f"; {len(unplaced)} found no free spot and stayed where they were" if unplaced else "") + \
         (f"; {len(locked)} named but locked, not moved" if locked else "") + \
+        (f"; {len(legends['unplaced'])} reference text(s) found no clear silkscreen spot"
+         if legends["unplaced"] else "") + \
         ("; every footprint is locked" if a.references is None and board.footprints
          and all(fp.locked for fp in board.footprints) else "") + \
         ("; the board has no footprints yet (project.updatePcb brings them from the schematic)"
@@ -120,6 +122,7 @@ def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
                        f"ratsnest {verdict['ratsnest_length']:.0f} mm, "
                        f"routability {verdict['routability']:.2f}, in {result.seconds:.1f} s",
             "moved": len(moved), "moved_references": moved[:500], "unplaced": unplaced, "locked": locked,
+            "legends_moved": len(legends["moved"]), "legends_unplaced": legends["unplaced"][:500],
             "seconds": round(result.seconds, 2), **verdict}
 
 

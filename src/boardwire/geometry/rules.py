@@ -34,7 +34,7 @@ DEFAULTS = {
     "min_clearance": 0.0, "min_track_width": 0.0, "min_via_diameter": 0.5,
     "min_through_hole_diameter": 0.3, "min_microvia_diameter": 0.2, "min_microvia_drill": 0.1,
     "min_hole_to_hole": 0.25, "min_hole_clearance": 0.25, "min_copper_edge_clearance": 0.5,
-    "min_via_annular_width": 0.1,
+    "min_via_annular_width": 0.1, "min_silk_clearance": 0.0,
     "max_error": 0.005,  # arc approximation error (ARC_HIGH_DEF)
 }
 

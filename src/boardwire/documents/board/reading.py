@@ -182,6 +182,17 @@ class BoardReading(FootprintContainer):
         return self.root.find("setup")
 
     @property
+    def mask_expansion(self) -> int:
+        """The board's solder mask expansion around pads (nm; setup
+        ``pad_to_mask_clearance``, 0 when absent, as KiCad's default)."""
+        setup = self.setup
+        v = setup.find("pad_to_mask_clearance") if setup is not None else None
+        try:
+            return atoms.to_nm(v.atoms()[0]) if v is not None and v.atoms() else 0
+        except (ValueError, TypeError):
+            return 0
+
+    @property
     def net_classes(self) -> list[dict]:
         """Net classes kept in the board file, as up to KiCad 5 (``(net_class ...)``;
         KiCad 6+ keeps them in the project file, `Project.net_classes`). Each: name,

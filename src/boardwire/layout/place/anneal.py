@@ -363,6 +363,46 @@ class Annealer:
                     return step
         return moves
 
+    # -- pricing single parts (for `refine`) ------------------------------------------------
+
+    def set_poses(self, poses: dict[int, tuple]) -> None:
+        """Put the parts of ``poses`` (index -> (x, y, q, f), nm) there."""
+        for i, (x, y, q, f) in poses.items():
+            self.X[i], self.Y[i], self.Q[i], self.F[i] = x / MM, y / MM, q, f
+        self._refresh(range(self.n))
+
+    def part_cost(self, i: int) -> float:
+        """Part ``i``'s share of the cost (mm): its nets' and decoupling terms and its
+        side, with every part where it is now."""
+        return sum(self.net_cost(k) for k in self.part_nets[i]) \
+            + sum(self.decap_cost(k) for k in self.part_decaps[i]) + self._side([i])
+
+    def try_pose(self, i: int, pose: tuple) -> float:
+        """Put part ``i`` at ``pose`` (nm) and return `part_cost`."""
+        x, y, q, f = pose
+        self.X[i], self.Y[i], self.Q[i], self.F[i] = x / MM, y / MM, q, f
+        self._refresh([i])
+        return self.part_cost(i)
+
+    def optimal_region(self, i: int) -> tuple[float, float]:
+        """Where part ``i``'s anchor belongs by its nets (nm): the median of the
+        bounds of each of its nets' other pins (its pins' centre put there)."""
+        xs, ys = [], []
+        for k in self.part_nets[i]:
+            idx, lb, w, real = self.nets[k]
+            others = idx != i
+            if not real or not others.any():
+                continue
+            o = idx[others]
+            b = lb[np.flatnonzero(others), self.Q[o] * 2 + self.F[o]]
+            xs += [float((b[:, 0] + self.X[o]).min()), float((b[:, 2] + self.X[o]).max())]
+            ys += [float((b[:, 1] + self.Y[o]).min()), float((b[:, 3] + self.Y[o]).max())]
+        if not xs:
+            return self.X[i] * MM, self.Y[i] * MM
+        pads = turn(self.p.parts[i].pads, self.Q[i], self.F[i]) / MM if len(self.p.parts[i].pads) else np.zeros((1, 2))
+        cx, cy = pads.mean(axis=0)
+        return (float(np.median(xs)) - cx) * MM, (float(np.median(ys)) - cy) * MM
+
     def poses(self) -> list[tuple[float, float, int, int]]:
         return [(float(self.X[i] * MM), float(self.Y[i] * MM), int(self.Q[i]), int(self.F[i]))
                 for i in range(self.n)]

@@ -1,5 +1,5 @@
-"""The placer: `place` anneals a `Problem` (`anneal`) and legalises the result
-(`legalise`). Routing room: each part gets a margin around its courtyard that grows
+"""The placer: `place` anneals a `Problem` (`anneal`), legalises the result
+(`legalise`) and refines it (`refine`). Routing room: each part gets a margin around its courtyard that grows
 with the square root of its pad count (more pins, more tracks leave it), scaled down
 so that the grown boxes fill at most part of the free area (``Options.spacing``); a
 board too full for any room gets none."""
@@ -15,6 +15,7 @@ import shapely
 
 from .anneal import Annealer
 from .legalise import legalise
+from .refine import refine
 from .poses import box_of
 from .problem import Options, Problem, Result
 from .score import crossings, net_pins, spanning_length
@@ -63,14 +64,14 @@ def _inside(problem: Problem, part) -> float:
 
 
 def place(problem: Problem, options: Options | None = None) -> Result:
-    """Poses for the movable parts of ``problem``: annealed, then legalised on the
-    grid, ``options.restarts`` times from different random walks (the first with the
+    """Poses for the movable parts of ``problem``: annealed, legalised on the grid
+    and refined (`refine`: each part to a cheaper free spot), ``options.restarts`` times from different random walks (the first with the
     seed itself); the placement kept is the one with the fewest parts left unplaced,
     then the fewest ratsnest crossings (`score.crossings`), then the shortest
     ratsnest. A restart begins only while the time spent so far, plus what the last
     one took, stays within the time limit. Annealing stops at `ANNEAL_SHARE` of the
     time left; legalising stops at the limit (parts not placed by then count as
-    finding no spot). Deterministic for a problem, options and
+    finding no spot), and so does refining. Deterministic for a problem, options and
     seed (unless the time limit cuts the work short)."""
     options = options or Options()
     started = time.monotonic()
@@ -97,8 +98,12 @@ def place(problem: Problem, options: Options | None = None) -> Result:
                                            seed=options.seed + RESTART_SEED * r, time_limit=left * ANNEAL_SHARE),
                             margins)
         moves += annealer.run()
+        boxes: dict = {}
         poses, failed = legalise(problem, annealer.poses(), margins, options.grid,
-                                 stage(share[0] + 0.85 / runs, share[1]), started + options.time_limit)
+                                 stage(share[0] + 0.85 / runs, share[0] + 0.95 / runs), started + options.time_limit,
+                                 boxes)
+        poses = refine(problem, annealer, poses, boxes, options.grid, started + options.time_limit,
+                       stage(share[0] + 0.95 / runs, share[1]))
         movable = {i: pose for i, pose in poses.items() if problem.parts[i].movable}
         pins = net_pins(problem, movable)
         key = (len(failed), crossings(pins), sum(spanning_length(p) for p in pins.values()))

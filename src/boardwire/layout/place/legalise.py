@@ -12,7 +12,8 @@ windows that grow to the whole region (from the part's own size); in each window
 part tries its annealed turn and side with its routing room, then without it, then
 its other turns and side, before the window grows. A part that finds
 no spot anywhere tries every turn and side once more with a 20 µm gap only (a full
-board cut into pieces by the parts before it). Boxes are conservative:
+board cut into pieces by the parts before it), and then over silkscreen that stays
+(`Problem.silk`: a part placed beats a silkscreen finding). Boxes are conservative:
 two parts whose boxes keep the gap have courtyards that do too.
 """
 
@@ -27,6 +28,8 @@ from .poses import box_of, facing_quarter, grown_box, pad_boxes_of
 from .problem import Part, Problem
 
 CHUNK = 4096
+FIRST_CHUNK = 128
+BATCH = 1 << 20  # anchor x pad x art comparisons at a time
 LAST_GAP = 20_000.0  # nm: the courtyard gap of the last resort
 
 
@@ -40,28 +43,48 @@ class Board:
         self.boxes = {"front": [], "back": []}
         # obstacles (keep-outs) bar a part's courtyard, not its room; art bars its pads
         self.fixed = {side: _bounds(problem.obstacles, side) for side in ("front", "back")}
+        self.silk = {side: _bounds(problem.silk, side) for side in ("front", "back")}
         self.art = {side: _bounds(problem.art, side) for side in ("front", "back")}
+        half = problem.gap / 2
+        for part in problem.parts:  # fixed parts are there before any other
+            if not part.movable:
+                x, y, q, f = part.pose
+                self.add(np.array(box_of(part, q, f)) + (x - half, y - half, x + half, y + half), sides_of(part, f))
 
     def pads_clear(self, cand: np.ndarray, pads: np.ndarray, sides) -> np.ndarray:
         """Which candidate anchors (m, 2) keep the pad boxes ``pads`` (k, 4, relative
         to the anchor) off the art on ``sides``."""
         ok = np.ones(len(cand), dtype=bool)
         for s in sides:
-            for pad in pads if len(self.art[s]) else ():
-                ok &= ~_hits(cand, pad, self.art[s])
+            art = self.art[s]
+            if not (len(art) and len(pads) and len(cand)):
+                continue
+            p = np.asarray(pads, dtype=float)
+            # anchors x pads x art boxes at once, in batches of about a million
+            step = max(1, BATCH // (len(p) * len(art)))
+            for a in range(0, len(cand), step):
+                c = cand[a:a + step, None, None, :]
+                hit = (c[..., 0] + p[None, :, None, 0] < art[None, None, :, 2]) \
+                    & (c[..., 0] + p[None, :, None, 2] > art[None, None, :, 0]) \
+                    & (c[..., 1] + p[None, :, None, 1] < art[None, None, :, 3]) \
+                    & (c[..., 1] + p[None, :, None, 3] > art[None, None, :, 1])
+                ok[a:a + step] &= ~hit.any(axis=(1, 2))
         return ok
 
     def add(self, box, sides) -> None:
         for s in sides:
             self.boxes[s].append(np.asarray(box, dtype=float))
 
-    def free(self, cand: np.ndarray, rel, sides, bare) -> np.ndarray:
+    def free(self, cand: np.ndarray, rel, sides, bare, silk: bool = True) -> np.ndarray:
         """Which candidate anchors (m, 2) leave box ``rel`` (relative to the anchor)
         clear of every placed box on ``sides``, the courtyard box ``bare`` clear of
-        the obstacles there, and ``rel`` inside the region."""
+        the obstacles there (and of the silkscreen, when ``silk``), and ``rel`` inside
+        the region."""
         ok = np.ones(len(cand), dtype=bool)
         for s in sides:
-            for b, r in ((np.array(self.boxes[s]).reshape(-1, 4), rel), (self.fixed[s], bare)):
+            barred = ((np.array(self.boxes[s]).reshape(-1, 4), rel), (self.fixed[s], bare)) \
+                + (((self.silk[s], bare),) if silk else ())
+            for b, r in barred:
                 if len(b):
                     ok &= ~_hits(cand, r, b)
         x1, y1, x2, y2 = (cand[:, 0] + rel[0], cand[:, 1] + rel[1], cand[:, 0] + rel[2], cand[:, 1] + rel[3])
@@ -87,7 +110,7 @@ def _hits(cand: np.ndarray, rel, boxes: np.ndarray) -> np.ndarray:
     return hit.any(axis=1)
 
 
-def _candidates(target, grid: float, radius: float, edge: str | None, bounds, rel) -> np.ndarray:
+def candidates(target, grid: float, radius: float, edge: str | None, bounds, rel) -> np.ndarray:
     """Grid anchors within ``radius`` of ``target``, nearest first (an edge
     connector's only along its edge, flush with it)."""
     tx, ty = target
@@ -114,7 +137,8 @@ def _candidates(target, grid: float, radius: float, edge: str | None, bounds, re
     return pts[order]
 
 
-def _sides(part: Part, flipped: int) -> tuple[str, ...]:
+def sides_of(part: Part, flipped: int) -> tuple[str, ...]:
+    """The sides a part's box takes at flip ``flipped`` (a through-hole part both)."""
     if part.through:
         return ("front", "back")
     side = part.side if not flipped else ("back" if part.side == "front" else "front")
@@ -122,20 +146,19 @@ def _sides(part: Part, flipped: int) -> tuple[str, ...]:
 
 
 def legalise(problem: Problem, poses: list, margins: np.ndarray, grid: float,
-             progress=None, deadline: float | None = None) -> tuple[dict[int, tuple], list[int]]:
+             progress=None, deadline: float | None = None,
+             boxes: dict | None = None) -> tuple[dict[int, tuple], list[int]]:
     """Legal poses for the movable parts (index -> pose) and the parts that found no
-    spot (left at their annealed pose). Past ``deadline`` (``time.monotonic()``), the
+    spot (left at their annealed pose); ``boxes``, when given, gets the box each part
+    placed was placed with (index -> x1, y1, x2, y2 relative to its anchor, nm: its
+    courtyard box grown by the room and gap it got). Past ``deadline`` (``time.monotonic()``), the
     parts not yet placed are not searched for: they count as finding no spot (a
     board with no room for its parts, say a courtyard clearance of centimetres, would
     otherwise search every anchor of the board, turn and side for each)."""
     board = Board(problem)
     parts = problem.parts
     half = problem.gap / 2
-    for i, part in enumerate(parts):
-        if not part.movable:
-            x, y, q, f = part.pose
-            b = np.array(box_of(part, q, f)) + (x - half, y - half, x + half, y + half)
-            board.add(b, _sides(part, f))
+    silk = any(len(b) for b in board.silk.values())
     order = sorted((i for i, p in enumerate(parts) if p.movable),
                    key=lambda i: (parts[i].edge is None, not parts[i].through, -_area(parts[i]), parts[i].ref))
     out: dict[int, tuple] = {}
@@ -160,24 +183,28 @@ def legalise(problem: Problem, poses: list, margins: np.ndarray, grid: float,
             failed.append(i)
             out[i] = poses[i]
             continue
-        for phase, gap in ((tries, half), (last, LAST_GAP / 2)):
+        phases = [(tries, half, True), (last, LAST_GAP / 2, True)] + \
+            ([(last, LAST_GAP / 2, False)] if silk else [])
+        for phase, gap, keep_silk in phases:
             radius = max(4 * grid, _size(part))
             while spot is None:
                 for q2, f2, m in phase:
                     bare = np.array(box_of(part, q2, f2), dtype=float)
                     rel = grown_box(bare, m, gap, part.edge)
-                    sides = _sides(part, f2)
-                    spot = _first_free(board, _candidates((x, y), grid, min(radius, whole), part.edge,
+                    sides = sides_of(part, f2)
+                    spot = _first_free(board, candidates((x, y), grid, min(radius, whole), part.edge,
                                                           board.bounds, rel), rel, sides, bare,
-                                       pad_boxes_of(part, q2, f2))
+                                       pad_boxes_of(part, q2, f2), keep_silk)
                     if spot is not None:
                         board.add(rel + np.array([spot[0], spot[1], spot[0], spot[1]]), sides)
                         out[i] = (float(spot[0]), float(spot[1]), q2, f2)
+                        if boxes is not None:
+                            boxes[i] = rel
                         break
                 if radius >= whole or _past(deadline):
                     break
                 radius *= 2
-            if spot is not None or gap <= LAST_GAP / 2:
+            if spot is not None:
                 break
         if spot is None:
             failed.append(i)
@@ -191,16 +218,28 @@ def _past(deadline: float | None) -> bool:
     return deadline is not None and time.monotonic() > deadline
 
 
-def _first_free(board: Board, cand: np.ndarray, rel, sides, bare, pads):
+def _first_free(board: Board, cand: np.ndarray, rel, sides, bare, pads, silk: bool = True):
     """The first of the anchors ``cand`` where box ``rel`` is free (`Board.free`) and
     the pads keep off the art (`Board.pads_clear`), or None."""
-    for start in range(0, len(cand), CHUNK):
-        chunk = cand[start:start + CHUNK]
-        ok = np.flatnonzero(board.free(chunk, rel, sides, bare))
+    found = free_spots(board, cand, rel, sides, bare, pads, 1, silk)
+    return found[0] if len(found) else None
+
+
+def free_spots(board: Board, cand: np.ndarray, rel, sides, bare, pads, k: int, silk: bool = True) -> np.ndarray:
+    """The first ``k`` (at most) of the anchors ``cand`` where box ``rel`` is free
+    (`Board.free`, off the silkscreen when ``silk``) and the pads keep off the art
+    (`Board.pads_clear`), in order."""
+    found, start, size = [], 0, FIRST_CHUNK
+    while start < len(cand):  # chunks that grow: the nearest anchors are often free
+        chunk = cand[start:start + size]
+        start += size
+        size = min(2 * size, CHUNK)
+        ok = np.flatnonzero(board.free(chunk, rel, sides, bare, silk))
         ok = ok[board.pads_clear(chunk[ok], pads, sides)]
-        if len(ok):
-            return chunk[ok[0]]
-    return None
+        found.extend(chunk[ok[:k - len(found)]])
+        if len(found) >= k:
+            break
+    return np.array(found).reshape(-1, 2)
 
 
 def _size(part: Part) -> float:

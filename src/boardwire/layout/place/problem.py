@@ -70,7 +70,8 @@ class Problem:
     geometries in board coordinates: keep-outs that forbid footprints, parts not
     modelled as `Part`; courtyards keep off them), and per side the copper and
     solder-mask art that stays where it is (``art``: pads keep off it, since a pad
-    there would short to the copper or be bared beside others). ``gap``: the
+    there would short to the copper or be bared beside others), and silkscreen that
+    stays (``silk``: courtyards keep off it while any spot without it is left). ``gap``: the
     courtyard-to-courtyard gap to keep."""
 
     parts: list[Part]
@@ -82,6 +83,7 @@ class Problem:
     layers: int = 2  # copper layers (for the routability estimate)
     track_pitch: float = 400_000.0  # nm: a track plus its clearance
     art: dict[str, list] = field(default_factory=lambda: {"front": [], "back": []})
+    silk: dict[str, list] = field(default_factory=lambda: {"front": [], "back": []})
 
 
 @dataclass

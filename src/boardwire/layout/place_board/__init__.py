@@ -25,13 +25,16 @@ import shapely
 
 from ...checks.courtyards import courtyards_overlap
 from ...documents.board import Board, Footprint
+from ...documents.footprint_text import footprint_texts
+from ...documents.views import View
 from ...geometry import geometry_of
 from ...geometry.constraints import constraints_for
 from ..place import Options, Part, Problem, Result, place
 from ..place.decoupling import find_decoupling
 from ..place.poses import angle_of, outline_at, pad_boxes_of
 from ..place.score import score
-from ..route_board.shapes import copper_art
+from ..route_board.shapes import copper_art, drawn, text_box
+from .legends import SILK_SIDES, place_legends
 
 COURTYARD_MARGIN = 250_000  # nm, IPC-7351's nominal courtyard excess
 _CONNECTOR = re.compile(r"^(?:J|P|CN|CON|X|USB)\d", re.I)
@@ -71,6 +74,35 @@ def _art(board: Board, model, skip: frozenset) -> dict[str, list]:
     for a in copper_art(board, outer, skip):
         art["front" if a.layers == (0,) else "back"].append(a.shape)
     return art
+
+
+def _silk_art(board: Board, moving: frozenset, area: float) -> dict[str, list]:
+    """Per side, silkscreen that stays where it is and that a placed part's silkscreen
+    or pads would meet (KiCad's silk_overlap, silk_over_copper): the drawings and
+    visible texts of footprints not in ``moving`` (fixed parts, logos), and the
+    board's own texts and drawings, each drawing covering less than a twentieth of
+    ``area`` (nm²; a frame drawn round the board does not bar its inside). Shapes in
+    board nm (`Problem.silk`: legalising keeps courtyard boxes off their boxes while
+    it can). Only for a project
+    whose DRC does not ignore both checks (StickHub's does, and its back is a third
+    covered by such art)."""
+    out = {"front": [], "back": []}
+    for layer, side in SILK_SIDES.items():
+        for shape, fp in drawn(board, layer):
+            if fp is None and shapely.box(*shape.bounds).area >= area / 20:
+                continue
+            if fp is None or fp.node not in moving:
+                out[side].append(shape)
+        for t in board.texts:
+            if t.text_of("layer") == layer and not t.flag("hide"):
+                out[side].append(text_box(t, None))
+    for fp in board.footprints:
+        if fp.node in moving:
+            continue
+        for t in footprint_texts(fp):
+            if t.visible and t.layer in SILK_SIDES:
+                out[SILK_SIDES[t.layer]].append(text_box(View(board, t.node), fp))
+    return out
 
 
 def _local_boxes(boxes: list, frame, margin: float) -> np.ndarray:
@@ -176,6 +208,9 @@ def build_problem(board: Board, rules, *, references: set[str] | None = None,
     # copper and solder-mask art that stays where it is (the board's own, logos): a pad
     # on it would short to the copper or be bared beside others (solder_mask_bridge)
     art = _art(board, model, frozenset(fp.node for fp, part in zip(views, parts) if part.movable))
+    silk = {"front": [], "back": []}
+    if any(rules.severity(rule) != "ignore" for rule in ("silk_overlap", "silk_over_copper")):
+        silk = _silk_art(board, frozenset(fp.node for fp, part in zip(views, parts) if part.movable), region.area)
     front, back = model.layers.mask(["F.Cu"]), model.layers.mask(["B.Cu"])
     for ko in model.keepouts:
         if ko is None or ko.polygon is None or (ko.flags or {}).get("footprints") is not True:
@@ -189,7 +224,8 @@ def build_problem(board: Board, rules, *, references: set[str] | None = None,
         nets[k] = name
     default = rules.netclass("")
     pitch = (default.track_width or 200_000) + (default.clearance or 200_000)
-    problem = Problem(parts, nets, region, float(gap), obstacles, [], len(model.layers.names), float(pitch), art)
+    problem = Problem(parts, nets, region, float(gap), obstacles, [], len(model.layers.names), float(pitch), art,
+                      silk)
     problem.decoupling = find_decoupling(parts, nets)
     return BoardPlacement(problem, views)
 
@@ -260,10 +296,11 @@ def judge(board: Board, rules, area=None) -> dict:
             **out}
 
 
-def run(board: Board, rules, options: Options, **kw) -> tuple[BoardPlacement, Result, list[str]]:
-    """Build, place and write: returns the problem, the engine's result and the
-    references moved."""
+def run(board: Board, rules, options: Options, **kw) -> tuple[BoardPlacement, Result, list[str], dict]:
+    """Build, place and write, then move the moved footprints' reference designators
+    clear of other silkscreen and pads (`legends.place_legends`): returns the
+    problem, the engine's result, the references moved and the legends' report."""
     bp = build_problem(board, rules, **kw)
     result = place(bp.problem, options)
     moved = apply_poses(bp, result, kw.get("pinned") or {})
-    return bp, result, moved
+    return bp, result, moved, place_legends(board, rules, moved)

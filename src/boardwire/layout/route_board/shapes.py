@@ -156,12 +156,14 @@ def _filled(g: View) -> bool:
     return bool(vals) and vals[0] in (b"yes", b"solid")
 
 
-def _text_box(t: View, fp: Footprint | None):
+def text_box(t: View, fp: Footprint | None, at=None, angle: float | None = None, tight: bool = False):
     """A box sure to hold a stroke-font text (KiCad draws each character within its
-    width; 1.5 heights cover accents and descenders), turned and placed."""
-    text = t.node.atoms()[1:2] if t.kind in ("fp_text",) else t.node.atoms()[:1]
-    if t.kind == "property":
-        text = t.node.atoms()[1:2]
+    width), turned and placed: where the text is, or anchored at ``at`` (board nm,
+    the point its justification refers to) at the absolute ``angle`` (degrees) when
+    given. Its height is 1.5 text
+    heights (accents and descenders), or 1.1 when ``tight`` (for a reference
+    designator: capitals and digits)."""
+    text = t.node.atoms()[1:2] if t.kind in ("fp_text", "property") else t.node.atoms()[:1]
     body = text[0].decode("utf-8", "replace").strip('"') if text else ""
     eff = t.child("effects")
     font = View(t.doc, eff.find("font")) if eff is not None and eff.find("font") is not None else None
@@ -172,18 +174,34 @@ def _text_box(t: View, fp: Footprint | None):
     th = float(thick[0]) * MM if thick else h / 8
     lines = body.split("\\n")
     bw = max(len(s) for s in lines) * w * 1.1 + th
-    bh = (len(lines) * 1.7 - 0.2) * h + th
-    x, y = t.point("at") or (0, 0)
-    angle = t.angle("at")
+    bh = (len(lines) * (1.3 if tight else 1.7) - 0.2) * h + th
     justify = View(t.doc, eff).values("justify") if eff is not None else []
     x0 = -bw / 2 if b"left" not in justify and b"right" not in justify else (0 if b"left" in justify else -bw)
     y0 = -bh / 2 if b"top" not in justify and b"bottom" not in justify else (0 if b"top" in justify else -bh)
     g = box(x0, y0, x0 + bw, y0 + bh)
-    if fp is not None:
-        dx, dy = rotate((x, y), fp.orientation)
-        x, y = fp.position[0] + dx, fp.position[1] + dy
+    if at is not None:
+        x, y = at
+    else:
+        x, y = t.point("at") or (0, 0)
+        if fp is not None:
+            dx, dy = rotate((x, y), fp.orientation)
+            x, y = fp.position[0] + dx, fp.position[1] + dy
+    angle = t.angle("at") if angle is None else angle
     g = affinity.translate(g, x, y)
     return affinity.rotate(g, -angle, origin=(x, y)) if angle else g
+
+
+def drawn(board: Board, layer: str, skip: frozenset = frozenset()):
+    """(shape, footprint or None) of each drawing on ``layer`` (top level and in
+    footprints not in ``skip``): its stroke as drawn (board nm), a filled closed
+    shape filled."""
+    for g, fp in _drawings(board, layer, skip):
+        geom = _drawing_geom(g, fp)
+        if geom is None:
+            continue
+        if _filled(g) and geom.geom_type == "LineString" and geom.is_closed:
+            geom = Polygon(geom.coords)
+        yield geom.buffer(max(_stroke_width(g), 1) / 2, 16), fp
 
 
 def copper_art(board: Board, layer_index: dict[str, int], skip: frozenset = frozenset()) -> list[Obstacle]:
@@ -193,13 +211,7 @@ def copper_art(board: Board, layer_index: dict[str, int], skip: frozenset = froz
     whose node is in ``skip`` is left out (the placer moves those)."""
     out = []
     for name, li in layer_index.items():
-        for g, fp in _drawings(board, name, skip):
-            geom = _drawing_geom(g, fp)
-            if geom is None:
-                continue
-            if _filled(g) and geom.geom_type == "LineString" and geom.is_closed:
-                geom = Polygon(geom.coords)
-            geom = geom.buffer(max(_stroke_width(g), 1) / 2, 16)
+        for geom, _ in drawn(board, name, skip):
             out.append(Obstacle(geom, (li,), 0, 0, kind="graphic"))
     # solder mask openings drawn on a mask layer: a track under one would be bared
     # next to whatever else the opening shows (KiCad's solder_mask_bridge)
@@ -226,7 +238,7 @@ def copper_art(board: Board, layer_index: dict[str, int], skip: frozenset = froz
         eff = t.child("effects")
         if eff is not None and b"hide" in eff.atoms():
             continue
-        out.append(Obstacle(_text_box(t, fp), (li,), 0, 0, kind="text"))
+        out.append(Obstacle(text_box(t, fp), (li,), 0, 0, kind="text"))
     return out
 
 
