@@ -77,3 +77,31 @@ def test_pad_positions_equal_pcbnew(pcbnew_python):
             assert ours == theirs, (name, fp.reference)
             n += len(ours)
         assert n > 200
+
+
+def test_footprint_text_unlocked_without_an_angle(tmp_path):
+    # KiCad 6-7 write a text's "unlocked" with or without an angle: (at -4 3.4 unlocked)
+    # on OLIMEX's RVPC board; reading the footprint's texts failed on it ("could not
+    # convert string to float"), and a move dropped the flag
+    import shutil
+
+    from boardwire.documents import open_document
+    from boardwire.documents.footprint_text import footprint_texts, place_text
+    from tests.inputs import need_corpus
+
+    src = need_corpus() / "OLIMEX__RVPC" / "HARDWARE" / "RVPC_Rev.B" / "RVPC_Rev_B.kicad_pcb"
+    if not src.is_file():
+        pytest.skip(f"{src} missing")
+    board_path = tmp_path / src.name
+    shutil.copy(src, board_path)
+    board = open_document(board_path)
+    fp = next(f for f in board.footprints if any(t.text == "o" for t in footprint_texts(f)))
+    text = next(t for t in footprint_texts(fp) if t.text == "o")
+    assert text.angle == 0.0 and text.name == "user"
+    original = board.to_bytes()
+    place_text(fp, text, (text.at[0] + 1_000_000, text.at[1]))
+    changed = board.to_bytes()
+    assert changed.count(b"unlocked") == original.count(b"unlocked")
+    lines = [(a, b) for a, b in zip(original.splitlines(), changed.splitlines()) if a != b]
+    assert lines == [(b'    (fp_text user "o" (at -4 3.4 unlocked) (layer "F.SilkS")',
+                      b'    (fp_text user "o" (at -3 3.4 unlocked) (layer "F.SilkS")')]

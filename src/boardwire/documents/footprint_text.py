@@ -15,7 +15,7 @@ from ..sexpr import atoms
 from ..sexpr.node import SList
 from .board import Footprint, rotate
 from .sexpr_doc import make
-from .views import Point
+from .views import Point, at_angle
 
 _FP_TEXT_NAMES = {b"reference": "Reference", b"value": "Value", b"user": "user"}
 
@@ -84,7 +84,7 @@ def footprint_texts(fp: Footprint) -> list[FootprintText]:
         if sz is not None and len(sz.atoms()) >= 2:
             size = (atoms.to_nm(sz.atoms()[0]), atoms.to_nm(sz.atoms()[1]))
         out.append(FootprintText(name, text, atoms.text(uid.atoms()[0]) if uid is not None and uid.atoms() else None,
-                                 (fx + dx, fy + dy), float(av[2]) if len(av) > 2 else 0.0,
+                                 (fx + dx, fy + dy), at_angle(av),
                                  atoms.text(layer.atoms()[0]) if layer is not None and layer.atoms() else None,
                                  not _hidden(node), size, node))
     return out
@@ -128,10 +128,12 @@ def place_text(fp: Footprint, text: FootprintText, at: Point | None = None,
             xy = [atoms.mm(lx), atoms.mm(ly)]
         else:
             xy = vals[:2]
-        rest = vals[2:3]
+        # (at x y [angle] [unlocked]): KiCad 5-7 write "unlocked" with or without an angle
+        has_angle = len(vals) > 2 and vals[2] != b"unlocked"
+        rest = vals[2:3] if has_angle else []
         if angle is not None:
             rest = [atoms.num(angle)] if angle or rest else []
-        doc.set_atoms(at_node, xy + rest + vals[3:])  # keep a trailing "unlocked"
+        doc.set_atoms(at_node, xy + rest + vals[3 if has_angle else 2:])  # keep a trailing "unlocked"
     if visible is not None and visible == _hidden(node):
         _set_hidden(doc, node, not visible)
 

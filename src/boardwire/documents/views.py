@@ -78,8 +78,7 @@ class View:
         return atoms.to_nm(vals[0]), atoms.to_nm(vals[1])
 
     def angle(self, head: str = "at") -> float:
-        vals = self.values(head)
-        return float(vals[2]) if len(vals) > 2 else 0.0
+        return at_angle(self.values(head))
 
     def flag(self, name: str) -> bool:
         """A yes/no setting in either spelling: ``(name yes)`` or a bare ``name`` atom."""
@@ -176,6 +175,14 @@ class Fielded(View):
             if vals and atoms.text(vals[0]) == name:
                 return p
         return None
+
+
+def at_angle(vals: list[bytes]) -> float:
+    """The angle (degrees) of ``(at x y [angle] [unlocked])``: 0 when absent (KiCad 5-7
+    write a footprint text's "unlocked" with or without an angle)."""
+    if len(vals) > 2 and vals[2] != b"unlocked":
+        return float(vals[2])
+    return 0.0
 
 
 def iter_views(doc, node: SList, kinds: dict[str, type]) -> Iterator[View]:
