@@ -12,8 +12,11 @@ windows that grow to the whole region (from the part's own size); in each window
 part tries its annealed turn and side with its routing room, then without it, then
 its other turns and side, before the window grows. A part that finds
 no spot anywhere tries every turn and side once more with a 20 µm gap only (a full
-board cut into pieces by the parts before it), and then over silkscreen that stays
-(`Problem.silk`: a part placed beats a silkscreen finding). Boxes are conservative:
+board cut into pieces by the parts before it). Silkscreen that stays (`Problem.silk`)
+bars a courtyard box only in the first windows, up to `SILK_WINDOWS` times the first
+one: past that a part goes over it (a part placed near its pose beats a silkscreen
+finding, and a search of the whole board for every part blocked by it would cost
+minutes on a full board). Boxes are conservative:
 two parts whose boxes keep the gap have courtyards that do too.
 """
 
@@ -31,6 +34,7 @@ CHUNK = 4096
 FIRST_CHUNK = 128
 BATCH = 1 << 20  # anchor x pad x art comparisons at a time
 LAST_GAP = 20_000.0  # nm: the courtyard gap of the last resort
+SILK_WINDOWS = 4  # silkscreen kept off in windows up to this many times the first
 
 
 class Board:
@@ -183,11 +187,13 @@ def legalise(problem: Problem, poses: list, margins: np.ndarray, grid: float,
             failed.append(i)
             out[i] = poses[i]
             continue
-        phases = [(tries, half, True), (last, LAST_GAP / 2, True)] + \
-            ([(last, LAST_GAP / 2, False)] if silk else [])
-        for phase, gap, keep_silk in phases:
-            radius = max(4 * grid, _size(part))
+        for phase, gap in ((tries, half), (last, LAST_GAP / 2)):
+            radius = first = max(4 * grid, _size(part))
             while spot is None:
+                # silkscreen that stays is kept off while the window is small: a part
+                # that finds no spot off it nearby goes over it (a silkscreen finding)
+                # rather than far away or nowhere
+                keep_silk = silk and gap == half and radius <= SILK_WINDOWS * first
                 for q2, f2, m in phase:
                     bare = np.array(box_of(part, q2, f2), dtype=float)
                     rel = grown_box(bare, m, gap, part.edge)

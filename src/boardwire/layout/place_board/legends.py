@@ -3,20 +3,20 @@ moved to a free spot beside their part.
 
 A placer moves each footprint's fields with it, so a reference can land on another
 part's pads or silkscreen: KiCad's ``silk_over_copper`` (silkscreen over a solder
-mask opening) and ``silk_overlap`` (silkscreen over other silkscreen), both from
-pcbnew's drc_test_provider_silk_clearance.cpp and drc_test_provider_silk_to_mask.cpp,
-with the board's ``min_silk_clearance``. For each field, in order: where it is
-now, if that spot is clear; else the nearest clear spot around the part's courtyard
-(above, below, left, right; level or upright text; sliding along the side, then
-further out), first off other parts' courtyards, then over them. A field with no
-clear spot stays where it is and is reported. Texts of a footprint may touch its
-own silkscreen (KiCad does not compare a footprint's silkscreen with itself), never
-its own pads. Lengths nm, angles degrees.
+mask opening: a pad's, or one drawn on F.Mask/B.Mask) and ``silk_overlap``
+(silkscreen over other silkscreen), from pcbnew's drc_test_provider_silk_clearance.cpp
+and its silk-to-mask test, with the board's ``min_silk_clearance``. For each field,
+in order: where it is now, if that spot is clear; else the nearest clear spot around
+the part's courtyard (above, below, left, right; level or upright text; sliding
+along the side, then further out), first off other parts' courtyards, then over
+them. A field with no clear spot stays where it is and is reported. KiCad compares a
+text with its own footprint's silkscreen too (only two drawings of one footprint are
+exempt), so a new spot keeps off its own outline and pads as off anyone's; the spot
+a text has now is judged without its own footprint (it met that before the
+footprint moved) and without our margin. Lengths nm, angles degrees.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import shapely
 from shapely import affinity
@@ -28,24 +28,10 @@ from ...geometry import geometry_of
 from ..route_board.shapes import drawn, text_box
 
 SILK_SIDES = {"F.SilkS": "front", "B.SilkS": "back"}  # as files name them (KiCad 9 shows F.Silkscreen)
+MASK_SIDES = {"F.Mask": "front", "B.Mask": "back"}  # openings drawn on the mask: silk there is clipped
 SAFETY = 50_000  # nm added to every clearance: our text box is an estimate of KiCad's strokes
 STEP = 250_000  # nm between spots along a side, and between rings
 RINGS = 6  # rings of spots around the courtyard (the first touching it)
-
-
-@dataclass
-class _Obstacles:
-    """Per side, shapes a text must not touch, with the footprint each belongs to
-    (None: the board's) and whether it is silkscreen (else a pad or hole)."""
-
-    shapes: list
-    owners: list
-    silk: list
-
-    def add(self, shape, owner, silk: bool) -> None:
-        self.shapes.append(shape)
-        self.owners.append(owner)
-        self.silk.append(silk)
 
 
 def place_legends(board: Board, rules, references: list[str]) -> dict:
@@ -60,23 +46,27 @@ def place_legends(board: Board, rules, references: list[str]) -> dict:
     clear = rules.value("min_silk_clearance") + SAFETY
     opening = board.mask_expansion + clear
     fronts, backs = model.layers.mask(["F.Cu"]), model.layers.mask(["B.Cu"])
-    obstacles = {side: _Obstacles([], [], []) for side in ("front", "back")}
-    for layer, side in SILK_SIDES.items():
+    obstacles: dict[str, list] = {"front": [], "back": []}  # shapes a text must not touch
+    owners: dict[str, list] = {"front": [], "back": []}  # the footprint node of each (None: the board)
+    for layer, side in (*SILK_SIDES.items(), *MASK_SIDES.items()):
         for shape, fp in drawn(board, layer):
-            obstacles[side].add(shape.buffer(clear), fp.node if fp is not None else None, True)
+            obstacles[side].append(shape.buffer(clear))
+            owners[side].append(fp.node if fp is not None else None)
         for t in board.texts:
             if t.text_of("layer") == layer and not t.flag("hide"):
-                obstacles[side].add(text_box(t, None).buffer(clear), None, True)
+                obstacles[side].append(text_box(t, None).buffer(clear))
+                owners[side].append(None)
     for item in model.items:
         if item is None or item.kind != "pad":
             continue
-        owner = model.footprints[item.fp].owner.node if item.fp is not None else None
         shape = shapely.buffer(item.core, item.r + opening) if item.r or opening else item.core
         if item.hole is not None:
             shape = shape.union(shapely.buffer(item.hole, item.hole_r + opening))
+        owner = model.footprints[item.fp].owner.node if item.fp is not None else None
         for side, bit in (("front", fronts), ("back", backs)):
             if item.mask & bit:
-                obstacles[side].add(shape, owner, False)
+                obstacles[side].append(shape)
+                owners[side].append(owner)
     courtyards = {"front": [], "back": []}
     for rec in model.footprints:
         if rec is None:
@@ -93,31 +83,33 @@ def place_legends(board: Board, rules, references: list[str]) -> dict:
                 todo.append((fp, t))
             else:  # another part's visible text: an obstacle where it is
                 box = text_box(View(board, t.node), fp, tight=t.name == "Reference")
-                obstacles[SILK_SIDES[t.layer]].add(box.buffer(clear), fp.node, True)
+                obstacles[SILK_SIDES[t.layer]].append(box.buffer(clear))
+                owners[SILK_SIDES[t.layer]].append(fp.node)
     todo.sort(key=lambda ft: (ft[1].name != "Reference", ft[0].reference))
-    trees = {side: shapely.STRtree(o.shapes) for side, o in obstacles.items()}
-    placed = {"front": [], "back": []}  # (box grown by the clearance, owner) placed so far
+    trees = {side: shapely.STRtree(shapes) for side, shapes in obstacles.items()}
+    placed = {"front": [], "back": []}  # the boxes placed so far, grown by the clearance
     moved, unplaced = [], []
     for fp, t in todo:
         side = SILK_SIDES[t.layer]
         view = View(board, t.node)
         tight = t.name == "Reference"
 
-        def clear_of(box, strict: bool, fp=fp, side=side) -> bool:
+        def clear_of(box, strict: bool, own_ok: bool = False, fp=fp, side=side) -> bool:
             if outline is not None and not outline.contains(box):
                 return False
-            o = obstacles[side]
-            for k in trees[side].query(box, predicate="intersects"):
-                if o.owners[k] is not fp.node or not o.silk[k]:
-                    return False
-            if any(owner is not fp.node and box.intersects(g) for g, owner in placed[side]):
+            if any(not (own_ok and owners[side][k] is fp.node) for k in trees[side].query(box, predicate="intersects")):
+                return False
+            if any(box.intersects(g) for g in placed[side]):
                 return False
             return not strict or not any(node is not fp.node and box.intersects(c)
                                          for c, node in courtyards[side])
 
         here = text_box(view, fp, tight=tight)
         spot = None
-        if clear_of(here, False):
+        # where it is: without our margin for the estimate (a text KiCad passes by a
+        # hair stays; the file changes only where it must), and whatever it meets of
+        # its own footprint met it there before the footprint moved
+        if clear_of(here.buffer(-SAFETY, join_style="mitre"), False, True):
             spot = (t.at, t.angle, here)
         else:
             rec_box = _part_box(model, fp)
@@ -128,14 +120,14 @@ def place_legends(board: Board, rules, references: list[str]) -> dict:
                     break
         if spot is None:
             unplaced.append(fp.reference)
-            placed[side].append((here.buffer(clear), fp.node))
+            placed[side].append(here.buffer(clear))
             continue
         at, angle, box = spot
         if (at, angle) != (t.at, t.angle):
             place_text(fp, t, at, angle)
             if fp.reference not in moved:
                 moved.append(fp.reference)
-        placed[side].append((box.buffer(clear), fp.node))
+        placed[side].append(box.buffer(clear))
     return {"moved": moved, "unplaced": sorted(set(unplaced))}
 
 

@@ -176,6 +176,8 @@ def text_box(t: View, fp: Footprint | None, at=None, angle: float | None = None,
     bw = max(len(s) for s in lines) * w * 1.1 + th
     bh = (len(lines) * (1.3 if tight else 1.7) - 0.2) * h + th
     justify = View(t.doc, eff).values("justify") if eff is not None else []
+    if b"mirror" in justify:  # drawn mirrored (the back): left-justified text runs leftwards
+        justify = [{b"left": b"right", b"right": b"left"}.get(j, j) for j in justify]
     x0 = -bw / 2 if b"left" not in justify and b"right" not in justify else (0 if b"left" in justify else -bw)
     y0 = -bh / 2 if b"top" not in justify and b"bottom" not in justify else (0 if b"top" in justify else -bh)
     g = box(x0, y0, x0 + bw, y0 + bh)
