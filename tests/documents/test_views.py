@@ -105,3 +105,24 @@ def test_footprint_text_unlocked_without_an_angle(tmp_path):
     lines = [(a, b) for a, b in zip(original.splitlines(), changed.splitlines()) if a != b]
     assert lines == [(b'    (fp_text user "o" (at -4 3.4 unlocked) (layer "F.SilkS")',
                       b'    (fp_text user "o" (at -3 3.4 unlocked) (layer "F.SilkS")')]
+
+
+def test_footprint_turned_with_an_unlocked_text(tmp_path):
+    # turning a footprint turned its texts' angles with float("unlocked") on OLIMEX's
+    # RVPC board (pcb.autoplace and pcb.rotate of U1 failed); the flag stays
+    import shutil
+
+    from boardwire.documents import open_document
+    from boardwire.documents.footprint_text import footprint_texts
+    from tests.inputs import need_corpus
+
+    src = need_corpus() / "OLIMEX__RVPC" / "HARDWARE" / "RVPC_Rev.B" / "RVPC_Rev_B.kicad_pcb"
+    if not src.is_file():
+        pytest.skip(f"{src} missing")
+    shutil.copy(src, tmp_path / src.name)
+    board = open_document(tmp_path / src.name)
+    fp = next(f for f in board.footprints if any(t.text == "o" for t in footprint_texts(f)))
+    fp.rotate_to(fp.orientation + 90)
+    text = next(t for t in footprint_texts(fp) if t.text == "o")
+    assert text.angle == 90.0
+    assert text.node.find("at").atoms()[2:] == [b"90", b"unlocked"]

@@ -265,3 +265,20 @@ def test_reference_texts_already_clear_are_not_moved(tmp_path):
         report = place_legends(od.doc, session_rules(Context(session), od), [fp.reference for fp in od.doc.footprints])
         assert report == {"moved": expected, "unplaced": []}
         assert (od.doc.to_bytes() == before) == (not expected)
+
+
+def test_a_part_with_no_spot_keeps_its_place(tmp_path):
+    # StickHub with courtyards checked, 22 parts around U1 re-placed: U1 finds no legal
+    # spot and stays where it was (turned 45 degrees: its courtyard's box there is kept
+    # clear); the parts legalised and refined after it used to be put over it (9 new
+    # courtyard overlaps with U1)
+    import shutil
+
+    src = need(DEMOS / "stickhub" / "StickHub.kicad_pcb")
+    for f in (src, src.with_suffix(".kicad_pro")):
+        shutil.copy(f, tmp_path / f.name)
+    courtyards_checked(tmp_path / src.name)
+    refs = [f"R{i}" for i in range(1, 14)] + ["C1", "C2", "C3", "C9", "C10", "C11", "U1", "U2", "Y1"]
+    result, _ = _place(tmp_path, src.name, allow_back=True, references=refs)
+    assert result["unplaced"] == ["U1"]
+    assert [pair for pair in result["overlapping"] if "U1" in pair] == []

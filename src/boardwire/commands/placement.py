@@ -9,7 +9,7 @@ from pydantic import Field
 
 from ..errors import InvalidArgs
 from ..layout.place import Options
-from ..layout.place_board import Pin, judge, run
+from ..layout.place_board import NoRegion, Pin, judge, run
 from ..registry import Context, command
 from .common import Args, Coord, DocArgs, EditArgs, Name, Result, nm, not_empty, pt
 from .drc_builtin import session_rules
@@ -48,7 +48,7 @@ def _area(area) -> tuple[int, int, int, int] | None:
     return tuple(nm(v) for v in area)
 
 
-def _no_region(e: ValueError, area) -> InvalidArgs:
+def _no_region(e: NoRegion, area) -> InvalidArgs:
     hint = ("Pass an area inside the board outline (query.describe gives its size), or leave it out."
             if area is not None and "area" in str(e) else "Draw the board outline first (pcb.outline) or pass an area.")
     return InvalidArgs(str(e), hint=hint, errors=[{"loc": "area", "msg": str(e), "type": "value"}])
@@ -93,7 +93,7 @@ def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
     try:
         bp, result, moved, legends = run(board, rules, opts, references=set(a.references) if a.references else None,
                                 pinned=pinned, area=area, allow_back=a.allow_back, edges=edges, gap=nm(a.clearance))
-    except ValueError as e:
+    except NoRegion as e:
         raise _no_region(e, a.area) from None
     ctx.progress(0.95, "scoring the placement")
     verdict = judge(board, rules, area)
@@ -111,7 +111,7 @@ def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
         fixed += f"; pinned off the board where asked: {', '.join(astray[:5])}"
     notes = (f"; {len(unplaced)} found no free spot and stayed where they were" if unplaced else "") + \
         (f"; {len(locked)} named but locked, not moved" if locked else "") + \
-        (f"; {len(legends['unplaced'])} reference text(s) found no clear silkscreen spot"
+        (f"; {len(legends['unplaced'])} silkscreen text(s) found no clear spot"
          if legends["unplaced"] else "") + \
         ("; every footprint is locked" if a.references is None and board.footprints
          and all(fp.locked for fp in board.footprints) else "") + \
@@ -137,7 +137,7 @@ def score_placement(ctx: Context, a: ScoreArgs) -> dict:
     od = ctx.session.get(a.path, "board", ctx.actor)
     try:
         verdict = judge(od.doc, session_rules(ctx, od), _area(a.area))
-    except ValueError as e:
+    except NoRegion as e:
         raise _no_region(e, a.area) from None
     return {"summary": f"{_overlaps(verdict)}, {verdict['off_board']} parts off the board"
                        f"{_on_art(verdict)}, ratsnest {verdict['ratsnest_length']:.0f} mm, "

@@ -21,6 +21,7 @@ from ..sexpr import atoms
 from ..sexpr.atoms import mm, quote
 from ..sexpr.node import SList
 from .sexpr_doc import make
+from .views import at_angle
 
 _POINT_HEADS = ("start", "end", "mid", "center", "at")
 _TEXTS = ("property", "fp_text", "fp_text_box")
@@ -45,8 +46,11 @@ def flip_layer(name: str) -> str:
 
 
 def _set_angle(doc, at: SList, angle: float, always: bool) -> None:
+    """Set the angle of ``(at x y [angle] [unlocked])``, keeping a text's trailing
+    "unlocked" (KiCad 5-7 write it with or without an angle)."""
     vals = at.atoms()
-    new = vals[:2] + ([atoms.num(angle)] if angle or always else [])
+    tail = vals[3:] if len(vals) > 2 and vals[2] != b"unlocked" else vals[2:]
+    new = vals[:2] + ([atoms.num(angle)] if angle or always else []) + tail
     if new != vals:
         doc.set_atoms(at, new)
 
@@ -67,7 +71,7 @@ def rotate(fp, new_angle: float) -> None:
         if head in _TEXTS or head == "pad":
             a = kid.find("at")
             if a is not None:
-                cur = float(a.atoms()[2]) if len(a.atoms()) > 2 else 0.0
+                cur = at_angle(a.atoms())
                 _set_angle(doc, a, norm360(cur + delta), always=head != "pad")
         elif head == "zone":
             fx, fy = fp.position

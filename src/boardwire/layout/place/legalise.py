@@ -49,6 +49,7 @@ class Board:
         self.fixed = {side: _bounds(problem.obstacles, side) for side in ("front", "back")}
         self.silk = {side: _bounds(problem.silk, side) for side in ("front", "back")}
         self.art = {side: _bounds(problem.art, side) for side in ("front", "back")}
+        self.gap = problem.gap
         half = problem.gap / 2
         for part in problem.parts:  # fixed parts are there before any other
             if not part.movable:
@@ -74,6 +75,14 @@ class Board:
                     & (c[..., 1] + p[None, :, None, 3] > art[None, None, :, 1])
                 ok[a:a + step] &= ~hit.any(axis=(1, 2))
         return ok
+
+    def add_left(self, part: Part) -> None:
+        """A movable part that found no spot stays where it was (`Part.pose`): the
+        parts placed after it keep off it."""
+        x, y, q, f = part.pose
+        half = self.gap / 2
+        now = np.array(part.box_now) if part.box_now is not None else np.array(box_of(part, q, f)) + (x, y, x, y)
+        self.add(now + (-half, -half, half, half), sides_of(part, f))
 
     def add(self, box, sides) -> None:
         for s in sides:
@@ -186,6 +195,7 @@ def legalise(problem: Problem, poses: list, margins: np.ndarray, grid: float,
         if _past(deadline):
             failed.append(i)
             out[i] = poses[i]
+            board.add_left(part)
             continue
         for phase, gap in ((tries, half), (last, LAST_GAP / 2)):
             radius = first = max(4 * grid, _size(part))
@@ -215,6 +225,7 @@ def legalise(problem: Problem, poses: list, margins: np.ndarray, grid: float,
         if spot is None:
             failed.append(i)
             out[i] = poses[i]
+            board.add_left(part)
         if progress is not None and n % 8 == 0:
             progress(n / max(1, len(order)), f"legalising: {n} of {len(order)} parts")
     return out, failed

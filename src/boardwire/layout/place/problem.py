@@ -48,6 +48,7 @@ class Part:
     edge: str | None = None
     facing: tuple[float, float] | None = None  # stored frame: the way its mating side looks
     pad_boxes: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))
+    box_now: tuple[float, float, float, float] | None = None  # board nm: its courtyard's box where it is
 
 
 @dataclass

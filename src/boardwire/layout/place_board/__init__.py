@@ -40,6 +40,11 @@ COURTYARD_MARGIN = 250_000  # nm, IPC-7351's nominal courtyard excess
 _CONNECTOR = re.compile(r"^(?:J|P|CN|CON|X|USB)\d", re.I)
 
 
+class NoRegion(ValueError):
+    """No region to place in: the board has no closed outline and no area was given, or
+    the area misses the outline."""
+
+
 @dataclass
 class Pin:
     """A caller's placement of one footprint (nm, degrees, front/back)."""
@@ -127,7 +132,7 @@ def build_problem(board: Board, rules, *, references: set[str] | None = None,
     (only those in ``references`` when given), minus ``pinned`` ones (fixed at the caller's
     pose); ``area`` (x1, y1, x2, y2 nm) narrows the board outline; parts may go on
     the back when ``allow_back`` (SMD parts only); ``edges``: reference -> board edge
-    for connectors. Raises ValueError for a board without a closed outline or area, or
+    for connectors. Raises `NoRegion` for a board without a closed outline or area, or
     an area that misses the outline."""
     model = geometry_of(board)
     pinned = pinned or {}
@@ -137,7 +142,7 @@ def build_problem(board: Board, rules, *, references: set[str] | None = None,
         box = shapely.box(*area)
         region = box if outline is None else outline.intersection(box)
     if region is None or region.is_empty:
-        raise ValueError("the area does not overlap the board outline" if area is not None and outline is not None
+        raise NoRegion("the area does not overlap the board outline" if area is not None and outline is not None
                          else "the board has no closed outline (Edge.Cuts) and no area was given")
     region = region.buffer(-rules.value("min_copper_edge_clearance"), join_style="mitre")
     fps = {fp.node: fp for fp in board.footprints}
@@ -202,7 +207,8 @@ def build_problem(board: Board, rules, *, references: set[str] | None = None,
                 facing = (float(v[0]), float(v[1]))
         parts.append(Part(ref, bx, outline, local, pad_nets, side, pose, through, movable,
                           movable and allow_back and not through, _sheet(fp),
-                          edges.get(ref) if movable else None, facing, _local_boxes(boxes, frame, margin)))
+                          edges.get(ref) if movable else None, facing, _local_boxes(boxes, frame, margin),
+                          court.bounds))
         views.append(fp)
     obstacles = {"front": [], "back": []}
     # copper and solder-mask art that stays where it is (the board's own, logos): a pad

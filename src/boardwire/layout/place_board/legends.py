@@ -77,14 +77,20 @@ def place_legends(board: Board, rules, references: list[str]) -> dict:
     todo: list[tuple[Footprint, FootprintText]] = []
     for fp in board.footprints:
         for t in footprint_texts(fp):
-            if not (t.visible and t.layer in SILK_SIDES and t.name != "user"):
+            if t.layer in MASK_SIDES:  # an opening, hidden or not (KiCad checks both)
+                side = MASK_SIDES[t.layer]
+            elif t.visible and t.layer in SILK_SIDES:
+                side = SILK_SIDES[t.layer]
+                if fp.reference in wanted and t.name != "user":
+                    todo.append((fp, t))
+                    continue
+            else:
                 continue
-            if fp.reference in wanted:
-                todo.append((fp, t))
-            else:  # another part's visible text: an obstacle where it is
-                box = text_box(View(board, t.node), fp, tight=t.name == "Reference")
-                obstacles[SILK_SIDES[t.layer]].append(box.buffer(clear))
-                owners[SILK_SIDES[t.layer]].append(fp.node)
+            # a text that stays (another part's, or a free text that moves with its
+            # footprint): an obstacle where it is
+            box = text_box(View(board, t.node), fp, tight=t.name == "Reference")
+            obstacles[side].append(box.buffer(clear))
+            owners[side].append(fp.node)
     todo.sort(key=lambda ft: (ft[1].name != "Reference", ft[0].reference))
     trees = {side: shapely.STRtree(shapes) for side, shapes in obstacles.items()}
     placed = {"front": [], "back": []}  # the boxes placed so far, grown by the clearance

@@ -162,7 +162,11 @@ def text_box(t: View, fp: Footprint | None, at=None, angle: float | None = None,
     the point its justification refers to) at the absolute ``angle`` (degrees) when
     given. Its height is 1.5 text
     heights (accents and descenders), or 1.1 when ``tight`` (for a reference
-    designator: capitals and digits)."""
+    designator: capitals and digits). A footprint's text is drawn upright, as pcbnew
+    draws it: at an angle in (90, 270] it is turned half round and its justification
+    swapped. A text box (``gr_text_box``) is its own box."""
+    if t.kind in ("gr_text_box", "fp_text_box"):
+        return _text_frame(t, fp)
     text = t.node.atoms()[1:2] if t.kind in ("fp_text", "property") else t.node.atoms()[:1]
     body = text[0].decode("utf-8", "replace").strip('"') if text else ""
     eff = t.child("effects")
@@ -178,6 +182,10 @@ def text_box(t: View, fp: Footprint | None, at=None, angle: float | None = None,
     justify = View(t.doc, eff).values("justify") if eff is not None else []
     if b"mirror" in justify:  # drawn mirrored (the back): left-justified text runs leftwards
         justify = [{b"left": b"right", b"right": b"left"}.get(j, j) for j in justify]
+    angle = t.angle("at") if angle is None else angle
+    if t.kind in ("fp_text", "property") and 90 < angle % 360 <= 270:  # kept upright
+        angle -= 180
+        justify = [_OPPOSITE.get(j, j) for j in justify]
     x0 = -bw / 2 if b"left" not in justify and b"right" not in justify else (0 if b"left" in justify else -bw)
     y0 = -bh / 2 if b"top" not in justify and b"bottom" not in justify else (0 if b"top" in justify else -bh)
     g = box(x0, y0, x0 + bw, y0 + bh)
@@ -188,7 +196,6 @@ def text_box(t: View, fp: Footprint | None, at=None, angle: float | None = None,
         if fp is not None:
             dx, dy = rotate((x, y), fp.orientation)
             x, y = fp.position[0] + dx, fp.position[1] + dy
-    angle = t.angle("at") if angle is None else angle
     g = affinity.translate(g, x, y)
     return affinity.rotate(g, -angle, origin=(x, y)) if angle else g
 
@@ -204,6 +211,29 @@ def drawn(board: Board, layer: str, skip: frozenset = frozenset()):
         if _filled(g) and geom.geom_type == "LineString" and geom.is_closed:
             geom = Polygon(geom.coords)
         yield geom.buffer(max(_stroke_width(g), 1) / 2, 16), fp
+
+
+_OPPOSITE = {b"left": b"right", b"right": b"left", b"top": b"bottom", b"bottom": b"top"}
+
+
+def _text_frame(t: View, fp: Footprint | None):
+    """A text box's own frame: its (start)/(end) box or its (pts) polygon, placed."""
+    def at(p):
+        if fp is None:
+            return p
+        dx, dy = rotate(p, fp.orientation)
+        return fp.position[0] + dx, fp.position[1] + dy
+
+    a, b = t.point("start"), t.point("end")
+    if a is not None and b is not None:
+        corners = [a, (b[0], a[1]), b, (a[0], b[1])]
+    else:
+        pts = t.child("pts")
+        corners = [(_nm(float(xy.atoms()[0])), _nm(float(xy.atoms()[1]))) for xy in
+                   (pts.lists("xy") if pts is not None else [])]
+    if len(corners) < 3:
+        return box(0, 0, 0, 0)
+    return Polygon([at(p) for p in corners]).buffer(0)
 
 
 def copper_art(board: Board, layer_index: dict[str, int], skip: frozenset = frozenset()) -> list[Obstacle]:
