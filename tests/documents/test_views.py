@@ -87,11 +87,9 @@ def test_footprint_text_unlocked_without_an_angle(tmp_path):
 
     from boardwire.documents import open_document
     from boardwire.documents.footprint_text import footprint_texts, place_text
-    from tests.inputs import need_corpus
+    from tests.inputs import need, need_corpus
 
-    src = need_corpus() / "OLIMEX__RVPC" / "HARDWARE" / "RVPC_Rev.B" / "RVPC_Rev_B.kicad_pcb"
-    if not src.is_file():
-        pytest.skip(f"{src} missing")
+    src = need(need_corpus() / "OLIMEX__RVPC" / "HARDWARE" / "RVPC_Rev.B" / "RVPC_Rev_B.kicad_pcb")
     board_path = tmp_path / src.name
     shutil.copy(src, board_path)
     board = open_document(board_path)
@@ -114,11 +112,9 @@ def test_footprint_turned_with_an_unlocked_text(tmp_path):
 
     from boardwire.documents import open_document
     from boardwire.documents.footprint_text import footprint_texts
-    from tests.inputs import need_corpus
+    from tests.inputs import need, need_corpus
 
-    src = need_corpus() / "OLIMEX__RVPC" / "HARDWARE" / "RVPC_Rev.B" / "RVPC_Rev_B.kicad_pcb"
-    if not src.is_file():
-        pytest.skip(f"{src} missing")
+    src = need(need_corpus() / "OLIMEX__RVPC" / "HARDWARE" / "RVPC_Rev.B" / "RVPC_Rev_B.kicad_pcb")
     shutil.copy(src, tmp_path / src.name)
     board = open_document(tmp_path / src.name)
     fp = next(f for f in board.footprints if any(t.text == "o" for t in footprint_texts(f)))
