@@ -21,7 +21,7 @@ from ..sexpr import atoms
 from ..sexpr.atoms import mm, quote
 from ..sexpr.node import SList
 from .sexpr_doc import make
-from .views import at_angle
+from .views import at_angle, split_at
 
 _POINT_HEADS = ("start", "end", "mid", "center", "at")
 _TEXTS = ("property", "fp_text", "fp_text_box")
@@ -49,8 +49,8 @@ def _set_angle(doc, at: SList, angle: float, always: bool) -> None:
     """Set the angle of ``(at x y [angle] [unlocked])``, keeping a text's trailing
     "unlocked" (KiCad 5-7 write it with or without an angle)."""
     vals = at.atoms()
-    tail = vals[3:] if len(vals) > 2 and vals[2] != b"unlocked" else vals[2:]
-    new = vals[:2] + ([atoms.num(angle)] if angle or always else []) + tail
+    xy, _, tail = split_at(vals)
+    new = xy + ([atoms.num(angle)] if angle or always else []) + tail
     if new != vals:
         doc.set_atoms(at, new)
 

@@ -15,7 +15,7 @@ from ..sexpr import atoms
 from ..sexpr.node import SList
 from .board import Footprint, rotate
 from .sexpr_doc import make
-from .views import Point, at_angle
+from .views import Point, at_angle, split_at
 
 _FP_TEXT_NAMES = {b"reference": "Reference", b"value": "Value", b"user": "user"}
 
@@ -121,19 +121,16 @@ def place_text(fp: Footprint, text: FootprintText, at: Point | None = None,
     doc, node = fp.doc, text.node
     if at is not None or angle is not None:
         at_node = node.find("at")
-        vals = at_node.atoms()
+        old_xy, rest, tail = split_at(at_node.atoms())  # a trailing "unlocked" is kept
         if at is not None:
             fx, fy = fp.position
             lx, ly = rotate((at[0] - fx, at[1] - fy), -fp.orientation)
             xy = [atoms.mm(lx), atoms.mm(ly)]
         else:
-            xy = vals[:2]
-        # (at x y [angle] [unlocked]): KiCad 5-7 write "unlocked" with or without an angle
-        has_angle = len(vals) > 2 and vals[2] != b"unlocked"
-        rest = vals[2:3] if has_angle else []
+            xy = old_xy
         if angle is not None:
             rest = [atoms.num(angle)] if angle or rest else []
-        doc.set_atoms(at_node, xy + rest + vals[3 if has_angle else 2:])  # keep a trailing "unlocked"
+        doc.set_atoms(at_node, xy + rest + tail)
     if visible is not None and visible == _hidden(node):
         _set_hidden(doc, node, not visible)
 

@@ -177,12 +177,18 @@ class Fielded(View):
         return None
 
 
-def at_angle(vals: list[bytes]) -> float:
-    """The angle (degrees) of ``(at x y [angle] [unlocked])``: 0 when absent (KiCad 5-7
-    write a footprint text's "unlocked" with or without an angle)."""
+def split_at(vals: list[bytes]) -> tuple[list[bytes], list[bytes], list[bytes]]:
+    """The atoms of ``(at x y [angle] [unlocked])`` as (x y, [angle] or [], the rest):
+    KiCad 5-7 write a footprint text's "unlocked" with or without an angle."""
     if len(vals) > 2 and vals[2] != b"unlocked":
-        return float(vals[2])
-    return 0.0
+        return vals[:2], vals[2:3], vals[3:]
+    return vals[:2], [], vals[2:]
+
+
+def at_angle(vals: list[bytes]) -> float:
+    """The angle (degrees) of ``(at x y [angle] [unlocked])``: 0 when absent."""
+    angle = split_at(vals)[1]
+    return float(angle[0]) if angle else 0.0
 
 
 def iter_views(doc, node: SList, kinds: dict[str, type]) -> Iterator[View]:

@@ -171,7 +171,6 @@ def legalise(problem: Problem, poses: list, margins: np.ndarray, grid: float,
     board = Board(problem)
     parts = problem.parts
     half = problem.gap / 2
-    silk = any(len(b) for b in board.silk.values())
     order = sorted((i for i, p in enumerate(parts) if p.movable),
                    key=lambda i: (parts[i].edge is None, not parts[i].through, -_area(parts[i]), parts[i].ref))
     out: dict[int, tuple] = {}
@@ -198,12 +197,12 @@ def legalise(problem: Problem, poses: list, margins: np.ndarray, grid: float,
             board.add_left(part)
             continue
         for phase, gap in ((tries, half), (last, LAST_GAP / 2)):
-            radius = first = max(4 * grid, _size(part))
+            radius = first = max(4 * grid, box_size(part.box))
             while spot is None:
                 # silkscreen that stays is kept off while the window is small: a part
                 # that finds no spot off it nearby goes over it (a silkscreen finding)
                 # rather than far away or nowhere
-                keep_silk = silk and gap == half and radius <= SILK_WINDOWS * first
+                keep_silk = gap == half and radius <= SILK_WINDOWS * first
                 for q2, f2, m in phase:
                     bare = np.array(box_of(part, q2, f2), dtype=float)
                     rel = grown_box(bare, m, gap, part.edge)
@@ -259,8 +258,9 @@ def free_spots(board: Board, cand: np.ndarray, rel, sides, bare, pads, k: int, s
     return np.array(found).reshape(-1, 2)
 
 
-def _size(part: Part) -> float:
-    x1, y1, x2, y2 = part.box
+def box_size(box) -> float:
+    """The longer side of a box (x1, y1, x2, y2)."""
+    x1, y1, x2, y2 = box
     return float(max(x2 - x1, y2 - y1))
 
 

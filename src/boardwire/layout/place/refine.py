@@ -23,7 +23,7 @@ import time
 
 import numpy as np
 
-from .legalise import Board, candidates, free_spots, sides_of
+from .legalise import Board, box_size, candidates, free_spots, sides_of
 from .poses import box_of, pad_boxes_of
 from .problem import Problem
 
@@ -83,7 +83,7 @@ def _relocate(problem: Problem, fixed: Board, annealer, poses, boxes, i: int, gr
     margin = float(boxes[i][2] - box_of(part, q0, f0)[2])
     targets = [annealer.optimal_region(i), (x0, y0)]
     sides = sides_of(part, f0)
-    size = _size(boxes[i])
+    size = box_size(boxes[i])
     step = grid * max(STEP, round(size / SPREAD / grid))  # big parts: coarser steps
     for q in range(4):
         bare = np.array(box_of(part, q, f0), dtype=float)
@@ -102,7 +102,3 @@ def _relocate(problem: Problem, fixed: Board, annealer, poses, boxes, i: int, gr
     boxes[i] = best_rel
     annealer.try_pose(i, best_pose)
     return now - best
-
-
-def _size(rel) -> float:
-    return float(max(rel[2] - rel[0], rel[3] - rel[1]))

@@ -213,10 +213,11 @@ def build_problem(board: Board, rules, *, references: set[str] | None = None,
     obstacles = {"front": [], "back": []}
     # copper and solder-mask art that stays where it is (the board's own, logos): a pad
     # on it would short to the copper or be bared beside others (solder_mask_bridge)
-    art = _art(board, model, frozenset(fp.node for fp, part in zip(views, parts) if part.movable))
+    moving = frozenset(fp.node for fp, part in zip(views, parts) if part.movable)
+    art = _art(board, model, moving)
     silk = {"front": [], "back": []}
     if any(rules.severity(rule) != "ignore" for rule in ("silk_overlap", "silk_over_copper")):
-        silk = _silk_art(board, frozenset(fp.node for fp, part in zip(views, parts) if part.movable), region.area)
+        silk = _silk_art(board, moving, region.area)
     front, back = model.layers.mask(["F.Cu"]), model.layers.mask(["B.Cu"])
     for ko in model.keepouts:
         if ko is None or ko.polygon is None or (ko.flags or {}).get("footprints") is not True:

@@ -68,9 +68,11 @@ def place_legends(board: Board, rules, references: list[str]) -> dict:
                 obstacles[side].append(shape)
                 owners[side].append(owner)
     courtyards = {"front": [], "back": []}
+    records = {}  # footprint node -> its geometry record
     for rec in model.footprints:
         if rec is None:
             continue
+        records[rec.owner.node] = rec
         for side, poly in rec.courtyard.items():
             if poly is not None:
                 courtyards[side].append((poly, rec.owner.node))
@@ -118,7 +120,7 @@ def place_legends(board: Board, rules, references: list[str]) -> dict:
         if clear_of(here.buffer(-SAFETY, join_style="mitre"), False, True):
             spot = (t.at, t.angle, here)
         else:
-            rec_box = _part_box(model, fp)
+            rec_box = _part_box(model, records.get(fp.node), fp)
             for strict in (True, False):
                 spot = next(((at, angle, box) for at, angle, box in _spots(view, rec_box, t, clear, tight)
                              if clear_of(box, strict)), None)
@@ -137,16 +139,16 @@ def place_legends(board: Board, rules, references: list[str]) -> dict:
     return {"moved": moved, "unplaced": sorted(set(unplaced))}
 
 
-def _part_box(model, fp: Footprint) -> tuple[float, float, float, float]:
-    """The footprint's courtyard box on its side (its pads' box when it has none)."""
-    for rec in model.footprints:
-        if rec is not None and rec.owner.node is fp.node:
-            poly = rec.courtyard.get(rec.side) or next((c for c in rec.courtyard.values() if c is not None), None)
-            if poly is not None:
-                return poly.bounds
-            pads = [model.items[i] for i in rec.pads if model.items[i] is not None]
-            if pads:
-                return shapely.union_all([shapely.buffer(p.core, p.r) for p in pads]).bounds
+def _part_box(model, rec, fp: Footprint) -> tuple[float, float, float, float]:
+    """The footprint's courtyard box on its side (its pads' box when it has none) from
+    its geometry record ``rec`` (None: its anchor)."""
+    if rec is not None:
+        poly = rec.courtyard.get(rec.side) or next((c for c in rec.courtyard.values() if c is not None), None)
+        if poly is not None:
+            return poly.bounds
+        pads = [model.items[i] for i in rec.pads if model.items[i] is not None]
+        if pads:
+            return shapely.union_all([shapely.buffer(p.core, p.r) for p in pads]).bounds
     x, y = fp.position
     return (x, y, x, y)
 
