@@ -45,6 +45,10 @@ def test_call_errors_exit_with_the_code(ws):
     assert json.loads(r.stdout)["error"]["code"] == "unknown-command"
     r = run(ws, "call", "query.describe", '{"path": "../b.kicad_pcb"}')
     assert r.returncode == EXIT_CODES["path-outside-workspace"]
+    # the message on stderr whole: rich took "[x1, y1, x2, y2]" for markup and dropped it
+    r = run(ws, "call", "pcb.autoplace", '{"path": "b.kicad_pcb", "area": [5, 5, 1, 1]}')
+    message = json.loads(r.stdout)["error"]["message"]
+    assert "[x1, y1, x2, y2]" in message and message in " ".join(r.stderr.split())
 
 
 @pytest.mark.kicad
@@ -57,3 +61,22 @@ def test_drc_render_and_doctor(ws, kicad_cli):
     assert r.returncode == 0 and (ws / "b3d.png").stat().st_size > 1000
     r = run(ws, "doctor")
     assert json.loads(r.stdout)["kicad_version"].startswith("9.")
+
+
+def test_ctrl_c_is_the_cancelled_code_and_saves_nothing(tmp_path):
+    """Ctrl-C on `boardwire call` exited 130 with nothing said (a fresh-user trial)."""
+    import signal
+    import time
+
+    shutil.copy(need(DEMOS / "pic_programmer" / "pic_programmer.kicad_pcb"), tmp_path / "p.kicad_pcb")
+    before = (tmp_path / "p.kicad_pcb").read_bytes()
+    p = subprocess.Popen([sys.executable, "-m", "boardwire.cli.main", "call", "pcb.autoplace",
+                          '{"path": "p.kicad_pcb", "time_limit": 120}'], cwd=tmp_path,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(5)  # started, not done (placing pic_programmer takes about 20 s)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == EXIT_CODES["cancelled"], err
+    assert json.loads(out)["error"]["code"] == "cancelled" and "cancelled" in err
+    assert (tmp_path / "p.kicad_pcb").read_bytes() == before

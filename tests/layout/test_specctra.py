@@ -63,12 +63,9 @@ def test_session_round_trip(pcbnew_python, tmp_path):
     assert session2.get("target/" + target.name).revision == 1
 
 
-def test_session_errors_and_unknown_nets(pcbnew_python, tmp_path):
-    """A garbage session is refused with what KiCad needs (it gives no reason) and the
-    board is left as it was; a session routing a net the board lacks is imported with
-    that net named (KiCad's importer joins such a wire to the pads it touches)."""
-    from boardwire.errors import CheckFailed
-
+def _routed(tmp_path):
+    """ecc83-pp stripped and routed by pcb.autoroute in ``tmp_path``: the session, the
+    board's path and document, and a Specctra session of its tracks."""
     src = need(DEMOS / "ecc83" / "ecc83-pp.kicad_pcb")
     routed = strip_board(src, tmp_path)
     session = Session(tmp_path)
@@ -77,15 +74,45 @@ def test_session_errors_and_unknown_nets(pcbnew_python, tmp_path):
     REGISTRY.call("pcb.exportDsn", {"path": routed.name, "output": "board.dsn"}, Context(session))
     via = re.search(r'\(via "([^"]+)"', (tmp_path / "board.dsn").read_text()).group(1)
     user = {layer.name: layer.user_name or layer.name for layer in ours.layers}
+    return session, routed, ours, _ses(ours, user, via)
+
+
+def test_session_errors_and_unknown_nets(pcbnew_python, tmp_path):
+    """A garbage session is refused with what KiCad needs (it gives no reason) and the
+    board is left as it was; a session routing a net the board lacks is imported with
+    that net named (KiCad's importer joins such a wire to the pads it touches)."""
+    from boardwire.errors import CheckFailed
+
+    session, routed, ours, text = _routed(tmp_path)
     before = ours.to_bytes()
     (tmp_path / "junk.ses").write_text("this is not a session\n")
     with pytest.raises(CheckFailed) as e:
         REGISTRY.call("pcb.importSes", {"path": routed.name, "session": "junk.ses"}, Context(session))
     assert "refused the file" in e.value.message and "exit 0" not in e.value.message
     assert "library_out" in e.value.hint and session.get(routed.name).doc.to_bytes() == before
-    text = _ses(ours, user, via)
     first = ours.tracks[0]
     net = {n.number: n.name for n in ours.nets}[first.net]
     (tmp_path / "renamed.ses").write_text(text.replace(f'(net "{net}"', '(net "NOPE"', 1))
     result = REGISTRY.call("pcb.importSes", {"path": routed.name, "session": "renamed.ses"}, Context(session))
     assert result["unknown_nets"] == ["NOPE"] and "NOPE" in result["summary"]
+
+
+def test_session_coordinates_out_of_range_or_off_the_board(pcbnew_python, tmp_path):
+    """A fresh-user trial: a wire at x = 99999999999 (tenths of a micrometre) became a
+    track from KiCad's coordinate limit (2147.48 mm, where its importer clamps) to the
+    board, with no word. Such a session is now refused and the board left as it was;
+    a wire merely off the board is imported and counted in ``outside_outline``."""
+    from boardwire.errors import InvalidArgs
+
+    session, routed, ours, text = _routed(tmp_path)
+    first = ours.tracks[0]
+    x = str(first.start[0] // 100)
+    assert text.count(f" {x} ") >= 1
+    before = ours.to_bytes()
+    (tmp_path / "far.ses").write_text(text.replace(f" {x} ", " 99999999999 ", 1))
+    with pytest.raises(InvalidArgs) as e:
+        REGISTRY.call("pcb.importSes", {"path": routed.name, "session": "far.ses"}, Context(session))
+    assert "coordinate limit" in e.value.message and session.get(routed.name).doc.to_bytes() == before
+    (tmp_path / "off.ses").write_text(text.replace(f" {x} ", f" {int(x) + 1_000_000} ", 1))  # 100 mm to the right
+    result = REGISTRY.call("pcb.importSes", {"path": routed.name, "session": "off.ses"}, Context(session))
+    assert result["outside_outline"] == 1 and "outside the board outline" in result["summary"]

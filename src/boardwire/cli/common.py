@@ -16,6 +16,7 @@ import json
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from ..errors import EXIT_CHECK_ERRORS, BoardwireError
 
@@ -31,7 +32,7 @@ def fail(e: BoardwireError, as_json: bool = False) -> None:
     stderr always) and exit with its code's status."""
     if as_json:
         print_json({"error": e.to_dict()})
-    err.print(f"[red]error[/red] {e.code}: {e.message}" + (f"\n  {e.hint}" if e.hint else ""))
+    err.print(f"[red]error[/red] {e.code}: {escape(e.message)}" + (f"\n  {escape(e.hint)}" if e.hint else ""))
     raise typer.Exit(e.exit_status)
 
 

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ..registry.tables import decode
@@ -118,8 +119,8 @@ def run(out: Path, as_json: bool = False) -> int:
         for col in ("#", "call", "ms", "result"):
             table.add_column(col, overflow="fold", no_wrap=col in ("#", "ms"))
         for i, row in enumerate(rows, 1):
-            result = row["result"] if row["ok"] else f"[red]{row['result']}[/red]"
-            table.add_row(str(i), row["call"], f"{row['ms']:.1f}", result)
+            result = escape(row["result"]) if row["ok"] else f"[red]{escape(row['result'])}[/red]"
+            table.add_row(str(i), escape(row["call"]), f"{row['ms']:.1f}", result)
         Console().print(table)
         Console().print(f"saved {out / BOARD}; render {out / 'ecc83-pp.png'}")
     hard = [r for r in rows if not r["ok"] and r["call"] not in ("check_drc", "render_png", "pcb_fillZones")]

@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..errors import BoardwireError, FileChangedOnDisk, IOFailure, NoDocument
+from ..errors import BoardwireError, Cancelled, FileChangedOnDisk, IOFailure, NoDocument
 from .common import err, exit_for, fail, print_json
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -143,6 +143,8 @@ def call(command_id: str = typer.Argument(..., help="Command id, e.g. pcb.addTra
         fail(e, True)
     except OSError as e:  # saving: the file system said no
         fail(IOFailure(str(e)), True)
+    except KeyboardInterrupt:  # Ctrl-C: said as the cancelled code, not a bare 130
+        fail(Cancelled(f"{command_id}: interrupted before it ended; nothing was saved"), True)
     print_json(result)
     exit_for(command_id, result)
 

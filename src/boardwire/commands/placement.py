@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from ..errors import InvalidArgs
-from ..layout.place import Options
+from ..layout.place import Options, OutOfTime
 from ..layout.place_board import NoRegion, Pin, judge, run
 from ..registry import Context, command
 from .common import Args, Coord, DocArgs, EditArgs, Name, Result, nm, not_empty, pt
@@ -95,12 +95,19 @@ def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
                                 pinned=pinned, area=area, allow_back=a.allow_back, edges=edges, gap=nm(a.clearance))
     except NoRegion as e:
         raise _no_region(e, a.area) from None
+    except OutOfTime as e:
+        raise InvalidArgs(f"time_limit {a.time_limit:g} s ran out while making the placement legal "
+                          f"({e.placed} of {e.total} parts had a spot); nothing was changed",
+                          errors=[{"loc": "time_limit", "msg": "too short for this board", "type": "value"}],
+                          hint="Give a longer time_limit (pic_programmer's 63 parts take about 20 s), "
+                               "or a smaller clearance if the parts cannot fit.") from None
     ctx.progress(0.95, "scoring the placement")
     verdict = judge(board, rules, area)
     ctx.progress(1.0, "done")
     unplaced = [bp.problem.parts[i].ref for i in result.unplaced]
-    # parts off the board: those placed here, apart from fixed ones left as they were
-    placed = {bp.problem.parts[i].ref for i in result.poses}
+    # parts off the board: those placed here, apart from fixed ones and ones that found
+    # no spot, left as they were
+    placed = {bp.problem.parts[i].ref for i in result.poses} - set(unplaced)
     off = verdict.pop("off_board_parts")
     verdict["off_board_parts"] = [r for r in off if r in placed]
     verdict["off_board"] = len(verdict["off_board_parts"])

@@ -7,8 +7,10 @@ import math
 from typing import Annotated
 
 from pydantic import Field
+from shapely.geometry import Point
 
-from ..errors import InvalidArgs, ServiceUnavailable
+from ..errors import InvalidArgs, ServiceUnavailable, UnsupportedFormat
+from ..geometry import geometry_of
 from ..kicad.pcbnew import pcbnew_python
 from ..kicad.snapshot import snapshot
 from ..kicad.specctra import export_dsn, import_ses, ses_nets
@@ -100,6 +102,14 @@ def autoroute(ctx: Context, a: AutorouteArgs) -> dict:
         raise ServiceUnavailable("the board has zones, and refilling them after routing needs KiCad's pcbnew",
                                  hint="Install KiCad 9, or pass refill_zones: false (the old fills then "
                                       "overlap the new tracks until you refill them).")
+    if has_zones and a.refill_zones:
+        from .zone_fill import refuse_stroked
+
+        try:
+            refuse_stroked(board)
+        except UnsupportedFormat as e:
+            e.hint = "Pass refill_zones: false to route without refilling, or save the board in KiCad 9 first."
+            raise
     area = tuple(nm(v) for v in a.area) if a.area is not None else None
     ctx.progress(0.0, "reading the board")
     layers = list(dict.fromkeys(a.layers)) if a.layers else None  # a layer named twice is the layer
@@ -176,6 +186,18 @@ def _via_key(v, names: dict[int, str]) -> tuple:
     return ("via", v.position, v.size, v.drill, tuple(v.layers), net)
 
 
+COORD_LIMIT = 2_147_000_000  # nm: KiCad's coordinates are 32-bit nanometres; its importer clamps there
+
+
+def _ends(t) -> list:
+    return [t.position] if t.kind == "via" else [t.start, t.end]
+
+
+def _near(outline, p) -> bool:
+    """Whether point ``p`` (nm) is on the board: inside its outline or within 1 mm."""
+    return outline.distance(Point(p)) <= 1_000_000
+
+
 @command("pcb.importSes", kind="edit", args=SesArgs, result=Result, long=True, destructive=True,
          examples=({"path": "board.kicad_pcb", "session": "board.ses"},))
 def import_specctra(ctx: Context, a: SesArgs) -> dict:
@@ -202,17 +224,26 @@ def import_specctra(ctx: Context, a: SesArgs) -> dict:
     for t in board.items(("segment", "arc", "via")):
         key = _via_key(t, ours_names) if t.kind == "via" else _track_key(t, ours_names)
         mine.setdefault(key, []).append(t)
-    kept = removed = 0
+    kept = removed = outside = 0
     added = []
     wanted = []
     for t in theirs.items(("segment", "arc", "via")):
         wanted.append((_via_key(t, their_names) if t.kind == "via" else _track_key(t, their_names), t))
+    far = [t for _, t in wanted if any(abs(c) >= COORD_LIMIT for p in _ends(t) for c in p)]
+    if far:
+        raise InvalidArgs(f"{len(far)} wire(s) or via(s) of the session lie at KiCad's coordinate limit "
+                          f"(±2147 mm): its coordinates or its resolution do not fit this board; nothing was changed",
+                          errors=[{"loc": "session", "msg": "coordinates out of range", "type": "value"}],
+                          hint="Import the session the router wrote for this board's pcb.exportDsn.")
+    outline = geometry_of(board).outline()
     for key, t in wanted:
         if mine.get(key):
             mine[key].pop()
             kept += 1
             continue
         net = board.net_number(key[-1]) or 0
+        if outline is not None and not all(_near(outline, p) for p in _ends(t)):
+            outside += 1
         if t.kind == "via":
             added.append(board.add_via(t.position, t.size, t.drill, tuple(t.layers[:2]) or ("F.Cu", "B.Cu"), net).uuid)
         else:  # KiCad's importer writes straight segments
@@ -228,7 +259,12 @@ def import_specctra(ctx: Context, a: SesArgs) -> dict:
     ctx.progress(1.0, "done")
     warn = (f"; nets not on the board, their wires taken as KiCad's importer joined them: "
             f"{', '.join(unknown[:5])}" if unknown else "")
+    if outside:
+        warn += f"; {outside} of the tracks and vias added reach outside the board outline"
+    if added and board.zones:
+        warn += "; zones not refilled (pcb.fillZones refills them)"
     return {"summary": f"session imported: {len(added)} tracks and vias added, {removed} removed, {kept} kept{warn}",
-            "added": len(added), "removed": removed, "kept": kept, "unknown_nets": unknown[:100],
+            "added": len(added), "removed": removed, "kept": kept, "outside_outline": outside,
+            "unknown_nets": unknown[:100],
             "moved_footprints_ignored": moved[:100]}
 

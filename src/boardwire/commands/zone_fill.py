@@ -7,7 +7,7 @@ rest of the board keeps its bytes and the change is one undo step.
 
 from __future__ import annotations
 
-from ..errors import NotFound
+from ..errors import NotFound, UnsupportedFormat
 from ..kicad.pcbnew import fill_zones
 from ..kicad.snapshot import snapshot
 from ..registry import Context
@@ -20,6 +20,7 @@ def fill(ctx: Context, path: str, ids: list[str]) -> dict:
     missing = [i for i in ids if i not in ours]
     if missing:
         raise NotFound(f"no zone with id {', '.join(missing)}")
+    refuse_stroked(board, ids)
     ctx.progress(0.05, "writing a snapshot for KiCad")
     with snapshot(ctx.session, od) as src:
         out = src.parent / ("filled_" + src.name)
@@ -29,3 +30,20 @@ def fill(ctx: Context, path: str, ids: list[str]) -> dict:
     changed = board.replace_fills(filled, ids)
     ctx.progress(1.0, "done")
     return {"summary": f"filled {changed} zone{'s' if changed != 1 else ''}", "zones": changed}
+
+
+def refuse_stroked(board, ids: list[str] | None = None) -> None:
+    """UnsupportedFormat when a zone to fill (those of ``ids``, default all but
+    keep-outs) is of a format whose fills KiCad strokes with the zone's minimum width
+    (`Zone.stroked_fill`, a KiCad 5 board): KiCad 9's fill is computed unstroked, so
+    written into such a file its copper would grow by half that width (a fresh-user
+    trial: 170 new clearance errors on a 5.99 board), and the token that says
+    otherwise is newer than the file."""
+    stroked = [z for z in board.zones if not z.is_keepout and (not ids or z.uuid in ids) and z.stroked_fill]
+    if stroked:
+        z = stroked[0]
+        raise UnsupportedFormat(
+            f"{len(stroked)} zone(s) ({z.net_name or 'no net'} on {', '.join(z.layers)} first) are of KiCad 5's "
+            f"format (board version {board.version}), whose fills are stroked with the zone's minimum width; "
+            f"KiCad 9's fill cannot be written into it unchanged; nothing was changed",
+            hint="Save the board in KiCad 9 (that upgrades its format), then fill again.")

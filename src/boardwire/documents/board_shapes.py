@@ -27,6 +27,7 @@ import numpy as np
 from ..sexpr import atoms
 from ..sexpr.node import SList
 from .board import Footprint, rotate
+from .versions import STROKED_FILLS_BEFORE, zone_fill_stroked
 from .views import Point, View
 
 _NM = atoms.IU_PER_MM
@@ -350,10 +351,8 @@ def read_zone(view: View) -> ZoneData:
             if len(pts) >= 3:
                 fills.setdefault(layer, []).append(pts)
     fat = _vals(kids.get(b"filled_areas_thickness"))
-    # KiCad 5 fills (no filled_areas_thickness token) were stroked with min_thickness
-    thick = (fat[0] in (b"yes", b"true")) if fat else (kids.get(b"fill") is not None
-                                                       and view.doc is not None
-                                                       and (view.doc.version or 0) < 20200000)
+    thick = zone_fill_stroked(view.doc.version if view.doc is not None else STROKED_FILLS_BEFORE,
+                              fat[0] if fat else None, kids.get(b"fill") is not None)
     attr = kids.get(b"attr")
     teardrop = attr is not None and any(k.head == "teardrop" for k in attr.lists())
     zname = _vals(kids.get(b"name"))

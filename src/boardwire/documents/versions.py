@@ -48,6 +48,20 @@ _BOARD_FEATURES = {
     "fp_units": 20260206,
 }
 
+# Before this board version, a zone without ``filled_areas_thickness`` has its filled
+# polygons stroked with its minimum width (KiCad 5's fills; KiCad 9 still reads them so).
+STROKED_FILLS_BEFORE = 20200000
+
+
+def zone_fill_stroked(version: int | None, thickness: bytes | None, fill: bool) -> bool:
+    """Whether KiCad strokes a zone's filled polygons with its minimum width: its
+    ``(filled_areas_thickness yes)``, or (``thickness`` None: no such token) a zone
+    with a ``fill`` in a file older than `STROKED_FILLS_BEFORE`."""
+    if thickness is not None:
+        return thickness in (b"yes", b"true")
+    return fill and (version or 0) < STROKED_FILLS_BEFORE
+
+
 # Schematic features (``SEXPR_SCHEMATIC_FILE_VERSION`` history) and their version.
 _SCHEMATIC_FEATURES = {
     "boolean_hide": 20241004,

@@ -63,6 +63,9 @@ class BoardGeometry:
         self.generation = 0
         self._flash: dict[int, int] = {}
         self._seq: dict[View, int] = {}  # document order of top-level items
+        # called with the model before `sync` re-reads pending edits (old shapes still
+        # here): the edit feedback sees edits a command synced itself
+        self.before_sync: list = []
         tracks: list = []
         for n, view in enumerate(board.items()):
             self._seq[view] = n
@@ -183,6 +186,8 @@ class BoardGeometry:
         added item ids)."""
         if not self._log.pending:
             return [], []
+        for hook in list(self.before_sync):
+            hook(self)
         removed, added = [], []
         touched = touched_items(self.board, self._log)
         if any(view.kind == "net" for view, _ in touched):

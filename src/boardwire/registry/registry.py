@@ -94,8 +94,9 @@ class Registry:
     def on_edit(self, hook) -> None:
         """Wrap every edit command: ``hook(cmd, args, ctx)`` runs before the edit and
         returns None or a function that is called with the edit's result once the edit
-        is committed (and may add keys to it, e.g. the violations it introduced). A
-        failing hook is logged and never fails the edit."""
+        is committed (and may add keys to it, e.g. the violations it introduced); when
+        the edit fails instead, that function's ``abandon()`` is called if it has one.
+        A failing hook is logged and never fails the edit."""
         self._edit_hooks.append(hook)
 
     def _before_edit(self, cmd: Command, args, ctx: Context) -> list:
@@ -228,8 +229,12 @@ class Registry:
                 path = getattr(args, cmd.edits or "path", None)
                 expect = {path: getattr(args, "revision", None)} if path else None
                 afters = self._before_edit(cmd, args, ctx)
-                out = session.edit(cmd.id, lambda: cmd.handler(ctx, args), actor=ctx.actor,
-                                   expect=expect, new_ids=ctx.new_ids)
+                try:
+                    out = session.edit(cmd.id, lambda: cmd.handler(ctx, args), actor=ctx.actor,
+                                       expect=expect, new_ids=ctx.new_ids)
+                except BaseException:
+                    _abandon(afters)
+                    raise
             elif cmd.kind == "query":
                 with session.lock:
                     out = cmd.handler(ctx, args)
@@ -261,6 +266,14 @@ class Registry:
                 out.setdefault("revision", od.revision)
             self._after_edit(cmd, afters, out)
         return out
+
+
+def _abandon(afters: list) -> None:
+    for after in afters:
+        try:
+            getattr(after, "abandon", lambda: None)()
+        except Exception:
+            log.error("edit hook failed abandoning: %s", traceback.format_exc())
 
 
 class _Call:

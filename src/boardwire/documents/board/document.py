@@ -248,16 +248,29 @@ class Board(BoardReading):
     def replace_fills(self, filled: bytes, ids: list[str] | None = None) -> int:
         """Take the zone fills of ``filled`` (this board as KiCad's filler saved it):
         each zone (those of ``ids``, default every zone) gets KiCad's ``fill`` settings
-        and ``filled_polygon`` lists, matched by zone id; nothing else changes. Returns
-        how many zones were filled; CheckFailed if KiCad's board lacks one of them."""
-        theirs = Board(filled).zones_by_id()
+        and ``filled_polygon`` lists; nothing else changes. Zones are matched by net,
+        layers and outline (in order, for zones alike in all three), else by id: KiCad
+        gives new ids to zones whose ids repeat (a KiCad 5.99 board's ``(tstamp 0)``)
+        and writes a legacy 8-digit ``tstamp`` as a full UUID. Returns how many zones
+        were filled; CheckFailed if KiCad's board lacks one of them."""
+        theirs = Board(filled).zones
+        alike: dict[tuple, list] = {}
+        for z in theirs:
+            alike.setdefault(_zone_key(z), []).append(z)
+        by_id = {z.uuid: z for z in theirs if z.uuid}
+        taken: set[int] = set()
         changed = 0
-        for uid, zone in self.zones_by_id().items():
+        for zone in self.zones:
+            uid = zone.uuid
             if ids and uid not in ids:
                 continue
-            kicad = theirs.get(uid)
+            kicad = next((z for z in alike.get(_zone_key(zone), []) if id(z.node) not in taken), None)
+            if kicad is None and uid in by_id and id(by_id[uid].node) not in taken:
+                kicad = by_id[uid]
             if kicad is None:
-                raise CheckFailed(f"KiCad's filled board lost zone {uid}")
+                raise CheckFailed(f"KiCad's filled board lost zone {uid or '(no id)'} "
+                                  f"({zone.net_name or 'no net'} on {', '.join(zone.layers)})")
+            taken.add(id(kicad.node))
             for old in list(zone.node.lists("filled_polygon")):
                 self.remove(old)
             fill_kicad, fill_ours = kicad.child("fill"), zone.child("fill")
@@ -267,6 +280,11 @@ class Board(BoardReading):
                 self.insert(zone.node, as_tree(poly.to_bytes()))
             changed += 1
         return changed
+
+
+def _zone_key(zone) -> tuple:
+    """What matches a zone to KiCad's copy of it: net name, layers, outline (nm)."""
+    return zone.net_name or "", tuple(zone.layers), tuple(zone.outline)
 
 
 def _invalid(loc: str, msg: str) -> InvalidArgs:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ...sexpr import atoms
 from ...sexpr.atoms import mm
+from ..versions import zone_fill_stroked
 from ..views import Point, View
 
 _POINT_HEADS = ("at", "start", "end", "mid", "center")
@@ -162,6 +163,14 @@ class Zone(BoardItem):
     @property
     def filled(self) -> bool:
         return self.child("filled_polygon") is not None
+
+    @property
+    def stroked_fill(self) -> bool:
+        """Whether KiCad strokes this zone's filled polygons with its minimum width
+        (`versions.zone_fill_stroked`: a KiCad 5 format's fills)."""
+        token = self.values("filled_areas_thickness")
+        return zone_fill_stroked(self.doc.version if self.doc is not None else None,
+                                 token[0] if token else None, self.child("fill") is not None)
 
     def spec(self):
         """The zone's settings as a `new_items.ZoneSpec` (nm), None when it has some

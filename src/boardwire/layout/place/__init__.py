@@ -7,6 +7,6 @@ poses (overlaps, off-board, ratsnest, routability, decoupling).
 """
 
 from .engine import place, routing_room
-from .problem import EDGES, Decoupling, Options, Part, Problem, Result
+from .problem import EDGES, Decoupling, Options, OutOfTime, Part, Problem, Result
 
-__all__ = ["EDGES", "Decoupling", "Options", "Part", "Problem", "Result", "place", "routing_room"]
+__all__ = ["EDGES", "Decoupling", "Options", "OutOfTime", "Part", "Problem", "Result", "place", "routing_room"]

@@ -17,7 +17,7 @@ from .anneal import Annealer
 from .legalise import legalise
 from .refine import refine
 from .poses import box_of
-from .problem import Options, Problem, Result
+from .problem import Options, OutOfTime, Problem, Result
 from .score import crossings, net_pins, spanning_length
 
 ROOM_PER_PIN = 0.35e6  # nm of margin per square root of a part's pad count
@@ -70,8 +70,8 @@ def place(problem: Problem, options: Options | None = None) -> Result:
     then the fewest ratsnest crossings (`score.crossings`), then the shortest
     ratsnest. A restart begins only while the time spent so far, plus what the last
     one took, stays within the time limit. Annealing stops at `ANNEAL_SHARE` of the
-    time left; legalising stops at the limit (parts not placed by then count as
-    finding no spot), and so does refining. Deterministic for a problem, options and
+    time left; legalising raises `OutOfTime` at the limit (unless a restart before
+    finished: that one is kept), and refining stops there (legal as it is). Deterministic for a problem, options and
     seed (unless the time limit cuts the work short)."""
     options = options or Options()
     started = time.monotonic()
@@ -99,9 +99,14 @@ def place(problem: Problem, options: Options | None = None) -> Result:
                             margins)
         moves += annealer.run()
         boxes: dict = {}
-        poses, failed = legalise(problem, annealer.poses(), margins, options.grid,
-                                 stage(share[0] + 0.85 / runs, share[0] + 0.95 / runs), started + options.time_limit,
-                                 boxes)
+        try:
+            poses, failed = legalise(problem, annealer.poses(), margins, options.grid,
+                                     stage(share[0] + 0.85 / runs, share[0] + 0.95 / runs),
+                                     started + options.time_limit, boxes)
+        except OutOfTime:
+            if best is None:
+                raise
+            break  # a restart the time limit cut short: the best finished one stands
         poses = refine(problem, annealer, poses, boxes, options.grid, started + options.time_limit,
                        stage(share[0] + 0.95 / runs, share[1]))
         movable = {i: pose for i, pose in poses.items() if problem.parts[i].movable}

@@ -12,7 +12,9 @@ windows that grow to the whole region (from the part's own size); in each window
 part tries its annealed turn and side with its routing room, then without it, then
 its other turns and side, before the window grows. A part that finds
 no spot anywhere tries every turn and side once more with a 20 µm gap only (a full
-board cut into pieces by the parts before it). Silkscreen that stays (`Problem.silk`)
+board cut into pieces by the parts before it); parts that find none stay where they
+are, and the others are placed again with them there from the start (so none lands
+over them). Silkscreen that stays (`Problem.silk`)
 bars a courtyard box only in the first windows, up to `SILK_WINDOWS` times the first
 one: past that a part goes over it (a part placed near its pose beats a silkscreen
 finding, and a search of the whole board for every part blocked by it would cost
@@ -28,13 +30,14 @@ import numpy as np
 import shapely
 
 from .poses import box_of, facing_quarter, grown_box, pad_boxes_of
-from .problem import Part, Problem
+from .problem import OutOfTime, Part, Problem
 
 CHUNK = 4096
 FIRST_CHUNK = 128
 BATCH = 1 << 20  # anchor x pad x art comparisons at a time
 LAST_GAP = 20_000.0  # nm: the courtyard gap of the last resort
 SILK_WINDOWS = 4  # silkscreen kept off in windows up to this many times the first
+PASSES = 3  # legalising passes at most (parts that found no spot kept from the start)
 
 
 class Board:
@@ -162,12 +165,30 @@ def legalise(problem: Problem, poses: list, margins: np.ndarray, grid: float,
              progress=None, deadline: float | None = None,
              boxes: dict | None = None) -> tuple[dict[int, tuple], list[int]]:
     """Legal poses for the movable parts (index -> pose) and the parts that found no
-    spot (left at their annealed pose); ``boxes``, when given, gets the box each part
+    spot (they stay where they are, `Part.pose`); ``boxes``, when given, gets the box each part
     placed was placed with (index -> x1, y1, x2, y2 relative to its anchor, nm: its
-    courtyard box grown by the room and gap it got). Past ``deadline`` (``time.monotonic()``), the
-    parts not yet placed are not searched for: they count as finding no spot (a
-    board with no room for its parts, say a courtyard clearance of centimetres, would
-    otherwise search every anchor of the board, turn and side for each)."""
+    courtyard box grown by the room and gap it got). When parts find no spot, the
+    others are placed again with those kept where they are from the start (up to
+    `PASSES` times), so no part placed lands over one that stays. Raises `OutOfTime`
+    when ``deadline`` (``time.monotonic()``) passes first (a board with no room for
+    its parts, say a courtyard clearance of centimetres, would otherwise search every
+    anchor of the board, turn and side for each)."""
+    left: list[int] = []
+    for _ in range(PASSES):
+        got: dict | None = {} if boxes is not None else None
+        out, failed = _pass(problem, poses, margins, grid, progress, deadline, got, left)
+        new = [i for i in failed if i not in left]
+        if not new:
+            break
+        left += new
+    if boxes is not None:
+        boxes.update(got)
+    return out, failed
+
+
+def _pass(problem: Problem, poses: list, margins: np.ndarray, grid: float, progress, deadline, boxes,
+          left: list[int]) -> tuple[dict[int, tuple], list[int]]:
+    """One legalising pass, the parts of ``left`` kept where they are from the start."""
     board = Board(problem)
     parts = problem.parts
     half = problem.gap / 2
@@ -175,6 +196,12 @@ def legalise(problem: Problem, poses: list, margins: np.ndarray, grid: float,
                    key=lambda i: (parts[i].edge is None, not parts[i].through, -_area(parts[i]), parts[i].ref))
     out: dict[int, tuple] = {}
     failed: list[int] = []
+    for i in left:
+        board.add_left(parts[i])
+        out[i] = poses[i]
+        failed.append(i)
+    kept = set(left)
+    order = [i for i in order if i not in kept]
     bx1, by1, bx2, by2 = board.bounds
     whole = float(np.hypot(bx2 - bx1, by2 - by1))
     for n, i in enumerate(order):
@@ -192,10 +219,7 @@ def legalise(problem: Problem, poses: list, margins: np.ndarray, grid: float,
             if part.edge is None else tries[1:]
         spot = None
         if _past(deadline):
-            failed.append(i)
-            out[i] = poses[i]
-            board.add_left(part)
-            continue
+            raise OutOfTime(len(out) - len(failed), len(order) + len(left))
         for phase, gap in ((tries, half), (last, LAST_GAP / 2)):
             radius = first = max(4 * grid, box_size(part.box))
             while spot is None:
@@ -216,8 +240,10 @@ def legalise(problem: Problem, poses: list, margins: np.ndarray, grid: float,
                         if boxes is not None:
                             boxes[i] = rel
                         break
-                if radius >= whole or _past(deadline):
+                if radius >= whole:
                     break
+                if _past(deadline):
+                    raise OutOfTime(len(out) - len(failed), len(order) + len(left))
                 radius *= 2
             if spot is not None:
                 break

@@ -117,3 +117,13 @@ class Result:
     unplaced: list[int]
     seconds: float
     moves: int = 0
+
+
+class OutOfTime(Exception):
+    """The time limit ran out while the parts were being made legal: a placement
+    with parts left where they were would have the placed ones over them, so none is
+    given. ``placed`` of ``total`` movable parts had a legal spot by then."""
+
+    def __init__(self, placed: int, total: int):
+        super().__init__(f"{placed} of {total} parts placed when the time ran out")
+        self.placed, self.total = placed, total
