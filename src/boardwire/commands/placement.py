@@ -120,8 +120,8 @@ def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
         (f"; {len(locked)} named but locked, not moved" if locked else "") + \
         (f"; {len(legends['unplaced'])} silkscreen text(s) found no clear spot"
          if legends["unplaced"] else "") + \
-        ("; every footprint is locked" if a.references is None and board.footprints
-         and all(fp.locked for fp in board.footprints) else "") + \
+        (f"; every footprint is locked{' (pinned ones moved where asked)' if moved else ''}"
+         if a.references is None and board.footprints and all(fp.locked for fp in board.footprints) else "") + \
         ("; the board has no footprints yet (project.updatePcb brings them from the schematic)"
          if not board.footprints else "")
     return {"summary": f"placed {len(result.poses) - len(unplaced)} footprints ({len(moved)} moved){notes}: "
