@@ -9,7 +9,7 @@ from typing import Annotated
 from pydantic import Field
 from shapely.geometry import Point
 
-from ..errors import InvalidArgs, ServiceUnavailable, UnsupportedFormat
+from ..errors import InvalidArgs, ServiceUnavailable
 from ..geometry import geometry_of
 from ..kicad.pcbnew import pcbnew_python
 from ..kicad.snapshot import snapshot
@@ -105,11 +105,8 @@ def autoroute(ctx: Context, a: AutorouteArgs) -> dict:
     if has_zones and a.refill_zones:
         from .zone_fill import refuse_stroked
 
-        try:
-            refuse_stroked(board)
-        except UnsupportedFormat as e:
-            e.hint = "Pass refill_zones: false to route without refilling, or save the board in KiCad 9 first."
-            raise
+        refuse_stroked(board, hint="Pass refill_zones: false to route without refilling, "
+                                   "or save the board in KiCad 9 first.")
     area = tuple(nm(v) for v in a.area) if a.area is not None else None
     ctx.progress(0.0, "reading the board")
     layers = list(dict.fromkeys(a.layers)) if a.layers else None  # a layer named twice is the layer

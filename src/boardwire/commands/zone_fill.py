@@ -32,7 +32,8 @@ def fill(ctx: Context, path: str, ids: list[str]) -> dict:
     return {"summary": f"filled {changed} zone{'s' if changed != 1 else ''}", "zones": changed}
 
 
-def refuse_stroked(board, ids: list[str] | None = None) -> None:
+def refuse_stroked(board, ids: list[str] | None = None,
+                   hint: str = "Save the board in KiCad 9 (that upgrades its format), then fill again.") -> None:
     """UnsupportedFormat when a zone to fill (those of ``ids``, default all but
     keep-outs) is of a format whose fills KiCad strokes with the zone's minimum width
     (`Zone.stroked_fill`, a KiCad 5 board): KiCad 9's fill is computed unstroked, so
@@ -46,4 +47,4 @@ def refuse_stroked(board, ids: list[str] | None = None) -> None:
             f"{len(stroked)} zone(s) ({z.net_name or 'no net'} on {', '.join(z.layers)} first) are of KiCad 5's "
             f"format (board version {board.version}), whose fills are stroked with the zone's minimum width; "
             f"KiCad 9's fill cannot be written into it unchanged; nothing was changed",
-            hint="Save the board in KiCad 9 (that upgrades its format), then fill again.")
+            hint=hint)

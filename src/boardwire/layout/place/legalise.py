@@ -202,6 +202,10 @@ def _pass(problem: Problem, poses: list, margins: np.ndarray, grid: float, progr
         failed.append(i)
     kept = set(left)
     order = [i for i in order if i not in kept]
+
+    def out_of_time() -> OutOfTime:
+        return OutOfTime(len(out) - len(failed), len(order) + len(left))
+
     bx1, by1, bx2, by2 = board.bounds
     whole = float(np.hypot(bx2 - bx1, by2 - by1))
     for n, i in enumerate(order):
@@ -219,7 +223,7 @@ def _pass(problem: Problem, poses: list, margins: np.ndarray, grid: float, progr
             if part.edge is None else tries[1:]
         spot = None
         if _past(deadline):
-            raise OutOfTime(len(out) - len(failed), len(order) + len(left))
+            raise out_of_time()
         for phase, gap in ((tries, half), (last, LAST_GAP / 2)):
             radius = first = max(4 * grid, box_size(part.box))
             while spot is None:
@@ -243,7 +247,7 @@ def _pass(problem: Problem, poses: list, margins: np.ndarray, grid: float, progr
                 if radius >= whole:
                     break
                 if _past(deadline):
-                    raise OutOfTime(len(out) - len(failed), len(order) + len(left))
+                    raise out_of_time()
                 radius *= 2
             if spot is not None:
                 break
