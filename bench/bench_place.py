@@ -4,7 +4,10 @@ For each of ROUTING-NOTES' four boards: the human placement with tracks, vias an
 copper zones stripped is routed by pcb.autoroute (the reference); then every
 unlocked footprint is scattered over the outline's box at a random quarter turn
 (`tests.layout.judge.scatter_board`, seed 1), pcb.autoplace places them (seed 1; the
-back side allowed where the human design uses it) and pcb.autoroute routes the result.
+back side allowed where the human design uses it; ``route_trials`` 3 unless
+``--route-trials`` says otherwise: up to three trial routes, the parts at the
+connections a trial left moved before the next, the best trial's placement kept) and
+pcb.autoroute routes the result.
 ``kicad-cli pcb drc`` judges both: after placing, courtyard overlaps (checked even
 where the project ignores them), other errors the placement made (types the stripped
 human board has fewer of: a pad on a logo's solder-mask opening, pads shorted;
@@ -16,7 +19,7 @@ overlaps (StickHub's has 45, which its project ignores), a second reference: the
 human placement made legal, its overlapping parts re-placed by pcb.autoplace (same
 seed) and the rest kept, then routed.
 
-    python bench/bench_place.py [--boards NAME ...] [--timeout 300] [--markdown]
+    python bench/bench_place.py [--boards NAME ...] [--timeout 300] [--route-trials 3] [--markdown]
 """
 
 from __future__ import annotations
@@ -84,7 +87,7 @@ def _errors(report: dict) -> Counter:
                    if v.get("severity") == "error" and v["type"] != "courtyards_overlap")
 
 
-def bench(names: list[str], timeout: float, seed: int = 1) -> list[dict]:
+def bench(names: list[str], timeout: float, seed: int = 1, trials: int = 3) -> list[dict]:
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench-place-") as tmp:
         for name in names:
@@ -103,7 +106,7 @@ def bench(names: list[str], timeout: float, seed: int = 1) -> list[dict]:
             work = scatter_board(src, Path(tmp) / name / "placed", seed)
             started = time.monotonic()
             placed = _call(work.parent, work.name, "pcb.autoplace", seed=seed, allow_back=back,
-                           time_limit=timeout)
+                           time_limit=timeout, route_trials=trials)
             place_s = time.monotonic() - started
             courtyards_checked(work)
             placed_drc = drc(work)
@@ -122,7 +125,8 @@ def bench(names: list[str], timeout: float, seed: int = 1) -> list[dict]:
                    "ratsnest": placed["ratsnest_length"], "routability": placed["routability"],
                    "routed": total - left, "completion": done, "new": len(new),
                    "new_types": dict(Counter(v["type"] for v in new)), "placing_errors": dict(placing),
-                   "place_s": place_s, "route_s": route_s}
+                   "place_s": place_s, "route_s": route_s,
+                   "trials": [t["routed"] for t in placed.get("route_trials", [])], "kept": placed.get("trial_kept")}
             rows.append(row)
             print(json.dumps(row), file=sys.stderr, flush=True)
     return rows
@@ -131,14 +135,15 @@ def bench(names: list[str], timeout: float, seed: int = 1) -> list[dict]:
 def markdown(rows: list[dict]) -> str:
     out = ["| board | parts placed | courtyard overlaps (KiCad) | other errors from placing (KiCad) | off board | "
            "routed after autoplace (KiCad) | routed on the human placement | on the human placement made legal | "
-           "new violations from routing | place s | route s |",
-           "|---|---|---|---|---|---|---|---|---|---|---|"]
+           "new violations from routing | trial routes (kept) | place s | route s |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         types = ", ".join(f"{k} {v}" for k, v in sorted(r["new_types"].items()))
         placing = {k: v for k, v in r["placing_errors"].items() if not k.startswith("silk")}
         silk = sum(v for k, v in r["placing_errors"].items() if k.startswith("silk"))
         placed = f"{sum(placing.values())}" + (f" ({', '.join(f'{k} {v}' for k, v in sorted(placing.items()))})"
                                                if placing else "") + (f"; silkscreen {silk}" if silk else "")
+        trials = f"{', '.join(map(str, r['trials']))} (trial {r['kept']})" if r["trials"] else "none"
         lg = r.get("legal")
         legal = "as human (no overlap)" if lg is None else (
             f"{lg['completion']:.1f}% ({lg['replaced']} parts re-placed"
@@ -146,6 +151,7 @@ def markdown(rows: list[dict]) -> str:
         out.append(f"| {r['board']} | {r['parts']}{' (both sides)' if r['back'] else ''} | {r['courtyard_overlaps']} | "
                    f"{placed} | {r['off_board']} | {r['routed']}/{r['total']} ({r['completion']:.1f}%) | "
                    f"{r['human_completion']:.1f}% | {legal} | {r['new']}{' (' + types + ')' if types else ''} | "
+                   f"{trials} | "
                    f"{r['place_s']:.1f} | {r['route_s']:.1f} |")
     return "\n".join(out)
 
@@ -155,9 +161,10 @@ def main() -> None:
     ap.add_argument("--boards", nargs="*", default=FOUR)
     ap.add_argument("--timeout", type=float, default=300)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--route-trials", type=int, default=3, help="pcb.autoplace's route_trials (0: none)")
     ap.add_argument("--markdown", action="store_true")
     a = ap.parse_args()
-    rows = bench(a.boards, a.timeout, a.seed)
+    rows = bench(a.boards, a.timeout, a.seed, a.route_trials)
     print(markdown(rows) if a.markdown else json.dumps(rows, indent=1))
 
 

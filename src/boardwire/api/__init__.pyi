@@ -116,8 +116,8 @@ class _Agent(Namespace):
 class _Board(Namespace):
     """boardwire.api.board: generated from the registry."""
 
-    def autoplace(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, references: Sequence[str] | None = None, pinned: dict[str, dict[str, Any]] | None = None, area: Sequence[float] | None = None, allow_back: bool = False, edges: dict[str, Literal['left', 'right', 'top', 'bottom']] | None = None, clearance: float = 0.25, spacing: float = 0.5, grid: float = 0.127, effort: int = 3, restarts: int = 1, seed: int = 0, time_limit: float = 60, wait_s: float | None = None) -> dict[str, Any]:
-        """Place footprints in the outline at quarter turns without courtyard overlaps, short ratsnest, sheets together, decoupling caps by their IC, connectors on chosen edges; pinned poses kept; same seed, same result.
+    def autoplace(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, references: Sequence[str] | None = None, pinned: dict[str, dict[str, Any]] | None = None, area: Sequence[float] | None = None, allow_back: bool = False, edges: dict[str, Literal['left', 'right', 'top', 'bottom']] | None = None, clearance: float = 0.25, spacing: float = 0.5, grid: float = 0.127, effort: int = 3, restarts: int = 1, seed: int = 0, time_limit: float = 60, route_trials: int = 0, wait_s: float | None = None) -> dict[str, Any]:
+        """Place footprints at quarter turns in the outline: no courtyard overlaps, short ratsnest, sheets together, decoupling caps by their IC, connectors on chosen edges, pinned poses kept; route_trials: parts moved where trial routes fail. Same seed, same result.
 
         Registry command ``pcb.autoplace`` (edit, long; units: mm, degrees, seconds).
         One undo step (inside `transaction` it joins the transaction's step).
@@ -136,7 +136,8 @@ class _Board(Namespace):
             effort (int): (default 3)
             restarts (int): anneals; least crossed kept (default 1)
             seed (int): (default 0)
-            time_limit (float): s (default 60)
+            time_limit (float): s; per trial too (default 60)
+            route_trials (int): (default 0)
             wait_s (float | None): s; then a job
 
         Returns:
@@ -246,7 +247,7 @@ class _Board(Namespace):
         ...
 
     def drc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', refill_zones: bool = False, schematic_parity: bool = False, limit: int = 200, engine: Literal['kicad', 'builtin', 'both'] = 'kicad', wait_s: float | None = None, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
-        """KiCad's design rules check (kicad-cli) on the board as it is in memory (nothing is saved): violations with type, severity, description, items (id, position), unconnected items, counts. engine builtin runs boardwire's own rules instead (milliseconds), both runs the two and compares them.
+        """KiCad's design rules check (kicad-cli) on the board as it is in memory (nothing is saved): violations with type, severity, description, items (id, position), unconnected items, counts. engine builtin runs boardwire's own rules instead (milliseconds), both runs both and compares.
 
         Registry command ``check.drc`` (check, read-only, long; units: mm).
 
@@ -297,7 +298,7 @@ class _Board(Namespace):
         ...
 
     def fill_zones(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, ids: Sequence[str] | None = None, wait_s: float | None = None) -> dict[str, Any]:
-        """Fill (refill) zones, the copper pours, with KiCad's own filler (pcbnew in the system Python) and keep the fills in the board.
+        """Fill (refill) copper zones with KiCad's own filler (pcbnew in the system Python) and keep the fills in the board.
 
         Registry command ``pcb.fillZones`` (edit, long).
         One undo step (inside `transaction` it joins the transaction's step).
@@ -1025,7 +1026,7 @@ class _Check(Namespace):
     """boardwire.api.check: generated from the registry."""
 
     def drc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', refill_zones: bool = False, schematic_parity: bool = False, limit: int = 200, engine: Literal['kicad', 'builtin', 'both'] = 'kicad', wait_s: float | None = None, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
-        """KiCad's design rules check (kicad-cli) on the board as it is in memory (nothing is saved): violations with type, severity, description, items (id, position), unconnected items, counts. engine builtin runs boardwire's own rules instead (milliseconds), both runs the two and compares them.
+        """KiCad's design rules check (kicad-cli) on the board as it is in memory (nothing is saved): violations with type, severity, description, items (id, position), unconnected items, counts. engine builtin runs boardwire's own rules instead (milliseconds), both runs both and compares.
 
         Registry command ``check.drc`` (check, read-only, long; units: mm).
 
@@ -1747,7 +1748,7 @@ class _Lib(Namespace):
         ...
 
     def search(self, *, query: str, kind: Literal['symbol', 'footprint', 'both'] = 'both', project: str | None = None, offset: int = 0, limit: int = 20, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
-        """Find parts: search the symbol and footprint libraries (project tables, then global ones) by name, keywords, description and footprint filters (e.g. 0603 resistor, LM358); best first: exact name, then every word in the name, then every word anywhere, then some words. With kind both, the best symbol and the best footprint both lead. Rows: kind, id (Library:Name for lib.symbol / lib.footprint / placing), description, keywords, pins or pads (distinct numbers), units. The first search indexes the libraries (10-25 s once, then about 2 s from a disk cache); later ones take milliseconds.
+        """Find parts: search the symbol and footprint libraries (project tables, then global ones) by name, keywords, description and footprint filters (e.g. 0603 resistor, LM358); best first: exact name, all words in the name, all words anywhere, some words. With kind both, the best symbol and the best footprint both lead. Rows: kind, id (Library:Name for lib.symbol / lib.footprint / placing), description, keywords, pins or pads (distinct numbers), units. The first search indexes the libraries (10-25 s; 2 s with a disk cache); later ones take milliseconds.
 
         Registry command ``lib.search`` (query, read-only).
 
@@ -1905,7 +1906,7 @@ class _Project(Namespace):
         ...
 
     def new(self, *, name: str, template: Literal['blank', '2layer-starter'] = 'blank', folder: str | None = None, kicad_version: Literal[9, 10] = 9) -> dict[str, Any]:
-        """A new KiCad 9 (default: kicad-cli here checks it) or 10 project: NAME.kicad_pro, .kicad_sch, .kicad_pcb, library tables (listing KiCad's default libraries when this machine has no global tables, else ERC warns on every symbol). Never overwrites (invalid-args).
+        """A new KiCad 9 (default: kicad-cli here checks it) or 10 project: NAME.kicad_pro, .kicad_sch, .kicad_pcb, library tables (listing KiCad's default libraries when this machine has no global tables). Never overwrites (invalid-args).
 
         Registry command ``project.new`` (session).
 
@@ -2372,7 +2373,7 @@ class _Sch(Namespace):
         ...
 
     def annotate(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, scheme: Literal['incremental', 'sheet'] = 'incremental', all: bool = False) -> dict[str, Any]:
-        """Give references to unannotated symbols (R?, #PWR?) of the whole design, per sheet instance in hierarchy order, sorted by X then Y position as KiCad's default does; each prefix numbered from the first free number (power symbols as #PWR01). Multi-unit symbols of the same part and value share a reference. Writes each instance path's reference.
+        """Give references to unannotated symbols (R?, #PWR?) of the whole design, per sheet instance in hierarchy order, sorted by X then Y position as KiCad's default does; each prefix numbered from the first free number (power symbols as #PWR01). Multi-unit symbols of the same part and value share a reference.
 
         Registry command ``sch.annotate`` (edit).
         One undo step (inside `transaction` it joins the transaction's step).
@@ -2779,7 +2780,7 @@ class _Sch(Namespace):
         ...
 
     def place_symbol(self, *, symbol: str, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, angle: Literal[0, 90, 180, 270] = 0, mirror: Literal['none', 'x', 'y'] = 'none', unit: int = 1, reference: str | None = None, value: str | None = None, footprint: str | None = None, fields: dict[str, str] = ...) -> dict[str, Any]:
-        """Place a library symbol (found through sym-lib-table and KiCad's library variables; its definition copied into lib_symbols, flattened if it extends another) as KiCad places it: fields moved with the symbol, one pin entry per library pin, one instance path per placement of this sheet file (reference default PREFIX?, e.g. R?). angle 0/90/180/270 counter-clockwise. Returns the pins' positions (mm). Errors: not-found for an unknown library or symbol; invalid-args for a unit the symbol lacks or a reference in use; unsupported-format for a schematic older than KiCad 8.
+        """Place a library symbol (found through sym-lib-table; its definition copied into lib_symbols, flattened if it extends another) as KiCad places it: fields moved with the symbol, one pin entry per library pin, one instance path per placement of this sheet file (reference default PREFIX?, e.g. R?). angle 0/90/180/270 counter-clockwise. Returns the pins' positions (mm). Errors: not-found for an unknown library or symbol; invalid-args for a unit the symbol lacks or a reference in use; unsupported-format for a schematic older than KiCad 8.
 
         Registry command ``sch.placeSymbol`` (edit; units: mm, degrees).
         One undo step (inside `transaction` it joins the transaction's step).

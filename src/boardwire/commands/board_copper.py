@@ -144,7 +144,7 @@ class FillArgs(EditArgs):
 
 @command("pcb.fillZones", kind="edit", args=FillArgs, result=Result, long=True)
 def fill_zones(ctx: Context, a: FillArgs) -> dict:
-    """Fill (refill) zones, the copper pours, with KiCad's own filler (pcbnew in the system Python) and keep the fills in the board."""
+    """Fill (refill) copper zones with KiCad's own filler (pcbnew in the system Python) and keep the fills in the board."""
     from .zone_fill import fill
 
     return fill(ctx, a.path, a.ids or [])

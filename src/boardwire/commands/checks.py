@@ -31,7 +31,7 @@ class DrcArgs(DocArgs):
 @command("check.drc", kind="check", args=DrcArgs, result=Result, long=True, idempotent=True, finds_errors=errors_counted,
          tables=("violations", "unconnected", "parity"), grouped=("violations", "unconnected"), units="mm", examples=({"path": "board.kicad_pcb"},))
 def drc(ctx: Context, a: DrcArgs) -> dict:
-    """KiCad's design rules check (kicad-cli) on the board as it is in memory (nothing is saved): violations with type, severity, description, items (id, position), unconnected items, counts. engine builtin runs boardwire's own rules instead (milliseconds), both runs the two and compares them."""
+    """KiCad's design rules check (kicad-cli) on the board as it is in memory (nothing is saved): violations with type, severity, description, items (id, position), unconnected items, counts. engine builtin runs boardwire's own rules instead (milliseconds), both runs both and compares."""
     od = ctx.session.get(a.path, "board", ctx.actor)
     if a.engine != "kicad":
         from .drc_builtin import agreement, builtin_report

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Annotated, Literal
 
 from pydantic import Field
@@ -13,6 +14,7 @@ from ..layout.place_board import NoRegion, Pin, judge, run
 from ..registry import Context, command
 from .common import Args, Coord, DocArgs, EditArgs, Name, Result, nm, not_empty, pt
 from .drc_builtin import session_rules
+from .routing import no_copper, trial_route
 
 Edge = Literal["left", "right", "top", "bottom"]
 Area = Annotated[list[Coord] | None, Field(None, min_length=4, max_length=4, description="[x1,y1,x2,y2]")]
@@ -36,7 +38,8 @@ class AutoplaceArgs(EditArgs):
     effort: Annotated[int, Field(ge=1, le=3)] = 3
     restarts: int = Field(1, ge=1, le=20, description="anneals; least crossed kept")
     seed: int = Field(0, ge=0, le=2**31 - 1)
-    time_limit: float = Field(60, gt=0, le=3600, description="s")
+    time_limit: float = Field(60, gt=0, le=3600, description="s; per trial too")
+    route_trials: int = Field(0, ge=0, le=5)
 
 
 def _area(area) -> tuple[int, int, int, int] | None:
@@ -65,7 +68,7 @@ def _check_refs(board, refs, loc: str) -> None:
          examples=({"path": "board.kicad_pcb", "seed": 1, "edges": {"J1": "left"}},
                    {"path": "board.kicad_pcb", "pinned": {"U1": {"at": [50, 40], "angle": 90}}, "allow_back": True}))
 def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
-    """Place footprints in the outline at quarter turns without courtyard overlaps, short ratsnest, sheets together, decoupling caps by their IC, connectors on chosen edges; pinned poses kept; same seed, same result."""
+    """Place footprints at quarter turns in the outline: no courtyard overlaps, short ratsnest, sheets together, decoupling caps by their IC, connectors on chosen edges, pinned poses kept; route_trials: parts moved where trial routes fail. Same seed, same result."""
     od = ctx.session.get(a.path, "board", ctx.actor)
     board = od.doc
     pinned = {ref: Pin(pt(p.at), p.angle, p.side) for ref, p in (a.pinned or {}).items()}
@@ -85,14 +88,26 @@ def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
         raise InvalidArgs(f"{', '.join(both)} cannot be both pinned and bound to an edge",
                           errors=[{"loc": "edges", "msg": "also pinned", "type": "value"}])
     area = _area(a.area)
+    started = time.monotonic()
     rules = session_rules(ctx, od)
     ctx.progress(0.0, "reading the board")
+    share = 0.9 / (1 + 4 * a.route_trials)  # of the progress: placing's (a trial's is four times it)
     opts = Options(effort=a.effort, seed=a.seed, time_limit=a.time_limit, grid=nm(a.grid), spacing=a.spacing,
                    restarts=a.restarts,
-                   progress=lambda f, msg: ctx.progress(0.02 + 0.9 * f, msg))
+                   progress=lambda f, msg: ctx.progress(0.02 + share * f, msg))
+
+    def trial(k: int):
+        lo = 0.02 + share * (1 + 4 * k)
+        return trial_route(ctx, od, a.time_limit,
+                           lambda f, msg: ctx.progress(lo + 4 * share * f, f"trial route {k + 1}: {msg}"))
+
+    if a.route_trials:
+        no_copper(board.copper_layers)
     try:
-        bp, result, moved, legends = run(board, rules, opts, references=set(a.references) if a.references else None,
-                                pinned=pinned, area=area, allow_back=a.allow_back, edges=edges, gap=nm(a.clearance))
+        bp, result, moved, legends, trials = run(
+            board, rules, opts, trials=a.route_trials, trial=trial,
+            references=set(a.references) if a.references else None, pinned=pinned, area=area,
+            allow_back=a.allow_back, edges=edges, gap=nm(a.clearance))
     except NoRegion as e:
         raise _no_region(e, a.area) from None
     except OutOfTime as e:
@@ -124,13 +139,19 @@ def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
          if a.references is None and board.footprints and all(fp.locked for fp in board.footprints) else "") + \
         ("; the board has no footprints yet (project.updatePcb brings them from the schematic)"
          if not board.footprints else "")
+    tried = {}
+    if trials:
+        seen, kept = trials
+        notes += f"; trial routes {', '.join(f'{t.routed}/{t.total}' for t in seen)} (placement of trial {kept + 1} kept)"
+        tried = {"route_trials": [{"routed": t.routed, "total": t.total} for t in seen], "trial_kept": kept + 1}
+    seconds = time.monotonic() - started
     return {"summary": f"placed {len(result.poses) - len(unplaced)} footprints ({len(moved)} moved){notes}: "
                        f"{_overlaps(verdict)}, {verdict['off_board']} off the board{fixed}{_on_art(verdict)}, "
                        f"ratsnest {verdict['ratsnest_length']:.0f} mm, "
-                       f"routability {verdict['routability']:.2f}, in {result.seconds:.1f} s",
+                       f"routability {verdict['routability']:.2f}, in {seconds:.1f} s",
             "moved": len(moved), "moved_references": moved[:500], "unplaced": unplaced, "locked": locked,
             "legends_moved": len(legends["moved"]), "legends_unplaced": legends["unplaced"][:500],
-            "seconds": round(result.seconds, 2), **verdict}
+            "seconds": round(seconds, 2), **tried, **verdict}
 
 
 class ScoreArgs(DocArgs):

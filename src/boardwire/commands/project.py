@@ -102,7 +102,7 @@ def _place_files(build: Path, target: Path, names: list[str]) -> None:
          examples=({"name": "blinky", "template": "2layer-starter"},
                    {"name": "sensor", "folder": "."}))
 def new(ctx: Context, a: NewArgs) -> dict:
-    """A new KiCad 9 (default: kicad-cli here checks it) or 10 project: NAME.kicad_pro, .kicad_sch, .kicad_pcb, library tables (listing KiCad's default libraries when this machine has no global tables, else ERC warns on every symbol). Never overwrites (invalid-args)."""
+    """A new KiCad 9 (default: kicad-cli here checks it) or 10 project: NAME.kicad_pro, .kicad_sch, .kicad_pcb, library tables (listing KiCad's default libraries when this machine has no global tables). Never overwrites (invalid-args)."""
     ws = ctx.session.workspace
     target = ws.resolve(a.folder if a.folder is not None else a.name)
     rel = "" if target == ws.root else ws.relative(target)

@@ -136,6 +136,14 @@ def autoroute(ctx: Context, a: AutorouteArgs) -> dict:
             "pitch": mm(result.pitch)}
 
 
+def trial_route(ctx: Context, od, time_limit: float, progress=None):
+    """Route the board of ``od`` as `pcb.autoroute` would with its defaults (every
+    net, every copper layer, seed 0) and give the engine's `layout.route.Result`
+    without writing it: a trial, for `pcb.autoplace`'s ``route_trials``."""
+    bp = build_problem(od.doc, _classes(ctx, od), design_rules(ctx, od))
+    return route(bp.problem, Options(time_limit=time_limit, progress=progress))
+
+
 def no_copper(copper) -> None:
     """Refuse a board without copper layers (no ``layers`` table: a bare
     ``(kicad_pcb)``), which nothing can route and KiCad's exporter crashes on."""

@@ -87,7 +87,7 @@ class AnnotateArgs(EditArgs):
 @command("sch.annotate", kind="edit", args=AnnotateArgs, result=Result,
          examples=({"path": "board.kicad_sch"}, {"path": "board.kicad_sch", "scheme": "sheet", "all": True}))
 def annotate(ctx: Context, a: AnnotateArgs) -> dict:
-    """Give references to unannotated symbols (R?, #PWR?) of the whole design, per sheet instance in hierarchy order, sorted by X then Y position as KiCad's default does; each prefix numbered from the first free number (power symbols as #PWR01). Multi-unit symbols of the same part and value share a reference. Writes each instance path's reference."""
+    """Give references to unannotated symbols (R?, #PWR?) of the whole design, per sheet instance in hierarchy order, sorted by X then Y position as KiCad's default does; each prefix numbered from the first free number (power symbols as #PWR01). Multi-unit symbols of the same part and value share a reference."""
     conn = design_of(ctx, editable(ctx, a.path).path).conn
     order = {id(s): i for i, s in enumerate(conn.sheets)}
     items = [Annotatable(s, order[id(s.sheet)], int(s.sheet.page) if s.sheet.page.isdigit() else order[id(s.sheet)] + 1,

@@ -110,6 +110,7 @@ class Annealer:
                 if net >= 0:
                     pins.setdefault(net, {}).setdefault(i, []).append(k)
         self.nets = []
+        self.net_slot: dict[int, int] = {}  # a net of the problem -> its place in ``nets``
         for net in sorted(pins):
             by_part = pins[net]
             count = sum(len(v) for v in by_part.values())
@@ -123,6 +124,7 @@ class Annealer:
                     for f in range(2):
                         t = turn(local, q, f) / MM
                         lb[r, q * 2 + f] = (t[:, 0].min(), t[:, 1].min(), t[:, 0].max(), t[:, 1].max())
+            self.net_slot[net] = len(self.nets)
             self.nets.append((idx, lb, net_weight(count), True))
         sheets: dict[str, list[int]] = {}
         for i, part in enumerate(parts):
@@ -139,6 +141,14 @@ class Annealer:
         for k, (idx, *_) in enumerate(self.nets):
             for i in idx.tolist():
                 self.part_nets[i].append(k)
+
+    def weigh(self, net: int, factor: float) -> None:
+        """Multiply the weight of the problem's net ``net`` by ``factor`` (a net on
+        one part only has no weight to change)."""
+        k = self.net_slot.get(net)
+        if k is not None:
+            idx, lb, w, real = self.nets[k]
+            self.nets[k] = (idx, lb, w * factor, real)
 
     def net_box(self, k: int) -> tuple[float, float, float, float]:
         """The bounding box (mm) of net ``k``'s pins at the poses now."""
@@ -374,8 +384,13 @@ class Annealer:
     def part_cost(self, i: int) -> float:
         """Part ``i``'s share of the cost (mm): its nets' and decoupling terms and its
         side, with every part where it is now."""
-        return sum(self.net_cost(k) for k in self.part_nets[i]) \
-            + sum(self.decap_cost(k) for k in self.part_decaps[i]) + self._side([i])
+        return self.parts_cost([i])
+
+    def parts_cost(self, parts: list[int]) -> float:
+        """`part_cost` of ``parts`` together (a net two of them share counted once)."""
+        nets = sorted({k for i in parts for k in self.part_nets[i]})
+        decaps = sorted({k for i in parts for k in self.part_decaps[i]})
+        return sum(self.net_cost(k) for k in nets) + sum(self.decap_cost(k) for k in decaps) + self._side(parts)
 
     def try_pose(self, i: int, pose: tuple) -> float:
         """Put part ``i`` at ``pose`` (nm) and return `part_cost`."""

@@ -16,6 +16,7 @@ import shapely
 from .anneal import Annealer
 from .legalise import legalise
 from .refine import refine
+from .rework import State
 from .poses import box_of
 from .problem import Options, OutOfTime, Problem, Result
 from .score import crossings, net_pins, spanning_length
@@ -113,8 +114,8 @@ def place(problem: Problem, options: Options | None = None) -> Result:
         pins = net_pins(problem, movable)
         key = (len(failed), crossings(pins), sum(spanning_length(p) for p in pins.values()))
         if best is None or key < best[0]:
-            best = (key, movable, failed)
-    return Result(best[1], sorted(best[2]), time.monotonic() - started, moves)
+            best = (key, movable, failed, State(annealer, dict(poses), dict(boxes)))
+    return Result(best[1], sorted(best[2]), time.monotonic() - started, moves, best[3])
 
 
 def _with(options: Options, progress, **changes) -> Options:

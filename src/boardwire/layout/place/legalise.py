@@ -24,6 +24,8 @@ two parts whose boxes keep the gap have courtyards that do too.
 
 from __future__ import annotations
 
+import copy
+
 import time
 
 import numpy as np
@@ -86,6 +88,18 @@ class Board:
         half = self.gap / 2
         now = np.array(part.box_now) if part.box_now is not None else np.array(box_of(part, q, f)) + (x, y, x, y)
         self.add(now + (-half, -half, half, half), sides_of(part, f))
+
+    def with_placed(self, problem: Problem, poses: dict, boxes: dict, skip=()) -> Board:
+        """A copy of this board (region, obstacles, fixed and left parts) plus the box of
+        every placed part (``boxes``: index -> box relative to the anchor, at
+        ``poses``) but those of ``skip``."""
+        board = copy.copy(self)
+        board.boxes = {side: list(placed) for side, placed in self.boxes.items()}
+        for k, rel in boxes.items():
+            if k not in skip:
+                x, y = poses[k][:2]
+                board.add(rel + np.array([x, y, x, y]), sides_of(problem.parts[k], poses[k][3]))
+        return board
 
     def add(self, box, sides) -> None:
         for s in sides:

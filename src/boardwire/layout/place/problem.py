@@ -111,12 +111,14 @@ class Options:
 @dataclass
 class Result:
     """Poses per part index (movable parts only), parts that found no legal spot, and
-    the seconds taken."""
+    the seconds taken; ``state``: what `rework.rework` starts from (None when nothing
+    was placed)."""
 
     poses: dict[int, tuple[float, float, int, int]]
     unplaced: list[int]
     seconds: float
     moves: int = 0
+    state: object = None
 
 
 class OutOfTime(Exception):

@@ -18,7 +18,6 @@ gain, up to `PASSES`, and stop at the deadline.
 
 from __future__ import annotations
 
-import copy
 import time
 
 import numpy as np
@@ -69,12 +68,7 @@ def _relocate(problem: Problem, fixed: Board, annealer, poses, boxes, i: int, gr
     """Move part ``i`` to its cheapest free spot if that beats where it is; returns
     the gain (mm)."""
     part = problem.parts[i]
-    board = copy.copy(fixed)
-    board.boxes = {side: list(placed) for side, placed in fixed.boxes.items()}
-    for j, rel in boxes.items():
-        if j != i:
-            x, y = poses[j][:2]
-            board.add(rel + np.array([x, y, x, y]), sides_of(problem.parts[j], poses[j][3]))
+    board = fixed.with_placed(problem, poses, boxes, (i,))
     x0, y0, q0, f0 = poses[i]
     now = annealer.part_cost(i)
     best, best_pose = now, None

@@ -35,6 +35,7 @@ from ..place.poses import angle_of, outline_at, pad_boxes_of
 from ..place.score import score
 from ..route_board.shapes import copper_art, drawn, text_box
 from .legends import SILK_SIDES, place_legends
+from .trials import place_in_turns
 
 COURTYARD_MARGIN = 250_000  # nm, IPC-7351's nominal courtyard excess
 _CONNECTOR = re.compile(r"^(?:J|P|CN|CON|X|USB)\d", re.I)
@@ -303,11 +304,26 @@ def judge(board: Board, rules, area=None) -> dict:
             **out}
 
 
-def run(board: Board, rules, options: Options, **kw) -> tuple[BoardPlacement, Result, list[str], dict]:
-    """Build, place and write, then move the moved footprints' reference designators
-    clear of other silkscreen and pads (`legends.place_legends`): returns the
-    problem, the engine's result, the references moved and the legends' report."""
+def run(board: Board, rules, options: Options, trials: int = 0, trial=None,
+        **kw) -> tuple[BoardPlacement, Result, list[str], dict, list]:
+    """Build, place and write (in turns with ``trials`` trial routes by ``trial``
+    when given: `trials.place_in_turns`), then move the moved footprints' reference
+    designators clear of other silkscreen and pads (`legends.place_legends`):
+    returns the problem, the engine's result, the references moved, the legends'
+    report and the trials' counts (`trials.Trial`, the kept one's index last)."""
     bp = build_problem(board, rules, **kw)
     result = place(bp.problem, options)
-    moved = apply_poses(bp, result, kw.get("pinned") or {})
-    return bp, result, moved, place_legends(board, rules, moved)
+    pinned = kw.get("pinned") or {}
+    was = [_pose_now(fp) for fp in bp.footprints]
+    apply_poses(bp, result, pinned)
+    report: list = []
+    if trials and trial is not None and result.state is not None:
+        result, seen, kept = place_in_turns(bp, result, trials, trial, lambda r: apply_poses(bp, r, pinned),
+                                            options.grid, options.time_limit)
+        report = [seen, kept]
+    moved = [fp.reference for fp, before in zip(bp.footprints, was) if _pose_now(fp) != before]
+    return bp, result, moved, place_legends(board, rules, moved), report
+
+
+def _pose_now(fp: Footprint) -> tuple:
+    return fp.position, fp.orientation % 360, fp.side
