@@ -80,3 +80,8 @@ def test_ctrl_c_is_the_cancelled_code_and_saves_nothing(tmp_path):
     assert p.returncode == EXIT_CODES["cancelled"], err
     assert json.loads(out)["error"]["code"] == "cancelled" and "cancelled" in err
     assert (tmp_path / "p.kicad_pcb").read_bytes() == before
+    # and the audit log says so (it said "internal", with no message)
+    from boardwire.session import audit
+
+    (line,) = [x for x in audit.read(tmp_path) if x["command"] == "pcb.autoplace"]
+    assert line["error"] == "cancelled" and line["message"]

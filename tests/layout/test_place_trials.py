@@ -144,3 +144,15 @@ def test_cancelling_a_trial_route_changes_nothing(tmp_path):
     assert od.revision == 0 and od.doc.to_bytes() == original
     fractions = [f for f, _ in reports]
     assert fractions == sorted(fractions) and any(m.startswith("trial route 1") for _, m in reports)
+
+
+def test_trials_asked_for_on_a_board_with_nothing_to_place(tmp_path):
+    # a fresh-user trial: every footprint locked, route_trials 2 gave neither key
+    import re
+
+    board = scatter_board(need(ECC83), tmp_path, 1)
+    board.write_text(re.sub(r'(\(footprint "[^"]*"\n)(\s*)', r"\1\2(locked yes)\n\2", board.read_text()))
+    session = Session(tmp_path)
+    assert all(fp.locked for fp in session.get(board.name).doc.footprints)
+    result = REGISTRY.call("pcb.autoplace", {"path": board.name, "route_trials": 2}, Context(session))
+    assert result["route_trials"] == [] and result["trial_kept"] is None and result["moved"] == 0

@@ -68,7 +68,7 @@ def _check_refs(board, refs, loc: str) -> None:
          examples=({"path": "board.kicad_pcb", "seed": 1, "edges": {"J1": "left"}},
                    {"path": "board.kicad_pcb", "pinned": {"U1": {"at": [50, 40], "angle": 90}}, "allow_back": True}))
 def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
-    """Place footprints at quarter turns in the outline: no courtyard overlaps, short ratsnest, sheets together, decoupling caps by their IC, connectors on chosen edges, pinned poses kept; route_trials: parts moved where trial routes fail. Same seed, same result."""
+    """Place footprints at quarter turns in the outline: no courtyard overlaps, short ratsnest, sheets together, decoupling caps by their IC, connectors on chosen edges, pinned poses kept; trials move parts at failed connections. Same seed, same result."""
     od = ctx.session.get(a.path, "board", ctx.actor)
     board = od.doc
     pinned = {ref: Pin(pt(p.at), p.angle, p.side) for ref, p in (a.pinned or {}).items()}
@@ -87,6 +87,7 @@ def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
     if both:
         raise InvalidArgs(f"{', '.join(both)} cannot be both pinned and bound to an edge",
                           errors=[{"loc": "edges", "msg": "also pinned", "type": "value"}])
+    no_copper(board.copper_layers)
     area = _area(a.area)
     started = time.monotonic()
     rules = session_rules(ctx, od)
@@ -101,8 +102,6 @@ def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
         return trial_route(ctx, od, a.time_limit,
                            lambda f, msg: ctx.progress(lo + 4 * share * f, f"trial route {k + 1}: {msg}"))
 
-    if a.route_trials:
-        no_copper(board.copper_layers)
     try:
         bp, result, moved, legends, trials = run(
             board, rules, opts, trials=a.route_trials, trial=trial,
@@ -139,7 +138,8 @@ def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
          if a.references is None and board.footprints and all(fp.locked for fp in board.footprints) else "") + \
         ("; the board has no footprints yet (project.updatePcb brings them from the schematic)"
          if not board.footprints else "")
-    tried = {}
+    # asked for but not run (nothing to place): empty, so a script can read them
+    tried = {"route_trials": [], "trial_kept": None} if a.route_trials else {}
     if trials:
         seen, kept = trials
         notes += f"; trial routes {', '.join(f'{t.routed}/{t.total}' for t in seen)} (placement of trial {kept + 1} kept)"

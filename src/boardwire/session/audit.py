@@ -83,14 +83,18 @@ class Audit:
                result: dict | None = None, error: Exception | None = None, job: str | None = None,
                state: str | None = None, when: float | None = None) -> None:
         """Append one line (see the module); ``error``: the call's failure (its
-        ``code``, else "internal", and its message are logged)."""
+        ``code``, "cancelled" for Ctrl-C, else "internal", and its message are logged)."""
+        if isinstance(error, KeyboardInterrupt):  # the CLI answers it as cancelled (exit 20)
+            code, message = "cancelled", "interrupted (Ctrl-C)"
+        elif error is not None:
+            code, message = getattr(error, "code", "internal"), str(getattr(error, "message", error))
         summary = (result or {}).get("summary") if isinstance(result, dict) else None
         line = {"time": round(when if when is not None else time.time(), 3), "door": door, "client": client,
                 "actor": actor, "command": command, "args": trim(args if args is not None else {}),
                 "summary": trim(summary)[:SUMMARY_LIMIT + 30] if isinstance(summary, str) else None,
-                "seconds": round(seconds, 4), "error": getattr(error, "code", "internal") if error else None}
+                "seconds": round(seconds, 4), "error": code if error is not None else None}
         if error is not None:
-            line["message"] = trim(str(getattr(error, "message", error)))
+            line["message"] = trim(message)
         if job:
             line["job"], line["state"] = job, state
         text = json.dumps(line, ensure_ascii=False, default=str)

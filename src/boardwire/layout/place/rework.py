@@ -16,9 +16,10 @@ refined placement (`engine.place`'s `Result.state`) and:
 4. refines again after a swap.
 
 Measured on StickHub after autoplace (scatter seed 1, placer seeds 1 and 2, routed
-300 s, KiCad's count; docs/benchmarks.md, eleventh round): the first rework routed
-211 and 204 where the placement routed 209 and 200; `FACTOR` 10 routed 208 at seed 1.
-The result is legal whenever the placement it starts from is; deterministic.
+300 s, KiCad's count; docs/benchmarks.md, eleventh round): a first rework routed 211
+and 204 where the placement routed 209 and 200; weighing alone moved no part;
+`FACTOR` 10 routed 208 at seed 1. The result is legal whenever the placement it
+starts from is; deterministic.
 """
 
 from __future__ import annotations
