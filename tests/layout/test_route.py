@@ -275,3 +275,32 @@ def test_a_board_without_copper_layers_is_refused(tmp_path):
             REGISTRY.call(command, {"path": "bare.kicad_pcb", **args}, ctx)
         assert "no copper layers" in e.value.message
     assert not (tmp_path / "bare.dsn").exists()
+
+
+@pytest.mark.kicad
+def test_pads_without_a_net_keep_the_default_class_clearance(kicad_cli, tmp_path):
+    """KiCad gives a pad without a net the Default class's clearance. With
+    pic_programmer's Default clearance raised to 0.6 mm (its POWER class keeps 0.28),
+    POWER tracks passed no-net pads 0.32-0.56 mm away and KiCad reported clearance
+    errors (a fresh-user trial): the router took no clearance from the pad's side."""
+    import json
+
+    board = strip_board(need(DEMOS / "pic_programmer" / "pic_programmer.kicad_pcb"), tmp_path)
+    pro = board.with_suffix(".kicad_pro")
+    data = json.loads(pro.read_text())
+    (default,) = [c for c in data["net_settings"]["classes"] if c["name"] == "Default"]
+    default["clearance"], default["track_width"] = 0.6, 1.5
+    pro.write_text(json.dumps(data, indent=2))
+    from boardwire.commands.routing import _classes
+    from boardwire.layout.route_board import build_problem
+
+    session = Session(tmp_path)
+    od = session.get(board.name, "board", "test")
+    problem = build_problem(od.doc, _classes(Context(session), od), {}).problem
+    no_net = [o for o in problem.obstacles if o.kind == "pad" and o.net == 0]
+    assert no_net and {o.clearance for o in no_net} == {600_000}
+    before = drc(board)
+    _route(board.parent, board.name, time_limit=60)
+    after = drc(board)
+    new = [v for v in new_violations(before, after) if v["type"] == "clearance"]
+    assert new == [], new[:3]
