@@ -15,10 +15,10 @@ import shapely
 
 from .anneal import Annealer
 from .legalise import legalise
-from .refine import refine
-from .rework import State
 from .poses import box_of
 from .problem import Options, OutOfTime, Problem, Result
+from .refine import refine
+from .rework import State
 from .score import crossings, net_pins, spanning_length
 
 ROOM_PER_PIN = 0.35e6  # nm of margin per square root of a part's pad count

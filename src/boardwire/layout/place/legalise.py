@@ -25,7 +25,6 @@ two parts whose boxes keep the gap have courtyards that do too.
 from __future__ import annotations
 
 import copy
-
 import time
 
 import numpy as np
@@ -88,6 +87,16 @@ class Board:
         half = self.gap / 2
         now = np.array(part.box_now) if part.box_now is not None else np.array(box_of(part, q, f)) + (x, y, x, y)
         self.add(now + (-half, -half, half, half), sides_of(part, f))
+
+    @classmethod
+    def around_placed(cls, problem: Problem, boxes: dict) -> Board:
+        """The region, obstacles, art and fixed parts, and the movable parts that
+        found no spot (absent from ``boxes``: they stay where they were)."""
+        board = cls(problem)
+        for i, part in enumerate(problem.parts):
+            if part.movable and i not in boxes:
+                board.add_left(part)
+        return board
 
     def with_placed(self, problem: Problem, poses: dict, boxes: dict, skip=()) -> Board:
         """A copy of this board (region, obstacles, fixed and left parts) plus the box of

@@ -47,10 +47,7 @@ def refine(problem: Problem, annealer, poses: dict[int, tuple], boxes: dict[int,
     poses = dict(poses)
     annealer.set_poses(poses)
     movable = [i for i in sorted(boxes) if parts[i].movable and parts[i].edge is None]
-    fixed = Board(problem)  # the region, obstacles, art and fixed parts
-    for i, part in enumerate(parts):
-        if part.movable and i not in boxes:  # found no spot: stays where it was
-            fixed.add_left(part)
+    fixed = Board.around_placed(problem, boxes)
     for n in range(PASSES):
         gained = 0.0
         for k, i in enumerate(movable):

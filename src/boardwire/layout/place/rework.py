@@ -83,10 +83,7 @@ def rework(problem: Problem, state: State, nets: set[int], parts: set[int], grid
 def _swap(problem: Problem, annealer, poses, boxes, movers: list[int], grid: float, deadline) -> int:
     """Swap each of ``movers`` with the part that gains most; returns the swaps made."""
     parts = problem.parts
-    fixed = Board(problem)
-    for i, part in enumerate(parts):
-        if part.movable and i not in boxes:  # found no spot: stays where it was
-            fixed.add_left(part)
+    fixed = Board.around_placed(problem, boxes)
     others = [i for i in sorted(boxes) if parts[i].movable and parts[i].edge is None]
     made = 0
     for i in movers:

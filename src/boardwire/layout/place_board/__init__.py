@@ -305,22 +305,23 @@ def judge(board: Board, rules, area=None) -> dict:
 
 
 def run(board: Board, rules, options: Options, trials: int = 0, trial=None,
-        **kw) -> tuple[BoardPlacement, Result, list[str], dict, list]:
+        **kw) -> tuple[BoardPlacement, Result, list[str], dict, tuple | None]:
     """Build, place and write (in turns with ``trials`` trial routes by ``trial``
     when given: `trials.place_in_turns`), then move the moved footprints' reference
     designators clear of other silkscreen and pads (`legends.place_legends`):
     returns the problem, the engine's result, the references moved, the legends'
-    report and the trials' counts (`trials.Trial`, the kept one's index last)."""
+    report and, when trials ran, their counts (`trials.Trial`) and the kept one's
+    index (else None)."""
     bp = build_problem(board, rules, **kw)
     result = place(bp.problem, options)
     pinned = kw.get("pinned") or {}
     was = [_pose_now(fp) for fp in bp.footprints]
     apply_poses(bp, result, pinned)
-    report: list = []
+    report = None
     if trials and trial is not None and result.state is not None:
         result, seen, kept = place_in_turns(bp, result, trials, trial, lambda r: apply_poses(bp, r, pinned),
                                             options.grid, options.time_limit)
-        report = [seen, kept]
+        report = (seen, kept)
     moved = [fp.reference for fp, before in zip(bp.footprints, was) if _pose_now(fp) != before]
     return bp, result, moved, place_legends(board, rules, moved), report
 
