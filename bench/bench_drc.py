@@ -103,10 +103,11 @@ def builtin_times(board: Path, repeat: int) -> dict:
 
 
 def incremental(board: Path, edits: int) -> dict:
-    from boardwire.commands.drc_builtin import session_rules
     from boardwire.commands.drc_feedback import new_violations
+
     from boardwire.geometry import geometry_of
     from boardwire.registry import REGISTRY, Context
+    from boardwire.services.rules import session_rules
     from boardwire.session import Session
 
     with tempfile.TemporaryDirectory() as tmp:

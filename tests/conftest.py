@@ -12,6 +12,7 @@ os.environ.setdefault("BOARDWIRE_WAIT_S", "900")
 
 import pytest
 
+import boardwire.commands  # noqa: F401  the command loader, as every door installs it
 from tests.inputs import SYSTEM_PYTHON, _missing, absent, have_kicad_cli, have_pcbnew
 
 

@@ -19,9 +19,17 @@ from pathlib import Path
 
 import pytest
 
-from boardwire.documents import board_bom, open_document
-from boardwire.errors import (Cancelled, CheckFailed, DrcErrors, InvalidArgs, PathOutsideWorkspace, ReadOnlyFile,
-                              ServiceUnavailable)
+from boardwire.documents import open_document
+from boardwire.documents.board import bom as board_bom
+from boardwire.errors import (
+    Cancelled,
+    CheckFailed,
+    DrcErrors,
+    InvalidArgs,
+    PathOutsideWorkspace,
+    ReadOnlyFile,
+    ServiceUnavailable,
+)
 from boardwire.kicad import cli as kicad_cli_module
 from boardwire.kicad import jlcpcb
 from boardwire.kicad.fab import PlotOptions, board_plot_options

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from boardwire.documents import FootprintFile, SymbolLibrary
-from boardwire.documents.lib_index import LibraryIndex
+from boardwire.documents.library.index import LibraryIndex
 from boardwire.errors import InvalidArgs, NotFound
 from boardwire.registry import REGISTRY, Context
 from boardwire.session import Session

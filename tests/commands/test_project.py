@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from boardwire.commands import project as project_cmd
-from boardwire.documents import new_project, open_document
+from boardwire.commands.project import new as project_cmd
+from boardwire.documents import open_document
+from boardwire.documents.project import new as new_project
 from boardwire.errors import InvalidArgs, PathOutsideWorkspace
 from boardwire.registry import REGISTRY, Context
 from boardwire.session import Session

@@ -31,12 +31,19 @@ from collections import Counter
 import pytest
 
 import boardwire
-from boardwire.documents.board import Board
-from boardwire.documents.board.new_items import PROTECTION, SHAPE_POINTS, graphic_list, text_list, track_list, via_list, zone_list
-from boardwire.documents.lib_lookup import symbol_definition
+from boardwire.documents.board import Board, FootprintFile
+from boardwire.documents.board.new_items import (
+    PROTECTION,
+    SHAPE_POINTS,
+    graphic_list,
+    text_list,
+    track_list,
+    via_list,
+    zone_list,
+)
+from boardwire.documents.library.lookup import symbol_definition
 from boardwire.documents.schematic import Schematic
 from boardwire.documents.schematic.placing import Placement
-from boardwire.documents.board import FootprintFile
 from boardwire.sexpr import atoms
 from boardwire.sexpr.file import SexprFile
 from boardwire.sexpr.node import SList
@@ -592,7 +599,7 @@ def test_library_variables_named_for_the_file_kicad_reads():
     10.0.2 board): a KiCad 9 library footprint placed there follows, and a KiCad 10 one
     placed in a KiCad 9 board gets KiCad 9's variable back; a new KiCad 10 project's
     library tables use ``${KICAD10_SYMBOL_DIR}``/``${KICAD10_FOOTPRINT_DIR}``."""
-    from boardwire.documents.new_project import project_files
+    from boardwire.documents.project.new import project_files
 
     k10_file = need(CORPUS / "KiCad__kicad-source-mirror/qa/data/pcbnew/diff_pair_uncoupled_tuning_drc.kicad_pcb")
     assert b'(model "${KICAD10_3DMODEL_DIR}/Resistor_SMD' in k10_file.read_bytes()

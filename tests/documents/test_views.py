@@ -86,7 +86,7 @@ def test_footprint_text_unlocked_without_an_angle(tmp_path):
     import shutil
 
     from boardwire.documents import open_document
-    from boardwire.documents.footprint_text import footprint_texts, place_text
+    from boardwire.documents.board.footprint_text import footprint_texts, place_text
     from tests.inputs import need, need_corpus
 
     src = need(need_corpus() / "OLIMEX__RVPC" / "HARDWARE" / "RVPC_Rev.B" / "RVPC_Rev_B.kicad_pcb")
@@ -111,7 +111,7 @@ def test_footprint_turned_with_an_unlocked_text(tmp_path):
     import shutil
 
     from boardwire.documents import open_document
-    from boardwire.documents.footprint_text import footprint_texts
+    from boardwire.documents.board.footprint_text import footprint_texts
     from tests.inputs import need, need_corpus
 
     src = need(need_corpus() / "OLIMEX__RVPC" / "HARDWARE" / "RVPC_Rev.B" / "RVPC_Rev_B.kicad_pcb")

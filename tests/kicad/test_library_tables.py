@@ -15,7 +15,7 @@ from collections import Counter
 
 import pytest
 
-from boardwire.documents.libraries import anchor_table
+from boardwire.documents.library.tables import anchor_table
 from boardwire.registry import REGISTRY, Context
 from boardwire.session import Session
 from tests.inputs import CORPUS, need

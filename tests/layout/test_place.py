@@ -13,7 +13,13 @@ from boardwire.errors import Cancelled, InvalidArgs
 from boardwire.registry import REGISTRY, CancelToken, Context
 from boardwire.session import Session
 from tests.inputs import DEMOS, need
-from tests.layout.judge import courtyards_checked, drc, scatter_board, strip_board, unconnected
+from tests.layout.judge import (
+    courtyards_checked,
+    drc,
+    scatter_board,
+    strip_board,
+    unconnected,
+)
 
 ECC83 = DEMOS / "ecc83" / "ecc83-pp.kicad_pcb"
 PIC = DEMOS / "pic_programmer" / "pic_programmer.kicad_pcb"
@@ -299,8 +305,8 @@ def test_reference_texts_already_clear_are_not_moved(tmp_path):
     # file is unchanged, though our boxes are a little larger than KiCad's strokes (R19's
     # is 0.05 mm from D11's, R2's touches its own outline); pic_programmer's P106, whose
     # text lies off the board, is the one that moves
-    from boardwire.commands.drc_builtin import session_rules
     from boardwire.layout.place_board.legends import place_legends
+    from boardwire.services.rules import session_rules
 
     for demo, expected in ((ECC83, []), (INTERF, []), (PIC, ["P106"])):
         session = Session(need(demo).parent)

@@ -76,7 +76,7 @@ def test_crossings_count_lines_of_different_nets_that_cross():
 
 def test_restarts_keep_the_least_crossed_placement(tmp_path):
     need(ECC83)
-    from boardwire.commands.drc_builtin import session_rules
+    from boardwire.services.rules import session_rules
 
     board = strip_board(ECC83, tmp_path)
     session = Session(tmp_path)
@@ -95,7 +95,7 @@ def test_parts_keep_off_copper_and_solder_mask_art(tmp_path):
     # courtyard, so not placed) and mask openings drawn on the board's own F.Mask; a
     # pad on an opening is bared beside other nets' (KiCad's solder_mask_bridge)
     stickhub = need(DEMOS / "stickhub" / "StickHub.kicad_pcb")
-    from boardwire.commands.drc_builtin import session_rules
+    from boardwire.services.rules import session_rules
 
     board = scatter_board(stickhub, tmp_path, 1)
     session = Session(tmp_path)
@@ -155,13 +155,13 @@ def test_refining_keeps_the_placement_legal_and_never_costs_more(tmp_path):
     # near their nets' pull shortens the ratsnest, and no two boxes meet
     import time
 
-    from boardwire.commands.drc_builtin import session_rules
     from boardwire.layout.place.anneal import Annealer
     from boardwire.layout.place.engine import routing_room
     from boardwire.layout.place.legalise import legalise, sides_of
     from boardwire.layout.place.poses import box_of
     from boardwire.layout.place.refine import refine
     from boardwire.layout.place.score import spanning_length
+    from boardwire.services.rules import session_rules
 
     board = scatter_board(need(DEMOS / "pic_programmer" / "pic_programmer.kicad_pcb"), tmp_path, 1)
     session = Session(tmp_path)

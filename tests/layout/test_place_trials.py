@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 import shapely
 
-from boardwire.commands.drc_builtin import session_rules
 from boardwire.errors import Cancelled
 from boardwire.layout.place import Options, place
 from boardwire.layout.place.legalise import sides_of
@@ -21,6 +20,7 @@ from boardwire.layout.place.rework import MAX_PINS, rework
 from boardwire.layout.place.score import net_pins, spanning_length
 from boardwire.layout.place_board import build_problem, run
 from boardwire.registry import REGISTRY, CancelToken, Context
+from boardwire.services.rules import session_rules
 from boardwire.session import Session
 from tests.inputs import DEMOS, need
 from tests.layout.judge import scatter_board

@@ -291,7 +291,7 @@ def test_pads_without_a_net_keep_the_default_class_clearance(kicad_cli, tmp_path
     (default,) = [c for c in data["net_settings"]["classes"] if c["name"] == "Default"]
     default["clearance"], default["track_width"] = 0.6, 1.5
     pro.write_text(json.dumps(data, indent=2))
-    from boardwire.commands.routing import _classes
+    from boardwire.commands.pcb.route import _classes
     from boardwire.layout.route_board import build_problem
 
     session = Session(tmp_path)

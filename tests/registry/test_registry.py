@@ -7,8 +7,15 @@ import json
 import pytest
 from pydantic import ValidationError
 
-from boardwire.errors import ALL_CODES, BoardwireError, Internal, InvalidArgs, UnknownCommand
-from boardwire.registry import REGISTRY, Context
+from boardwire.commands import REGISTRY
+from boardwire.errors import (
+    ALL_CODES,
+    BoardwireError,
+    Internal,
+    InvalidArgs,
+    UnknownCommand,
+)
+from boardwire.registry import Context
 from boardwire.registry.command import KINDS
 from boardwire.registry.docs import render
 from boardwire.session import Session
@@ -64,7 +71,7 @@ def test_commands_are_well_formed():
 
 def test_docs_are_generated_from_the_registry():
     on_disk = (REPO / "docs" / "commands.md").read_text()
-    assert on_disk == render(), "docs/commands.md is stale: python -m boardwire.registry.docs > docs/commands.md"
+    assert on_disk == render(REGISTRY), "docs/commands.md is stale: python -m boardwire.commands.docs > docs/commands.md"
 
 
 def test_unknown_command_and_bad_arguments(tmp_path):

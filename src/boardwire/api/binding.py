@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Any
 
+from ..commands import REGISTRY
 from ..errors import InvalidArgs, NoDocument
-from ..registry import REGISTRY, Context
+from ..registry import Context
 from ..session import Session
 
 ACTOR = "script"

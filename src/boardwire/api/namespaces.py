@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..commands import REGISTRY
 from ..errors import InvalidArgs
-from ..registry import REGISTRY
 from . import binding
 from .names import Entry, plan, snake
 from .signature import docstring, signature

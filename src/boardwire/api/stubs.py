@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import inspect
 
-from ..registry import REGISTRY
+from ..commands import REGISTRY
 from .names import plan
 from .signature import docstring, parameters, type_text
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..documents.board_legacy import legacy_net_classes, legacy_rules
+from ..documents.board.legacy import legacy_net_classes, legacy_rules
 from ..geometry import build_rules, geometry_of
 from ..geometry.constraints import constraints_for
 from ..geometry.dru import compile_rules

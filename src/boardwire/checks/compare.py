@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from .engine import BUILT_IN
+
 SINGLE = ("drill_out_of_range", "annular_width", "via_diameter", "track_width",
           "microvia_drill_out_of_range")
 
@@ -103,4 +105,14 @@ def compare_reports(kicad: dict, ours: dict, rules) -> dict:
         ov = [v for v in ours.get("violations", []) if v.get("type") == rule]
         if kv or ov:
             out[rule] = compare(kv, ov)
+    return out
+
+
+def agreement(kicad: dict, builtin: dict, limit: int) -> dict:
+    """For each built-in rule: how many violations each engine found, how many both
+    found, and (up to ``limit``) those only one found."""
+    out = {}
+    for rule, c in compare_reports(kicad, builtin, BUILT_IN).items():
+        out[rule] = {"kicad": c["kicad"], "builtin": c["builtin"], "both": c["matched"],
+                     "only_kicad": c["only_kicad"][:limit], "only_builtin": c["only_builtin"][:limit]}
     return out

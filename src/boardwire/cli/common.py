@@ -13,12 +13,13 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from ..errors import EXIT_CHECK_ERRORS, BoardwireError
+from ..errors import EXIT_CHECK_ERRORS, BoardwireError, FileChangedOnDisk, NoDocument
 
 err = Console(stderr=True, soft_wrap=True, highlight=False)
 
@@ -39,8 +40,51 @@ def fail(e: BoardwireError, as_json: bool = False) -> None:
 def exit_for(command_id: str, result: dict) -> None:
     """Exit with `EXIT_CHECK_ERRORS` when ``result`` of ``command_id`` is a check that
     found errors; return otherwise."""
-    from ..registry import REGISTRY
+    from ..commands import REGISTRY
 
     found = REGISTRY.get(command_id).finds_errors
     if found is not None and found(result):
         raise typer.Exit(EXIT_CHECK_ERRORS)
+
+
+CHANGED_DURING_CALL = ("Another program (KiCad, an editor, another boardwire call) wrote the file while this "
+                       "call ran, so boardwire did not write it (documents listed before it in path order "
+                       "were saved). Run the call again: each call reads the files as they are then.")
+
+
+def run_command(command_id: str, args: dict, *, save: bool, root: str) -> dict:
+    """Run one registry command in a fresh session rooted at ``root``; save what changed."""
+    from ..commands import REGISTRY
+    from ..registry import Context
+    from ..session import Session
+
+    if not Path(root).is_dir():
+        raise NoDocument(f"the working directory {root} does not exist")
+    session = Session(root)
+    cmd = REGISTRY.get(command_id)
+    progress = None
+    if cmd.long and err.is_terminal:
+        from rich.progress import Progress
+
+        progress = Progress(console=err, transient=True)
+        task = progress.add_task(cmd.id, total=1.0)
+        progress.start()
+
+        def report(fraction: float, message: str) -> None:
+            progress.update(task, completed=fraction, description=message or cmd.id)
+    else:
+        report = None
+    try:
+        result = REGISTRY.call(command_id, args, Context(session, actor="cli", progress_fn=report, door="cli"))
+    finally:
+        if progress is not None:
+            progress.stop()
+    if save:
+        try:
+            saved = session.save_modified(actor="cli")
+        except FileChangedOnDisk as e:  # the session's hint (reload, or force) means nothing here
+            e.hint = CHANGED_DURING_CALL
+            raise
+        if saved:
+            result.setdefault("saved", saved)
+    return result

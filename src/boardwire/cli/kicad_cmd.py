@@ -29,10 +29,10 @@ def attach(host: str = typer.Option("127.0.0.1", "--host"),
            socket: str = typer.Option(None, "--kicad-socket", help="KiCad's API socket (default: KICAD_API_SOCKET, then $TMPDIR/kicad/api.sock)"),
            log: bool = typer.Option(False, "--log", help="Write diagnostics to .boardwire/bridge.log in the board's folder")):
     """Serve the bridge from the folder of the board open in KiCad, with that board attached."""
+    from ..commands import REGISTRY
     from ..errors import BoardwireError
     from ..kicad.ipc.editor import Editor
     from ..protocols.bridge import run as run_bridge
-    from ..registry import REGISTRY
     from ..session.live import attach as live_attach
 
     try:

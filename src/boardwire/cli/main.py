@@ -16,8 +16,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..errors import BoardwireError, Cancelled, FileChangedOnDisk, IOFailure, NoDocument
-from .common import err, exit_for, fail, print_json
+from ..errors import BoardwireError, Cancelled, IOFailure, NoDocument
+from .common import exit_for, fail, print_json, run_command
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="boardwire: KiCad documents for agents and scripts.")
@@ -84,48 +84,6 @@ def parse_json_args(args: str) -> dict:
         raise bad(f"not JSON ({str(e)[:200]})") from None
 
 
-CHANGED_DURING_CALL = ("Another program (KiCad, an editor, another boardwire call) wrote the file while this "
-                       "call ran, so boardwire did not write it (documents listed before it in path order "
-                       "were saved). Run the call again: each call reads the files as they are then.")
-
-
-def _run(command_id: str, args: dict, *, save: bool, root: str) -> dict:
-    """Run one registry command in a fresh session rooted at ``root``; save what changed."""
-    from ..registry import REGISTRY, Context
-    from ..session import Session
-
-    if not Path(root).is_dir():
-        raise NoDocument(f"the working directory {root} does not exist")
-    session = Session(root)
-    cmd = REGISTRY.get(command_id)
-    progress = None
-    if cmd.long and err.is_terminal:
-        from rich.progress import Progress
-
-        progress = Progress(console=err, transient=True)
-        task = progress.add_task(cmd.id, total=1.0)
-        progress.start()
-
-        def report(fraction: float, message: str) -> None:
-            progress.update(task, completed=fraction, description=message or cmd.id)
-    else:
-        report = None
-    try:
-        result = REGISTRY.call(command_id, args, Context(session, actor="cli", progress_fn=report, door="cli"))
-    finally:
-        if progress is not None:
-            progress.stop()
-    if save:
-        try:
-            saved = session.save_modified(actor="cli")
-        except FileChangedOnDisk as e:  # the session's hint (reload, or force) means nothing here
-            e.hint = CHANGED_DURING_CALL
-            raise
-        if saved:
-            result.setdefault("saved", saved)
-    return result
-
-
 @app.command()
 def call(command_id: str = typer.Argument(..., help="Command id, e.g. pcb.addTrack"),
          args: str = typer.Argument("{}", help="Arguments as a JSON object (or @file.json)"),
@@ -138,7 +96,7 @@ def call(command_id: str = typer.Argument(..., help="Command id, e.g. pcb.addTra
     Each call is its own session: documents are read, changed, saved. Undo history and
     `revision` checks span the calls of one session (a server, or a script)."""
     try:
-        result = _run(command_id, parse_json_args(args), save=not no_save, root=root)
+        result = run_command(command_id, parse_json_args(args), save=not no_save, root=root)
     except BoardwireError as e:
         fail(e, True)
     except OSError as e:  # saving: the file system said no
@@ -154,7 +112,7 @@ def drc(path: str = typer.Argument(..., help="Board file"),
         as_json: bool = typer.Option(False, "--json")):
     """KiCad's DRC of a board, summarised (the full report with --json)."""
     try:
-        result = _run("check.drc", {"path": path}, save=False, root=".")
+        result = run_command("check.drc", {"path": path}, save=False, root=".")
     except BoardwireError as e:
         fail(e, as_json)
     if as_json:
@@ -179,7 +137,7 @@ def build(design: str = typer.Argument(..., help="A design JSON file (see `board
     """Build a design document into a new version folder: schematic, ERC, board, placement, routing, DRC, verdict, fab."""
     args = {"file": design, "out": out} | ({"until": until} if until else {})
     try:
-        result = _run("design.build", args, save=True, root=".")
+        result = run_command("design.build", args, save=True, root=".")
     except BoardwireError as e:
         fail(e, as_json)
     if as_json:
@@ -204,7 +162,7 @@ def render(path: str = typer.Argument(..., help="Board file"),
     if layers:
         args["layers"] = layers.split(",")
     try:
-        result = _run("render.png", args, save=False, root=".")
+        result = run_command("render.png", args, save=False, root=".")
     except BoardwireError as e:
         fail(e)
     Console().print(f"{result['summary']} -> {result.get('output')}")
@@ -213,7 +171,8 @@ def render(path: str = typer.Argument(..., help="Board file"),
 @app.command()
 def doctor():
     """What boardwire finds of KiCad here (kicad-cli, pcbnew for zone filling)."""
-    from ..kicad.cli import doctor as probe, library_tables
+    from ..kicad.cli import doctor as probe
+    from ..kicad.cli import library_tables
     from ..kicad.pcbnew import pcbnew_python
 
     report = probe()
@@ -233,12 +192,14 @@ def serve(stdio: bool = typer.Option(False, "--stdio", help="Serve one client on
     one JSON message per line when the client starts with { or [."""
     if stdio and socket:
         raise typer.BadParameter("choose --stdio or --socket, not both", param_hint="--socket")
-    from ..protocols.jsonrpc import run as serve_jsonrpc  # lazy: `boardwire info` stays fast
+    from ..protocols.jsonrpc import (
+        run as serve_jsonrpc,  # lazy: `boardwire info` stays fast
+    )
 
     try:
         hook = None
         if attach:
-            from ..registry import REGISTRY
+            from ..commands import REGISTRY
             from ..session.live import attach_hook
             hook = attach_hook(REGISTRY)
         serve_jsonrpc(root=root, socket_path=socket, open_paths=tuple(open_), auto_save=auto_save, attach=hook)
@@ -259,12 +220,14 @@ def bridge(host: str = typer.Option("127.0.0.1", "--host", help="Address to list
            root: str = typer.Option(".", "--root", help="Working directory of the session")):
     """WebSocket bridge for editor extensions (docs/bridge.md): a versioned handshake,
     then JSON-RPC 2.0 on every command, document.changed pushed."""
-    from ..protocols.bridge import run as run_bridge  # lazy: `boardwire info` stays fast
+    from ..protocols.bridge import (
+        run as run_bridge,  # lazy: `boardwire info` stays fast
+    )
 
     try:
         hook = None
         if attach:
-            from ..registry import REGISTRY
+            from ..commands import REGISTRY
             from ..session.live import attach_hook
             hook = attach_hook(REGISTRY)
         run_bridge(root=root, host=host, port=port, open_paths=tuple(open_), pair=pair, max_payload=max_payload,

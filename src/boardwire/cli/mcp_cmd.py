@@ -74,7 +74,9 @@ def mcp(ctx: typer.Context,
         raise typer.BadParameter("--attach serves one board over stdio; it does not combine with --http",
                                  param_hint="--attach")
     if http:
-        from ..web.server import serve  # MCP at /mcp, the live view at /view behind the same keys
+        from ..web.server import (
+            serve,  # MCP at /mcp, the live view at /view behind the same keys
+        )
 
         if no_auth and host not in ("127.0.0.1", "localhost", "::1"):
             fail(PolicyDenied("--no-auth is only allowed on a loopback host",
@@ -91,7 +93,7 @@ def mcp(ctx: typer.Context,
 
     hook = None
     if attach:
-        from ..registry import REGISTRY
+        from ..commands import REGISTRY
         from ..session.live import attach_hook
 
         hook = _attach_or_exit(attach_hook(REGISTRY, kicad_socket, kicad_wait))

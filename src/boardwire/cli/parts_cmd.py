@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 
 from ..errors import BoardwireError
-from .common import fail, print_json
+from .common import fail, print_json, run_command
 
 parts_app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                         help="The parts catalogue (.boardwire/parts.sqlite in the working directory).")
@@ -19,9 +19,8 @@ parts_app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_excep
 def import_cmd(file: str = typer.Argument(..., help="A jlcpcb-parts-database CSV or a jlcparts cache.sqlite3"),
                root: str = typer.Option(".", "--root", help="Working directory whose catalogue receives the rows")):
     """Index a catalogue file (a person's own command: the file may be anywhere)."""
-    from ..commands.parts import import_file
     from ..errors import IOFailure, NotFound
-
+    from ..parts.catalogue import import_file
     from ..session.audit import Audit
 
     path, t0, audit = Path(file), time.monotonic(), Audit(root)
@@ -49,10 +48,8 @@ def import_cmd(file: str = typer.Argument(..., help="A jlcpcb-parts-database CSV
 def search_cmd(query: str = typer.Argument(...), limit: int = typer.Option(10, "--limit"),
                root: str = typer.Option(".", "--root")):
     """Search the catalogue; prints the compact table."""
-    from .main import _run
-
     try:
-        out = _run("parts.search", {"query": query, "limit": limit}, save=False, root=root)
+        out = run_command("parts.search", {"query": query, "limit": limit}, save=False, root=root)
     except BoardwireError as e:
         fail(e, True)
     typer.echo(out["summary"])

@@ -18,9 +18,18 @@ def execute(payload: dict) -> dict:
     an edit changed, base64) or ``{error}`` (the stable error object)."""
     from rq import get_current_job
 
+    from ..commands import REGISTRY
     from ..errors import BoardwireError
-    from ..jobs.queue import HEARTBEAT_S, LOST_AFTER, alive_key, cancel_key, decode, encode, progress_key
-    from ..registry import REGISTRY, CancelToken, Context
+    from ..jobs.queue import (
+        HEARTBEAT_S,
+        LOST_AFTER,
+        alive_key,
+        cancel_key,
+        decode,
+        encode,
+        progress_key,
+    )
+    from ..registry import CancelToken, Context
     from ..session import Session
 
     rq_job = get_current_job()
@@ -66,8 +75,8 @@ def worker_command(queue: str = typer.Option(..., "--queue", help="The work queu
     from redis import Redis
     from rq import Queue, SimpleWorker
 
+    from ..commands import REGISTRY
     from ..jobs.queue import QUEUE
-    from ..registry import REGISTRY
 
     REGISTRY.all()  # import the commands once, before the first job
     connection = Redis.from_url(queue)

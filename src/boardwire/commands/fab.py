@@ -39,7 +39,7 @@ from typing import Iterator, Literal
 
 from pydantic import Field, field_validator
 
-from ..documents import board_bom
+from ..documents.board import bom as board_bom
 from ..errors import DrcErrors, InvalidArgs, ReadOnlyFile, WrongKind
 from ..kicad import fab as kfab
 from ..kicad import jlcpcb
@@ -47,8 +47,8 @@ from ..kicad.checks import drc_summary, parse_report, run_drc
 from ..kicad.cli import kicad_cli
 from ..kicad.snapshot import board_snapshot, hierarchy_snapshot, schematic_beside
 from ..registry import Context, command
+from ..services.schematic import connectivity_of, sheet_files
 from .common import Args, DocArgs, Result
-from .sch_query import connectivity_of, sheet_files
 
 UNITS = "mm; sizes in bytes"
 MAP_FORMAT = "gerberx2"  # the drill map: Gerber X2, like the rest of the package

@@ -16,9 +16,14 @@ from typing import Literal
 from pydantic import Field
 
 from ..documents.board import FootprintFile
-from ..documents.lib_index import INDEX, LibItem, table_libraries
-from ..documents.lib_lookup import find_library, similar_names, split_id, symbol_definition
-from ..documents.lib_search import rank
+from ..documents.library.index import INDEX, LibItem, table_libraries
+from ..documents.library.lookup import (
+    find_library,
+    similar_names,
+    split_id,
+    symbol_definition,
+)
+from ..documents.library.search import rank
 from ..errors import NotFound
 from ..registry import Context, command
 from .common import Args, Result, mm

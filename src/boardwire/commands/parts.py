@@ -13,11 +13,10 @@ from typing import Literal
 from pydantic import Field
 
 from ..errors import InvalidArgs, NotFound
-from ..parts.catalogue import Catalogue, tier
+from ..parts.catalogue import Catalogue, import_file, tier
 from ..parts.kicad_source import library_candidates, pin_table, symbol_for
 from ..parts.lines import encode, json_value
 from ..parts.packages import KINDS
-from ..parts.sources import read_source
 from ..registry import Context, command
 from .common import Args, Result
 
@@ -115,11 +114,6 @@ def pins(ctx: Context, a: PinsArgs) -> dict:
 class ImportArgs(Args):
     file: str = Field(min_length=1, max_length=4096,
                       description="A jlcpcb-parts-database CSV or a jlcparts cache.sqlite3, in the working directory")
-
-
-def import_file(root, file) -> dict:
-    """Import catalogue file ``file`` into the catalogue of working directory ``root``."""
-    return Catalogue.at(root).import_parts(read_source(file), source=file.name)
 
 
 @command("parts.import", kind="session", args=ImportArgs, result=Result,

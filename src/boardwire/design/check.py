@@ -109,7 +109,7 @@ def _resolve(design: Design, root: Path, report: Report) -> None:
                 continue
         try:
             pins = symbol_pins(symbol, root)
-            from ..documents.lib_lookup import symbol_definition
+            from ..documents.library.lookup import symbol_definition
 
             d = symbol_definition(symbol, root)
             sym_fields = {**d.base.fields, **d.symbol.fields}

@@ -7,9 +7,12 @@ from pathlib import Path
 from ..errors import UnsupportedFormat
 from .base import Document
 from .board import Board, FootprintFile
-from .other import DesignRules, LibTable, Project, Worksheet
+from .library.lib_table import LibTable
+from .project.project import Project
+from .project.rules import DesignRules
 from .schematic import Schematic, SymbolLibrary
 from .sexpr_doc import SexprDocument
+from .worksheet import Worksheet
 
 _BY_SUFFIX = {
     ".kicad_pcb": Board,

@@ -8,9 +8,11 @@ file (see `boardwire.sexpr.atoms`).
 
 from __future__ import annotations
 
+import math
+
 from ..sexpr.atoms import IU_PER_MM, kiround
 
-__all__ = ["IU_PER_MM", "mm", "nm"]
+__all__ = ["IU_PER_MM", "mm", "nm", "rotate"]
 
 
 def nm(mm: float) -> int:
@@ -21,3 +23,14 @@ def nm(mm: float) -> int:
 def mm(value_nm: int) -> float:
     """Nanometres to millimetres (6 decimals: exact for whole nanometres)."""
     return round(value_nm / IU_PER_MM, 6)
+
+
+def rotate(p: tuple[int, int], degrees: float) -> tuple[int, int]:
+    """Rotate a footprint-local point (nm) as KiCad does (y down, positive = counter-
+    clockwise on screen), rounding to the nanometre like KiCad's RotatePoint."""
+    if not degrees:
+        return p
+    r = math.radians(degrees)
+    c, s = math.cos(r), math.sin(r)
+    x, y = p
+    return kiround(x * c + y * s), kiround(-x * s + y * c)

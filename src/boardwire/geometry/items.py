@@ -18,8 +18,8 @@ import numpy as np
 import shapely
 from shapely.geometry import Point
 
-from ..documents.board_shapes import DrawingData, TrackData, ViaData, ZoneData
-from ..documents.footprint_shapes import FootprintData, PadData
+from ..documents.board.footprint_shapes import FootprintData, PadData
+from ..documents.board.shapes import DrawingData, TrackData, ViaData, ZoneData
 from . import shapes
 
 

@@ -23,9 +23,15 @@ import dataclasses
 import numpy as np
 import shapely
 
-from ..documents.board_shapes import (pending_items, read_drawing, read_track, read_via, read_zone,
-                                      touched_items)
-from ..documents.footprint_shapes import read_footprint
+from ..documents.board.footprint_shapes import read_footprint
+from ..documents.board.shapes import (
+    pending_items,
+    read_drawing,
+    read_track,
+    read_via,
+    read_zone,
+    touched_items,
+)
 from ..documents.views import View
 from . import items as mk
 from .index import KIND, Columns, CopperIndex

@@ -24,8 +24,8 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, MultiPolygon, Point, Polygon
 
-from ..documents.board_shapes import DrawingData
-from ..documents.footprint_shapes import PadData
+from ..documents.board.footprint_shapes import PadData
+from ..documents.board.shapes import DrawingData
 
 # Largest distance between a true arc and the chords that stand for it (nm): below
 # KiCad's DRC epsilon (0.5 um) so the approximation never decides a violation.

@@ -25,8 +25,16 @@ from pathlib import Path
 from typing import Iterator
 
 from ..documents.refusals import file_kicad_major
-from ..errors import Cancelled, CheckFailed, ServiceUnavailable, UnsupportedFormat, needs_human
-from ..firmware.process import kill_group as _kill  # one process-group killer for every child
+from ..errors import (
+    Cancelled,
+    CheckFailed,
+    ServiceUnavailable,
+    UnsupportedFormat,
+    needs_human,
+)
+from ..firmware.process import (
+    kill_group as _kill,  # one process-group killer for every child
+)
 
 MIN_MAJOR = 9
 _PLACES = [
@@ -191,7 +199,7 @@ def library_tables() -> dict:
     """The user's global library tables: kind -> {path, found}, and for a missing one
     what to do (KiCad copies its default tables there on first run; kicad-cli does not,
     and its ERC then warns on every symbol)."""
-    from ..documents.libraries import global_table, missing_global_tables
+    from ..documents.library.tables import global_table, missing_global_tables
 
     missing = missing_global_tables()
     out = {}

@@ -25,8 +25,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from ..documents.design import board_schematic
-from ..documents.libraries import anchor_table
+from ..documents.library.tables import anchor_table
+from ..documents.project.files import board_schematic
 from ..errors import NotFound
 from .cli import require_readable
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Iterable
 
 from .packages import footprint_for, kind_of
-from .sources import Part
+from .sources import Part, read_source
 from .values import query_terms, terms
 
 SCHEMA = """
@@ -159,3 +159,9 @@ def _row(r: sqlite3.Row) -> dict:
 def tier(row: dict) -> str:
     """JLCPCB's assembly tier of a row: basic, preferred or extended."""
     return "basic" if row["basic"] else "preferred" if row["preferred"] else "extended"
+
+
+def import_file(root, file: Path) -> dict:
+    """Import catalogue file ``file`` into the catalogue of working directory ``root``
+    (`Catalogue.import_parts`: counts of rows, added, replaced, total)."""
+    return Catalogue.at(root).import_parts(read_source(file), source=file.name)

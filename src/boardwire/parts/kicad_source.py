@@ -10,9 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..documents.board import FootprintFile
-from ..documents.lib_index import INDEX, table_libraries
-from ..documents.lib_lookup import find_library, split_id, symbol_definition
-from ..documents.lib_search import compact, rank
+from ..documents.library.index import INDEX, table_libraries
+from ..documents.library.lookup import find_library, split_id, symbol_definition
+from ..documents.library.search import compact, rank
 from .packages import symbol_for_kind
 
 

@@ -138,3 +138,5 @@ def read_source(path: Path) -> Iterator[Part]:
     if head.startswith(b"SQLite format 3"):
         return read_jlcparts(path)
     return read_csv(path)
+
+

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from ..documents.lib_search import query_words
+from ..documents.library.search import query_words
 
 _R = re.compile(r"^(\d+(?:\.\d+)?)([kmr]?)(?:ohms?|ω|Ω)?$")
 _RKM = re.compile(r"^(\d+)([kmr])(\d+)$")          # 4k7, 1r5: the letter is the decimal point

@@ -5,9 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from pydantic import BaseModel, Field, create_model
-
-from .tables import TableFormat
+from pydantic import BaseModel, Field
 
 DEFAULT_WAIT_S = 25.0
 
@@ -82,36 +80,3 @@ def compact_schema(schema: dict) -> dict:
     if isinstance(schema, list):
         return [compact_schema(v) for v in schema]
     return schema
-
-
-def command(id: str, *, kind: str, args: type[BaseModel], result: type[BaseModel] | None = None,
-            units: str = "", examples: tuple[dict, ...] = (), destructive: bool = False,
-            idempotent: bool = False, long: bool = False, edits: str | None = None,
-            tables: tuple[str, ...] = (), grouped: tuple[str, ...] = (),
-            finds_errors: Callable[[dict], bool] | None = None, registry=None):
-    """Decorator: declare the function as the handler of command ``id``.
-
-    The handler is called as ``handler(ctx, args)`` and returns a dict (or a model)
-    whose ``summary`` key is a one-line account of what happened. A command with
-    ``tables`` takes a ``format`` argument too (`tables.TableFormat`, mixed into
-    ``args``)."""
-    if kind not in KINDS:
-        raise ValueError(f"unknown kind {kind!r}")
-    if len(examples) > 3:
-        raise ValueError("at most three examples")
-
-    def deco(fn: Callable) -> Callable:
-        from .registry import REGISTRY
-
-        doc = (fn.__doc__ or "").strip()
-        mixins = ((TableFormat,) if tables and "format" not in args.model_fields else ()) + \
-                 ((LongArgs,) if long and "wait_s" not in args.model_fields else ())
-        model = create_model(args.__name__, __base__=(*mixins, args), __module__=args.__module__) if mixins else args
-        (registry or REGISTRY).add(Command(
-            id=id, kind=kind, summary=" ".join(doc.split()), args=model, result=result,
-            handler=fn, units=units, examples=examples, destructive=destructive,
-            idempotent=idempotent, long=long, edits=edits, tables=tables, grouped=grouped,
-            finds_errors=finds_errors))
-        return fn
-
-    return deco

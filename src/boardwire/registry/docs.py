@@ -1,4 +1,5 @@
-"""docs/commands.md, generated from the registry (tests fail when it is stale)."""
+"""docs/commands.md, generated from a registry's commands (tests fail when it is stale;
+`python -m boardwire.commands.docs` writes it from every command)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,9 @@ import json
 from ..documents.board.tables import MAX_NET_NAME
 from ..errors import EXIT_CHECK_ERRORS
 
-from .registry import REGISTRY
-
 HEADER = """# Commands
 
-Generated from the registry by `python -m boardwire.registry.docs > docs/commands.md`;
+Generated from the registry by `python -m boardwire.commands.docs > docs/commands.md`;
 do not edit by hand. Every command is reachable from every door: `boardwire call ID
 '{json}'`, MCP tools (`boardwire mcp`; `.` becomes `_`), JSON-RPC methods
 (`boardwire serve`, docs/jsonrpc.md) and the script API (`boardwire.api`). Units: millimetres and degrees, KiCad's axes (x right, y down). Every
@@ -33,11 +32,11 @@ def _type(prop: dict) -> str:
     return prop.get("type", "any")
 
 
-def _errors() -> str:
+def _errors(registry) -> str:
     """The stable error codes with the exit status `boardwire call` gives each."""
     from ..errors import ALL_CODES
 
-    checks = ", ".join(f"`{c.id}`" for c in REGISTRY.all() if c.finds_errors is not None)
+    checks = ", ".join(f"`{c.id}`" for c in registry.all() if c.finds_errors is not None)
     rows = ["\n## Errors\n",
             "A failed call answers `{\"error\": {\"code\", \"message\", \"hint\"}}`; the code is stable; "
             "JSON-RPC numbers are in docs/jsonrpc.md. Every `boardwire` verb (`call`, `info`, `drc`, `build`, "
@@ -54,9 +53,10 @@ def _errors() -> str:
     return "\n".join(rows) + "\n"
 
 
-def render() -> str:
-    commands = REGISTRY.all()
-    out = [HEADER, _errors()]
+def render(registry) -> str:
+    """The page for every command of ``registry`` (a `Registry`)."""
+    commands = registry.all()
+    out = [HEADER, _errors(registry)]
     scopes: dict[str, list] = {}
     for c in commands:
         scopes.setdefault(c.scope, []).append(c)
@@ -83,6 +83,3 @@ def render() -> str:
                 out.append(f"```sh\nboardwire call {c.id} '{json.dumps(ex)}'\n```\n")
     return "\n".join(out).rstrip() + "\n"
 
-
-if __name__ == "__main__":
-    print(render(), end="")

@@ -12,17 +12,25 @@ import time
 import traceback
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ValidationError, create_model
 
-from ..errors import (BoardwireError, Internal, InvalidArgs, IOFailure, NoDocument,
-                      ReadOnlyFile, UnknownCommand)
+from ..errors import (
+    BoardwireError,
+    Internal,
+    InvalidArgs,
+    IOFailure,
+    NoDocument,
+    ReadOnlyFile,
+    UnknownCommand,
+)
 from ..jobs import Running, jobs_of
 from ..session.audit import audit_of
 from . import policy, tables
-from .command import DEFAULT_WAIT_S, Command
+from .command import DEFAULT_WAIT_S, KINDS, Command, LongArgs
 from .context import AGENT_DOORS, DOORS, Context
+from .tables import TableFormat
 
 log = logging.getLogger("boardwire")
 LOCAL_SCOPES = ("fw",)  # long commands never sent to a work queue: the board is on this machine
@@ -90,6 +98,21 @@ class Registry:
     def __init__(self) -> None:
         self._commands: dict[str, Command] = {}
         self._edit_hooks: list = []
+        self._loaders: list = []
+        self._load_lock = threading.Lock()
+
+    def add_loader(self, loader) -> None:
+        """Register ``loader()``, run once before the first lookup: it imports (and so
+        registers) commands declared elsewhere. The command families install theirs
+        when their package is imported (`boardwire.commands`); the registry itself
+        imports no command module."""
+        self._loaders.append(loader)
+
+    def _load(self) -> None:
+        if self._loaders:
+            with self._load_lock:
+                while self._loaders:
+                    self._loaders.pop(0)()
 
     def on_edit(self, hook) -> None:
         """Wrap every edit command: ``hook(cmd, args, ctx)`` runs before the edit and
@@ -124,7 +147,7 @@ class Registry:
         self._commands[cmd.id] = cmd
 
     def get(self, id: str) -> Command:
-        _load_commands()
+        self._load()
         cmd = self._commands.get(id)
         if cmd is None:
             close = [c for c in self._commands if c.split(".")[-1] == id.split(".")[-1]]
@@ -132,7 +155,7 @@ class Registry:
         return cmd
 
     def all(self) -> list[Command]:
-        _load_commands()
+        self._load()
         return sorted(self._commands.values(), key=lambda c: c.id)
 
     def validate(self, cmd: Command, raw: Any) -> BaseModel:
@@ -308,12 +331,34 @@ def _record(ctx: Context, door: str, command: str, raw: Any, out, error, seconds
 
 
 REGISTRY = Registry()
-_loaded = False
 
 
-def _load_commands() -> None:
-    """Import the command modules (they register themselves) on first use."""
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        from .. import commands  # noqa: F401
+def command(id: str, *, kind: str, args: type[BaseModel], result: type[BaseModel] | None = None,
+            units: str = "", examples: tuple[dict, ...] = (), destructive: bool = False,
+            idempotent: bool = False, long: bool = False, edits: str | None = None,
+            tables: tuple[str, ...] = (), grouped: tuple[str, ...] = (),
+            finds_errors: Callable[[dict], bool] | None = None, registry=None):
+    """Decorator: declare the function as the handler of command ``id``.
+
+    The handler is called as ``handler(ctx, args)`` and returns a dict (or a model)
+    whose ``summary`` key is a one-line account of what happened. A command with
+    ``tables`` takes a ``format`` argument too (`tables.TableFormat`, mixed into
+    ``args``)."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind {kind!r}")
+    if len(examples) > 3:
+        raise ValueError("at most three examples")
+
+    def deco(fn: Callable) -> Callable:
+        doc = (fn.__doc__ or "").strip()
+        mixins = ((TableFormat,) if tables and "format" not in args.model_fields else ()) + \
+                 ((LongArgs,) if long and "wait_s" not in args.model_fields else ())
+        model = create_model(args.__name__, __base__=(*mixins, args), __module__=args.__module__) if mixins else args
+        (registry or REGISTRY).add(Command(
+            id=id, kind=kind, summary=" ".join(doc.split()), args=model, result=result,
+            handler=fn, units=units, examples=examples, destructive=destructive,
+            idempotent=idempotent, long=long, edits=edits, tables=tables, grouped=grouped,
+            finds_errors=finds_errors))
+        return fn
+
+    return deco

@@ -20,10 +20,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .lexer import _PAIR, MAX_DEPTH, tokens
+
 # Lists nested deeper than this are refused (ParseError). Files KiCad writes nest at
 # most 9 deep (measured on every file of the corpus and KiCad's demos); KiCad's
 # recursive parser fails on absurd depths (200,000) rather than reading them.
-MAX_DEPTH = 100
 
 _SEP = np.zeros(256, dtype=bool)
 for _c in b" \t\r\n\x00()":
@@ -79,8 +80,6 @@ class TopLevel:
 
     @staticmethod
     def _head_exactly(buf: bytes, start: int, end: int) -> bytes:
-        from .parse import tokens  # parse imports this module: import late
-
         toks = [t for t in tokens(buf, start + 1, end - 1) if t[0] not in b" \t\r\n\x00"]
         return toks[0] if toks and toks[0] not in (b"(", b")") else b""
 
@@ -206,8 +205,6 @@ def _implicit_opens(buf: bytes, quotes: np.ndarray) -> list[int] | None:
     ``teardrops`` opens an implicit list that the next ``)`` closes). None: a
     ``teardrops`` outside strings that does not directly follow ``(``, which only the
     exact reader may judge."""
-    from .parse import _PAIR  # parse imports this module: import late
-
     out: list[int] = []
     walked = -1  # end of the last list walked: a teardrops nested in it is done
     pos = buf.find(_TEARDROPS_TOKEN)

@@ -122,10 +122,8 @@ class SList:
                 return
             except ValueError:
                 pass  # declined: the Python reader below decides (and reports errors)
-        from .parse import parse_list_span  # parse imports node; import late
-
         # A lazy span comes from the fast scan, which validated it.
-        parsed = parse_list_span(self._src, self._start, self._end, trusted=True)
+        parsed = _read_span(self._src, self._start, self._end, trusted=True)
         self._kids = parsed._kids
         self._ws = parsed._ws
         self._tail = parsed._tail
@@ -313,3 +311,14 @@ except ImportError:  # not built: the Python reader and writer do the same work
     _compiled = None
 else:
     _compiled.configure(SList)
+
+
+_read_span = None  # the exact reader of a list's span; `parse` sets it (it builds nodes, so node cannot import it)
+
+
+def use_reader(read_span) -> None:
+    """Set the reader lazy nodes are read with: ``read_span(src, start, end,
+    trusted=True) -> SList`` (`parse.parse_list_span`, installed when `parse` is
+    imported, which every path that makes lazy nodes does)."""
+    global _read_span
+    _read_span = read_span

@@ -37,10 +37,11 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from .. import __version__
+from ..commands import REGISTRY
 from ..errors import BoardwireError, InvalidArgs, PolicyDenied
 from ..protocols.bridge import Bridge
 from ..protocols.bridge.server import LOCAL_ORIGIN
-from ..registry import REGISTRY, Context
+from ..registry import Context
 from .board_svg import board_svg
 from .socket import StarletteSocket
 

@@ -11,10 +11,23 @@ items), `document` (`Board` with its edit primitives, `FootprintFile`), `extents
 (courtyard and layout boxes of a footprint).
 """
 
+from ..units import rotate
 from .container import BOARD_KINDS, GRAPHIC_KINDS, TRACK_KINDS, FootprintContainer
 from .document import Board, FootprintFile
-from .footprint import Footprint, Pad, rotate
-from .items import Arc, Barcode, BoardItem, BoardPoint, Dimension, Graphic, Group, Text, Track, Via, Zone
+from .footprint import Footprint, Pad
+from .items import (
+           Arc,
+           Barcode,
+           BoardItem,
+           BoardPoint,
+           Dimension,
+           Graphic,
+           Group,
+           Text,
+           Track,
+           Via,
+           Zone,
+)
 from .tables import Layer, Net
 
 __all__ = ["Arc", "BOARD_KINDS", "Barcode", "BoardPoint", "Board", "BoardItem", "Dimension", "Footprint", "FootprintContainer",

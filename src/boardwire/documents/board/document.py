@@ -13,19 +13,25 @@ import math
 from numbers import Integral, Real
 
 from ...errors import CheckFailed, InvalidArgs
-from ...sexpr import atoms
-from ...sexpr.atoms import mm, quote
+from ...sexpr.atoms import quote
 from ...sexpr.node import SList
 from ...sexpr.pretty import as_tree
 from ..ids import new_uuid
-from ..placement import board_footprint
 from ..sexpr_doc import make
 from ..views import Point, View
-from .extents import courtyard_boxes, layout_box
 from .container import GRAPHIC_KINDS, TRACK_KINDS, FootprintContainer
+from .extents import courtyard_boxes, layout_box
 from .footprint import Footprint, Pad
 from .items import Graphic, Text, Track, Via, Zone
-from .new_items import ZoneSpec, graphic_list, text_list, track_list, via_list, zone_list
+from .library_copy import board_footprint
+from .new_items import (
+    ZoneSpec,
+    graphic_list,
+    text_list,
+    track_list,
+    via_list,
+    zone_list,
+)
 from .reading import BoardReading
 
 

@@ -9,28 +9,16 @@ Coordinates are integer nanometres, angles degrees.
 
 from __future__ import annotations
 
-import math
-
 from ...sexpr import atoms
 from ...sexpr.atoms import quote
 from ...sexpr.node import SList
 from ..ids import new_uuid
 from ..sexpr_doc import make
+from ..units import rotate
 from ..views import Fielded, Placed, Point
 from .items import BoardItem, Zone
 
 _LINK = ("path", "sheetname", "sheetfile")  # the schematic link, after the fields
-
-
-def rotate(p: Point, degrees: float) -> Point:
-    """Rotate a footprint-local point as KiCad does (y down, positive = counter-
-    clockwise on screen), rounding to the nanometre like KiCad's RotatePoint."""
-    if not degrees:
-        return p
-    r = math.radians(degrees)
-    c, s = math.cos(r), math.sin(r)
-    x, y = p
-    return atoms.kiround(x * c + y * s), atoms.kiround(-x * s + y * c)
 
 
 class Pad(BoardItem, Placed):
@@ -80,7 +68,7 @@ class Pad(BoardItem, Placed):
         """Give the pad net ``number``/``name`` (0 / "" clears it), where KiCad writes it:
         after the corner properties, before pinfunction/pintype; ``(net N "name")``,
         or ``(net "name")`` in a KiCad 10 board (`placement.pad_net_list`)."""
-        from ..placement import AFTER_NET, pad_net_list
+        from .library_copy import AFTER_NET, pad_net_list
 
         net = self.child("net")
         if number == 0 and not name:
@@ -234,13 +222,13 @@ class Footprint(BoardItem, Fielded, Placed):
 
     def rotate_to(self, angle: float) -> None:
         """Turn the footprint to ``angle`` degrees (absolute), as pcbnew does."""
-        from ..footprint_ops import rotate as rotate_fp
+        from .footprint_ops import rotate as rotate_fp
 
         rotate_fp(self, angle)
 
     def flip(self) -> None:
         """Move the footprint to the other side of the board, mirrored as pcbnew does."""
-        from ..footprint_ops import flip as flip_fp
+        from .footprint_ops import flip as flip_fp
 
         flip_fp(self)
 

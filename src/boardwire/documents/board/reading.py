@@ -10,11 +10,11 @@ from typing import Iterator
 
 from ...sexpr import atoms
 from ...sexpr.node import SList
-from ..board_index import BoardIndex
 from ..versions import BOARD_RELEASES, board_has
 from ..views import View, iter_views
 from .container import BOARD_KINDS, FootprintContainer
 from .footprint import Footprint
+from .index import BoardIndex
 from .items import Dimension, Graphic, Group, Text, Track, Via, Zone
 from .tables import Layer, Net
 
@@ -225,7 +225,7 @@ class BoardReading(FootprintContainer):
 
     def summary(self) -> dict:
         """Counts a person reads first: format, layers, and items by kind."""
-        from ..board_stats import board_summary
+        from .stats import board_summary
 
         return board_summary(self)
 

@@ -20,7 +20,7 @@ from ...sexpr.node import SList
 from ...sexpr.pretty import as_tree
 from .. import fileio
 from ..ids import new_uuid
-from ..new_project import schematic_file
+from ..project.new import schematic_file
 from ..sexpr_doc import make
 from ..versions import SCHEMATIC_RELEASES
 from ..views import Point, View

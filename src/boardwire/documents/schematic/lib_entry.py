@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from ...sexpr import atoms
 from ...sexpr.atoms import quote
 from ...sexpr.node import SList
-from ..placement import _strip_ws
+from ..board.library_copy import _strip_ws
 from .lib_info import LibInfo, lib_info
 from .library import LibSymbol
 

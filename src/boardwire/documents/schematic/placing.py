@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from ...sexpr import atoms
 from ...sexpr.atoms import mm, quote
 from ...sexpr.node import SList
+from ..board.library_copy import _strip_ws
 from ..ids import new_uuid
-from ..placement import _strip_ws
 from ..sexpr_doc import make
 from ..views import Point
 from .lib_entry import LibEntry, downgrade

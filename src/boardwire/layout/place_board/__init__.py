@@ -25,7 +25,7 @@ import shapely
 
 from ...checks.courtyards import courtyards_overlap
 from ...documents.board import Board, Footprint
-from ...documents.footprint_text import footprint_texts
+from ...documents.board.footprint_text import footprint_texts
 from ...documents.views import View
 from ...geometry import geometry_of
 from ...geometry.constraints import constraints_for

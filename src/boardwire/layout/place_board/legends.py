@@ -22,7 +22,7 @@ import shapely
 from shapely import affinity
 
 from ...documents.board import Board, Footprint
-from ...documents.footprint_text import FootprintText, footprint_texts, place_text
+from ...documents.board.footprint_text import FootprintText, footprint_texts, place_text
 from ...documents.views import View
 from ...geometry import geometry_of
 from ..route_board.shapes import drawn, text_box

@@ -29,8 +29,9 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ... import __version__
+from ...commands import REGISTRY
 from ...errors import BoardwireError, Cancelled, Internal, InvalidArgs
-from ...registry import REGISTRY, Context, Registry
+from ...registry import Context, Registry
 from ...session.chat import chat_box
 from .codes import error_object, protocol_error
 from .discover import discover

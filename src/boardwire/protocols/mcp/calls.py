@@ -25,8 +25,9 @@ import anyio.to_thread
 import mcp_types as types
 from mcp.shared.exceptions import MCPError
 
+from ...commands import REGISTRY
 from ...errors import BoardwireError, Internal
-from ...registry import REGISTRY, Context
+from ...registry import Context
 from ...registry.context import CancelToken
 from .resources import connection_of
 from .tools import command_for

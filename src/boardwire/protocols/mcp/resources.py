@@ -18,10 +18,14 @@ from urllib.parse import quote, unquote
 
 import mcp_types as types
 from mcp.shared.exceptions import MCPError
-from mcp.shared.subscriptions import ResourcesListChanged, ResourceUpdated, ToolsListChanged
+from mcp.shared.subscriptions import (
+    ResourcesListChanged,
+    ResourceUpdated,
+    ToolsListChanged,
+)
 
+from ...commands import REGISTRY
 from ...errors import BoardwireError
-from ...registry import REGISTRY
 
 log = logging.getLogger("boardwire.mcp")
 PREFIX = "boardwire://doc/"

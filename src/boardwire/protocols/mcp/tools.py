@@ -14,7 +14,7 @@ import json
 import re
 from functools import lru_cache
 
-from ...registry import REGISTRY
+from ...commands import REGISTRY
 from ...registry.command import Command
 
 # Commands of the live view's page (over the bridge), never MCP tools.

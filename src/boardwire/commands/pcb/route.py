@@ -1,0 +1,275 @@
+"""pcb.autoroute, pcb.exportDsn, pcb.importSes: routing a board, ours or another
+router's (Specctra DSN out, SES in)."""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated
+
+from pydantic import Field
+from shapely.geometry import Point
+
+from ...errors import InvalidArgs, ServiceUnavailable
+from ...geometry import geometry_of
+from ...kicad.pcbnew import pcbnew_python
+from ...kicad.snapshot import snapshot
+from ...kicad.specctra import export_dsn, import_ses, ses_nets
+from ...layout.route import Options, route
+from ...layout.route_board import apply_result, build_problem
+from ...registry import Context, command
+from ...services.rules import design_rules
+from ..common import Coord, DocArgs, EditArgs, Name, Result, mm, nm, not_empty
+
+
+class AutorouteArgs(EditArgs):
+    nets: list[Name] | None = Field(None, max_length=100_000)
+    netclasses: list[Name] | None = Field(None, max_length=10_000)
+    area: list[Coord] | None = Field(None, min_length=4, max_length=4, description="[x1,y1,x2,y2]: pads inside")
+    layers: list[Name] | None = None
+    time_limit: float = Field(120, gt=0, le=3600, description="s")
+    effort: Annotated[int, Field(ge=1, le=3)] = 2
+    via_cost: float = Field(2.0, ge=0, le=100, description="mm of track")
+    seed: int = Field(0, ge=0, le=2**31 - 1)
+    refill_zones: bool = True
+
+
+# KiCad 5 kept net classes in the board file, under other names
+_V5_KEYS = {"clearance": "clearance", "trace_width": "track_width", "via_dia": "via_diameter",
+            "via_drill": "via_drill"}
+
+
+def _classes(ctx: Context, od):
+    """``net -> class`` from the project file (the session's copy when open); for a
+    KiCad 5 board without one, from the board's own ``net_class`` lists (as KiCad
+    imports them)."""
+    pro = ctx.session.project_file(od, ".kicad_pro")
+    by_project = pro.net_class if pro is not None else (lambda net: {})
+    if pro is not None and pro.net_classes:
+        return by_project
+    rows = [r for r in od.doc.net_classes if "nets" in r or r.get("name") == "Default"]
+    if not rows:
+        return by_project
+    classes = {r["name"]: {"name": r["name"], **{_V5_KEYS[k]: v for k, v in r.items() if k in _V5_KEYS}}
+               for r in rows}
+    member = {net: r["name"] for r in rows for net in r.get("nets", [])}
+    return lambda net: classes.get(member.get(net, "Default"), classes.get("Default", {}))
+
+
+@command("pcb.autoroute", kind="edit", args=AutorouteArgs, result=Result, long=True, units="mm, seconds",
+         examples=({"path": "board.kicad_pcb", "seed": 1},
+                   {"path": "board.kicad_pcb", "nets": ["SDA", "SCL"], "layers": ["F.Cu", "B.Cu"], "seed": 1}))
+def autoroute(ctx: Context, a: AutorouteArgs) -> dict:
+    """Route unrouted connections with net-class widths, clearances and vias, 0/45/90 degrees, each item checked; zones refilled; same seed, same result. Gives routed/total, unrouted and why, vias, length."""
+    od = ctx.session.get(a.path, "board", ctx.actor)
+    board = od.doc
+    lookup = _classes(ctx, od)
+    rules = design_rules(ctx, od)
+    copper = board.copper_layers
+    no_copper(copper)
+    for loc, values in (("nets", a.nets), ("netclasses", a.netclasses), ("layers", a.layers)):
+        not_empty(values, loc, "to route " + {"layers": "on every copper layer"}.get(loc, "every net"))
+    bad = [name for name in (a.layers or []) if name not in copper]
+    if bad:
+        raise InvalidArgs(f"{', '.join(bad)} {'is not a copper layer' if len(bad) == 1 else 'are not copper layers'} "
+                          f"of this board; it has {', '.join(copper)}",
+                          errors=[{"loc": "layers", "msg": "no such copper layer", "type": "value"}])
+    if a.area is not None and (a.area[0] >= a.area[2] or a.area[1] >= a.area[3]):
+        raise InvalidArgs("area is [x1, y1, x2, y2] with x1 < x2 and y1 < y2",
+                          errors=[{"loc": "area", "msg": "empty area", "type": "value"}])
+    nets = set(a.nets) if a.nets else None
+    if nets is not None:
+        unknown = sorted(n for n in nets if board.net_number(n) is None)
+        if unknown:
+            raise InvalidArgs(f"no net {', '.join(map(repr, unknown[:5]))} on the board",
+                              errors=[{"loc": "nets", "msg": "unknown net", "type": "value"}])
+    if a.netclasses:
+        class_of = {n.name: (lookup(n.name).get("name") or "Default") for n in board.nets if n.name}
+        known = set(class_of.values()) | {"Default"}
+        wanted = {c.lower() for c in a.netclasses}  # net class names match regardless of case
+        missing = sorted(c for c in a.netclasses if c.lower() in wanted - {k.lower() for k in known})
+        if missing:
+            raise InvalidArgs(f"no net class {', '.join(map(repr, missing[:5]))} on the board's nets; "
+                              f"they are in {', '.join(sorted(known))}",
+                              errors=[{"loc": "netclasses", "msg": "unknown net class", "type": "value"}])
+        chosen = {name for name, cls in class_of.items() if cls.lower() in wanted}
+        if nets is not None and not nets & chosen:
+            raise InvalidArgs("none of the nets named is in the net classes named: nothing to route",
+                              errors=[{"loc": "nets", "msg": "no net in the net classes", "type": "value"}],
+                              hint="Give nets or netclasses alone, or nets that belong to the classes.")
+        nets = chosen if nets is None else nets & chosen
+    has_zones = any(not z.is_keepout for z in board.zones)
+    if has_zones and a.refill_zones and pcbnew_python() is None:
+        raise ServiceUnavailable("the board has zones, and refilling them after routing needs KiCad's pcbnew",
+                                 hint="Install KiCad 9, or pass refill_zones: false (the old fills then "
+                                      "overlap the new tracks until you refill them).")
+    if has_zones and a.refill_zones:
+        from ...services.zones import refuse_stroked
+
+        refuse_stroked(board, hint="Pass refill_zones: false to route without refilling, "
+                                   "or save the board in KiCad 9 first.")
+    area = tuple(nm(v) for v in a.area) if a.area is not None else None
+    ctx.progress(0.0, "reading the board")
+    layers = list(dict.fromkeys(a.layers)) if a.layers else None  # a layer named twice is the layer
+    bp = build_problem(board, lookup, rules, nets=nets, layers=layers, area=area)
+    ctx.progress(0.02, f"routing {len(bp.problem.nets)} nets")
+    span = 0.9 if has_zones and a.refill_zones else 0.97
+    opts = Options(time_limit=a.time_limit, effort=a.effort, via_cost=a.via_cost, seed=a.seed,
+                   progress=lambda f, msg: ctx.progress(0.02 + span * f, msg))
+    result = route(bp.problem, opts)
+    ids = apply_result(board, bp, result, a.seed)
+    ctx.created(*ids)
+    if has_zones and a.refill_zones and ids:
+        from ...services.zones import fill
+
+        ctx.progress(0.93, "refilling zones around the new tracks")
+        fill(ctx, a.path, [])
+    ctx.progress(1.0, "done")
+    pct = 100.0 * result.routed / result.total if result.total else 100.0
+    unrouted = [{"net": u.net, "between": list(u.between), "reason": u.reason} for u in result.unrouted]
+    empty = " (no unrouted connection has all its pads inside the area)" if area is not None and not result.total else ""
+    return {"summary": f"routed {result.routed}/{result.total} connections ({pct:.1f}%){empty}, "
+                       f"{len(result.tracks)} segments, {len(result.vias)} vias, "
+                       f"{mm(result.length):.1f} mm in {result.seconds:.1f} s",
+            "routed": result.routed, "total": result.total, "completion": round(pct, 2),
+            "unrouted": unrouted[:200], "segments": len(result.tracks), "vias": len(result.vias),
+            "length": round(mm(result.length), 3), "seconds": round(result.seconds, 2),
+            "pitch": mm(result.pitch)}
+
+
+def trial_route(ctx: Context, od, time_limit: float, progress=None):
+    """Route the board of ``od`` as `pcb.autoroute` would with its defaults (every
+    net, every copper layer, seed 0) and give the engine's `layout.route.Result`
+    without writing it: a trial, for `pcb.autoplace`'s ``route_trials``."""
+    bp = build_problem(od.doc, _classes(ctx, od), design_rules(ctx, od))
+    return route(bp.problem, Options(time_limit=time_limit, progress=progress))
+
+
+def no_copper(copper) -> None:
+    """Refuse a board without copper layers (no ``layers`` table: a bare
+    ``(kicad_pcb)``), which nothing can route and KiCad's exporter crashes on."""
+    if not copper:
+        raise InvalidArgs("the board has no copper layers (its layers table is missing or empty)",
+                          hint="Open or create a board from KiCad (project.new), which writes its layers.")
+
+
+class DsnArgs(DocArgs):
+    output: str = Field(min_length=1, max_length=4096, description=".dsn path")
+
+
+@command("pcb.exportDsn", kind="export", args=DsnArgs, result=Result, long=True,
+         examples=({"path": "board.kicad_pcb", "output": "board.dsn"},))
+def export_specctra(ctx: Context, a: DsnArgs) -> dict:
+    """Write the board as a Specctra DSN (KiCad's exporter) for an external router."""
+    od = ctx.session.get(a.path, "board", ctx.actor)
+    out = ctx.session.workspace.resolve(a.output)
+    if out.suffix.lower() != ".dsn":
+        raise InvalidArgs("the output must end in .dsn", errors=[{"loc": "output", "msg": "not .dsn", "type": "value"}])
+    no_copper(od.doc.copper_layers)
+    ctx.progress(0.1, "KiCad is writing the DSN")
+    with snapshot(ctx.session, od) as src:
+        tmp = src.parent / out.name
+        export_dsn(src, tmp, cancel=ctx.cancel)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        # KiCad names the file it wrote in the header: ours was in a folder now gone
+        out.write_bytes(tmp.read_bytes().replace(str(tmp).encode(), a.output.encode(), 1))
+    ctx.progress(1.0, "done")
+    return {"summary": f"wrote {a.output}", "output": a.output, "bytes": out.stat().st_size}
+
+
+class SesArgs(EditArgs):
+    session: str = Field(min_length=1, max_length=4096, description=".ses path")
+
+
+def _track_key(t, names: dict[int, str]) -> tuple:
+    net = t.net_name or names.get(t.net or 0, "")
+    a, b = sorted([t.start, t.end])
+    return ("segment", a, b, t.width, t.layer, net)
+
+
+def _via_key(v, names: dict[int, str]) -> tuple:
+    net = v.net_name or names.get(v.net or 0, "")
+    return ("via", v.position, v.size, v.drill, tuple(v.layers), net)
+
+
+COORD_LIMIT = 2_147_000_000  # nm: KiCad's coordinates are 32-bit nanometres; its importer clamps there
+
+
+def _ends(t) -> list:
+    return [t.position] if t.kind == "via" else [t.start, t.end]
+
+
+def _near(outline, p) -> bool:
+    """Whether point ``p`` (nm) is on the board: inside its outline or within 1 mm."""
+    return outline.distance(Point(p)) <= 1_000_000
+
+
+@command("pcb.importSes", kind="edit", args=SesArgs, result=Result, long=True, destructive=True,
+         examples=({"path": "board.kicad_pcb", "session": "board.ses"},))
+def import_specctra(ctx: Context, a: SesArgs) -> dict:
+    """Replace the board's tracks and vias with a Specctra session's (.ses; KiCad's importer); only routing changes."""
+    from ...documents import Board
+
+    od = ctx.session.get(a.path, "board", ctx.actor)
+    board = od.doc
+    ses = ctx.session.workspace.resolve(a.session)
+    if not ses.is_file():
+        from ...errors import NoDocument
+
+        raise NoDocument(f"no session file {a.session}")
+    ctx.progress(0.1, "KiCad is reading the session")
+    with snapshot(ctx.session, od) as src:
+        out = src.parent / ("routed_" + src.name)
+        import_ses(src, ses, out, cancel=ctx.cancel)
+        theirs = Board(out.read_bytes(), out)
+    unknown = sorted(n for n in ses_nets(ses) if board.net_number(n) is None)
+    ctx.progress(0.8, "taking the routing")
+    ours_names = {n.number: n.name for n in board.nets}
+    their_names = {n.number: n.name for n in theirs.nets}
+    mine = {}
+    for t in board.items(("segment", "arc", "via")):
+        key = _via_key(t, ours_names) if t.kind == "via" else _track_key(t, ours_names)
+        mine.setdefault(key, []).append(t)
+    kept = removed = outside = 0
+    added = []
+    wanted = []
+    for t in theirs.items(("segment", "arc", "via")):
+        wanted.append((_via_key(t, their_names) if t.kind == "via" else _track_key(t, their_names), t))
+    far = [t for _, t in wanted if any(abs(c) >= COORD_LIMIT for p in _ends(t) for c in p)]
+    if far:
+        raise InvalidArgs(f"{len(far)} wire(s) or via(s) of the session lie at KiCad's coordinate limit "
+                          f"(±2147 mm): its coordinates or its resolution do not fit this board; nothing was changed",
+                          errors=[{"loc": "session", "msg": "coordinates out of range", "type": "value"}],
+                          hint="Import the session the router wrote for this board's pcb.exportDsn.")
+    outline = geometry_of(board).outline()
+    for key, t in wanted:
+        if mine.get(key):
+            mine[key].pop()
+            kept += 1
+            continue
+        net = board.net_number(key[-1]) or 0
+        if outline is not None and not all(_near(outline, p) for p in _ends(t)):
+            outside += 1
+        if t.kind == "via":
+            added.append(board.add_via(t.position, t.size, t.drill, tuple(t.layers[:2]) or ("F.Cu", "B.Cu"), net).uuid)
+        else:  # KiCad's importer writes straight segments
+            added.append(board.add_track(t.start, t.end, t.width, t.layer, net).uuid)
+    for rest in mine.values():
+        for t in rest:
+            board.delete(t)
+            removed += 1
+    moved = [fp.reference for fp in theirs.footprints
+             if (f := board.footprint(fp.reference)) is not None
+             and (math.dist(f.position, fp.position) > 1 or abs(f.orientation - fp.orientation) > 1e-6)]
+    ctx.created(*added)
+    ctx.progress(1.0, "done")
+    warn = (f"; nets not on the board, their wires taken as KiCad's importer joined them: "
+            f"{', '.join(unknown[:5])}" if unknown else "")
+    if outside:
+        warn += f"; {outside} of the tracks and vias added reach outside the board outline"
+    if added and board.zones:
+        warn += "; zones not refilled (pcb.fillZones refills them)"
+    return {"summary": f"session imported: {len(added)} tracks and vias added, {removed} removed, {kept} kept{warn}",
+            "added": len(added), "removed": removed, "kept": kept, "outside_outline": outside,
+            "unknown_nets": unknown[:100],
+            "moved_footprints_ignored": moved[:100]}
+

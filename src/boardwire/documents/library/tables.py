@@ -1,0 +1,158 @@
+"""Finding library footprints and symbols the way KiCad does.
+
+A library id ``Lib:Name`` is looked up in the project's library table (beside the
+board or schematic), then the user's global table (``~/.config/kicad/9.0/``, or
+``$KICAD_CONFIG_HOME``), then KiCad's default table (the template KiCad copies on first
+run). Table URIs use KiCad's environment variables: ``${KIPRJMOD}`` is the project
+folder, ``${KICAD9_FOOTPRINT_DIR}``/``${KICAD9_SYMBOL_DIR}`` (and the KiCad 6-8 names)
+default to the installed libraries when not set.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from ...errors import NotFound
+from ...sexpr import atoms
+from .lib_table import LibTable
+
+SHARE_DIRS = [Path(os.environ.get("BOARDWIRE_KICAD_SHARE", "/usr/share/kicad")),
+              Path("/usr/local/share/kicad"),
+              Path("/Applications/KiCad/KiCad.app/Contents/SharedSupport"),
+              Path(r"C:\Program Files\KiCad\9.0\share\kicad")]
+
+_VAR = re.compile(r"\$\{([^}]+)\}")
+
+
+def share_dir(sub: str) -> Path | None:
+    for d in SHARE_DIRS:
+        if (d / sub).is_dir():
+            return d / sub
+    return None
+
+
+def env_value(name: str, project_dir: Path | None) -> str | None:
+    if name == "KIPRJMOD":
+        return str(project_dir) if project_dir else None
+    if name in os.environ:
+        return os.environ[name]
+    m = re.fullmatch(r"KICAD\d*_(FOOTPRINT|SYMBOL|3DMODEL|TEMPLATE)_DIR", name)
+    if m:
+        sub = {"FOOTPRINT": "footprints", "SYMBOL": "symbols", "3DMODEL": "3dmodels",
+               "TEMPLATE": "template"}[m.group(1)]
+        d = share_dir(sub)
+        return str(d) if d else None
+    return None
+
+
+def expand(uri: str, project_dir: Path | None) -> str:
+    return _VAR.sub(lambda m: env_value(m.group(1), project_dir) or m.group(0), uri)
+
+
+# ${KIPRJMOD}, $(KIPRJMOD) and $KIPRJMOD: the forms KiCad's ExpandEnvVarSubstitutions reads
+_PROJECT_VAR = re.compile(r"\$(?:\{KIPRJMOD\}|\(KIPRJMOD\)|KIPRJMOD(?![A-Za-z0-9_]))")
+
+
+def anchor_table(data: bytes, project_dir: Path) -> bytes:
+    """A library table (``fp-lib-table``/``sym-lib-table`` bytes) whose project-relative
+    URIs (``${KIPRJMOD}/...``) name ``project_dir`` outright, so that the table read
+    from a copy of the project elsewhere (a snapshot kicad-cli checks) finds the same
+    libraries as in place. Other rows keep their bytes; a table that does not parse is
+    returned as it is (KiCad reads it, or not, the same way then)."""
+    if not _PROJECT_VAR.search(data.decode("utf-8", "replace")):
+        return data
+    try:
+        table = LibTable(data, None)
+    except Exception:  # not ours to judge here: kicad-cli will say what it makes of it
+        return data
+    folder = str(Path(project_dir).resolve()).replace("\\", "/")
+    for lib in table.root.lists("lib"):
+        uri = lib.find("uri")
+        vals = uri.atoms() if uri is not None else []
+        if vals and _PROJECT_VAR.search(atoms.text(vals[0])):
+            table.set_atoms(uri, [atoms.quote(_PROJECT_VAR.sub(lambda _: folder, atoms.text(vals[0])))])
+    return table.to_bytes()
+
+
+def _config_dir() -> Path:
+    base = os.environ.get("KICAD_CONFIG_HOME")
+    if base:
+        return Path(base)
+    return Path(os.environ.get("XDG_CONFIG_HOME", Path.home() / ".config")) / "kicad" / "9.0"
+
+
+def global_table(kind: str) -> Path:
+    """Where KiCad 9 keeps the user's global ``{kind}-lib-table`` (kind "sym" or "fp")."""
+    return _config_dir() / f"{kind}-lib-table"
+
+
+def missing_global_tables() -> dict[str, Path | None]:
+    """Kinds ("sym", "fp") whose global table this machine lacks -> KiCad's default
+    table (the template KiCad copies on first run; None if KiCad is not installed).
+
+    Without a global table kicad-cli's ERC reports every placed symbol as "The current
+    configuration does not include the symbol library" (lib_symbol_issues), and
+    pcbnew's library checks do the same for footprints."""
+    out = {}
+    for kind in ("sym", "fp"):
+        if not global_table(kind).is_file():
+            template = share_dir("template")
+            found = template / f"{kind}-lib-table" if template is not None else None
+            out[kind] = found if found is not None and found.is_file() else None
+    return out
+
+
+@lru_cache(maxsize=64)
+def _table_rows(path: str, mtime: float) -> tuple[tuple[str, str, str], ...]:
+    table = LibTable.load(path)
+    return tuple((r.get("name", ""), r.get("uri", ""), r.get("type", "")) for r in table.libraries)
+
+
+def table_rows(kind: str, project_dir: Path | None) -> list[tuple[str, str]]:
+    """(nickname, expanded uri) for ``kind`` "fp" or "sym", project rows first."""
+    name = f"{kind}-lib-table"
+    tables = []
+    if project_dir is not None:
+        tables.append(project_dir / name)
+    tables.append(_config_dir() / name)
+    template = share_dir("template")
+    if template is not None:
+        tables.append(template / name)
+    rows: list[tuple[str, str]] = []
+    seen = set()
+    for t in tables:
+        if not t.is_file():
+            continue
+        for nick, uri, _ in _table_rows(str(t), t.stat().st_mtime):
+            if nick not in seen:
+                seen.add(nick)
+                rows.append((nick, expand(uri, project_dir)))
+        if t.parent != project_dir:
+            break  # the first global table found wins, as in KiCad
+    return rows
+
+
+def footprint_path(lib_id: str, project_dir: Path | None) -> Path:
+    """The ``.kicad_mod`` file of ``Lib:Name``; NotFound names what exists nearby."""
+    lib, sep, name = lib_id.partition(":")
+    if not sep or not lib or not name:
+        raise NotFound(f"{lib_id!r} is not a library id; use Library:Footprint, e.g. "
+                       "Resistor_SMD:R_0805_2012Metric")
+    folders = [Path(uri) for nick, uri in table_rows("fp", project_dir) if nick == lib]
+    default = share_dir("footprints")
+    if default is not None:
+        folders.append(default / f"{lib}.pretty")
+    for folder in folders:
+        candidate = folder / f"{name}.kicad_mod"
+        if candidate.is_file():
+            return candidate
+    existing = next((f for f in folders if f.is_dir()), None)
+    if existing is None:
+        raise NotFound(f"no footprint library {lib!r} in the library tables",
+                       hint="Check the library name with lib.search, or add it to fp-lib-table.")
+    close = sorted(p.stem for p in existing.glob("*.kicad_mod") if name.lower()[:6] in p.stem.lower())[:5]
+    raise NotFound(f"no footprint {name!r} in {lib}" + (f"; similar: {', '.join(close)}" if close else ""),
+                   hint="Search the library with lib.search.")
