@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from boardwire.commands.render import DEFAULT_LAYERS, paint_order
+from boardwire.commands.render import DEFAULT_LAYERS
+from boardwire.kicad.plots import paint_order
 from boardwire.kicad import cli as kicad
 from boardwire.registry import REGISTRY, Context
 from boardwire.session import Session

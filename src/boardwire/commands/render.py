@@ -9,7 +9,7 @@ from typing import Literal
 from pydantic import Field
 
 from ..errors import InvalidArgs, ServiceUnavailable
-from ..kicad.cli import kicad_cli
+from ..kicad.plots import board_3d_png, board_svg, paint_order, schematic_page_svg
 from ..kicad.snapshot import hierarchy_snapshot, snapshot
 from ..registry import Context, command
 from .common import DocArgs, Result
@@ -26,40 +26,9 @@ class RenderArgs(DocArgs):
     page: str | None = Field(None, max_length=32, description="Schematic: the page to draw (default: the root sheet's)")
 
 
-def paint_order(layers: list[str]) -> list[str]:
-    """``layers`` in the order to paint them, as KiCad's 2D view stacks them: back side
-    first, then inner copper, then the front, then board-wide layers (Edge.Cuts,
-    drawings) on top; within a side mask and paste, then copper, then silkscreen, then
-    fab and courtyard; otherwise the given order. kicad-cli's single-file SVG paints
-    layers in the order of its ``-l`` list, opaque, so front copper drawn before a
-    back pour or its own mask openings is hidden under them."""
-    def side(name: str) -> int:
-        if name.startswith("B."):
-            return 0
-        if name.startswith("In") and name.endswith(".Cu"):
-            return 1
-        return 2 if name.startswith("F.") else 3
-
-    def kind(name: str) -> int:
-        suffix = name.split(".", 1)[-1]
-        return {"Mask": 0, "Paste": 0, "Cu": 1, "SilkS": 2, "Silkscreen": 2}.get(suffix, 3)
-
-    return sorted(layers, key=lambda n: (side(n), kind(n)))
-
-
-def _svg(ctx: Context, a: RenderArgs, folder, board) -> bytes:
-    out = folder / "render.svg"
-    layers = ",".join(paint_order(a.layers or DEFAULT_LAYERS))
-    ctx.progress(0.2, "KiCad plotting " + layers)
-    kicad_cli().run_for(["pcb", "export", "svg", "--mode-single", "--exclude-drawing-sheet",
-                         "--page-size-mode", "2", "-l", layers, "-o", str(out), str(board)],
-                        out, cancel=ctx.cancel)
-    return out.read_bytes()
-
-
 def _sch_svg(ctx: Context, a: RenderArgs, od) -> bytes:
-    """One sheet of a schematic hierarchy as KiCad plots it (``kicad-cli sch export svg
-    --pages``), from a snapshot of the whole hierarchy as it is in memory."""
+    """One sheet of a schematic hierarchy as KiCad plots it, from a snapshot of the
+    whole hierarchy as it is in memory."""
     from ..services.schematic import connectivity_of, sheet_files
 
     if a.view == "3d":
@@ -71,32 +40,14 @@ def _sch_svg(ctx: Context, a: RenderArgs, od) -> bytes:
                           errors=[{"loc": "page", "msg": "no such page", "type": "value"}])
     wanted = next((s for s in sheets if s.page == a.page), sheets[0]) if a.page else sheets[0]
     with hierarchy_snapshot(ctx.session, od, sheet_files(ctx, od.path)) as root:
-        out = root.parent / "boardwire-render"
-        # kicad-cli 9.0.8's --pages draws the root page whatever page it names (and, in
-        # a folder that exists, whatever it names): plot every page and pick the file
-        # KiCad names after the sheet's path (SCH_EDIT_FRAME::GetUniqueFilenameForCurrentSheet)
         ctx.progress(0.2, f"KiCad plotting page {a.page or '1'}")
-        kicad_cli().run_for(["sch", "export", "svg", "--exclude-drawing-sheet",
-                             "-o", str(out), str(root)], out, cancel=ctx.cancel)
-        return _page_file(out, root.stem, wanted.path).read_bytes()
+        return schematic_page_svg(root, wanted.path, cancel=ctx.cancel)
 
 
-def _page_file(folder, root_stem: str, sheet_path: str):
-    """The SVG kicad-cli wrote for the sheet at ``sheet_path`` (``/``, ``/Power/``):
-    ``<root>.svg`` for the root, ``<root>-<names joined by ->.svg`` for a sheet, compared
-    ignoring characters KiCad may replace in file names. Raises ServiceUnavailable when
-    no file matches."""
-    names = [n for n in sheet_path.strip("/").split("/") if n]
-    want = "-".join([root_stem, *names])
-    key = lambda s: "".join(c for c in s.lower() if c.isalnum())  # noqa: E731
-    files = sorted(folder.glob("*.svg"))
-    for f in files:
-        if f.stem == want:
-            return f
-    found = [f for f in files if key(f.stem) == key(want)]
-    if len(found) == 1:
-        return found[0]
-    raise ServiceUnavailable(f"kicad-cli plotted no page named {want}.svg (wrote {', '.join(f.name for f in files)})")
+def _board_svg(ctx: Context, a: RenderArgs, board) -> bytes:
+    layers = a.layers or DEFAULT_LAYERS
+    ctx.progress(0.2, "KiCad plotting " + ",".join(paint_order(layers)))
+    return board_svg(board, layers, cancel=ctx.cancel)
 
 
 def _picture(ctx: Context, a: RenderArgs, svg_only: bool) -> tuple[object, bytes, str]:
@@ -108,16 +59,11 @@ def _picture(ctx: Context, a: RenderArgs, svg_only: bool) -> tuple[object, bytes
         return od, data if svg_only else _png_from_svg(ctx, data, a.width), "schematic"
     with snapshot(ctx.session, od) as board:
         if svg_only:
-            return od, _svg(ctx, a, board.parent, board), "2D"
+            return od, _board_svg(ctx, a, board), "2D"
         if a.view == "3d":
-            out = board.parent / "render.png"
-            height = max(64, a.width * 3 // 4)
             ctx.progress(0.2, f"KiCad 3D render of the {a.side}")
-            kicad_cli().run_for(["pcb", "render", "-o", str(out), "-w", str(a.width), "-h",
-                                 str(height), "--side", a.side, "--background", "opaque",
-                                 str(board)], out, cancel=ctx.cancel)
-            return od, out.read_bytes(), "3D"
-        return od, _png_from_svg(ctx, _svg(ctx, a, board.parent, board), a.width), "2D"
+            return od, board_3d_png(board, a.width, a.side, cancel=ctx.cancel), "3D"
+        return od, _png_from_svg(ctx, _board_svg(ctx, a, board), a.width), "2D"
 
 
 def _png_from_svg(ctx: Context, svg: bytes, width: int) -> bytes:

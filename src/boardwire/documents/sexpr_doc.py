@@ -118,11 +118,10 @@ class SexprDocument(Document):
             ws, text = ws.replace(b"\n", nl), text.replace(b"\n", nl)
         return ws, as_tree(text)
 
-    def check_editable(self, adding: bool = True) -> None:
+    def check_editable(self) -> None:
         """Refuse to edit a file whose format boardwire cannot write faithfully: newer
         than the newest KiCad release it knows (``latest``: KiCad 10), or without the
-        version KiCad itself requires. ``adding`` is kept for callers that only change
-        values (the same formats are editable either way)."""
+        version KiCad itself requires (UnsupportedFormat)."""
         if self.latest is None:
             return
         v = self.version
@@ -202,7 +201,7 @@ class SexprDocument(Document):
 
     def remove(self, node: SList) -> None:
         """Remove ``node`` and the whitespace before it."""
-        self.check_editable(adding=False)
+        self.check_editable()
         parent = node.parent
         if parent is None:
             raise ValueError("cannot remove the root list")
@@ -214,7 +213,7 @@ class SexprDocument(Document):
     def set_atoms(self, node: SList, values: list[bytes], start: int = 1) -> None:
         """Overwrite the atoms of ``node`` from position ``start`` (1 = after the head),
         adding or dropping trailing atoms as needed; whitespace is kept where it was."""
-        self.check_editable(adding=False)
+        self.check_editable()
         self.note(node)
         kids = node.kids
         old = [i for i in range(start, len(kids)) if type(kids[i]) is bytes]

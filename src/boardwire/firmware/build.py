@@ -8,7 +8,6 @@ import re
 import shutil
 import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from ..errors import BuildFailed, ImageTooLarge, ServiceUnavailable
 from . import diagnostics
@@ -137,5 +136,3 @@ def check_fits(result: BuildResult) -> dict | None:
     return size
 
 
-def image_path(project: FirmwareProject) -> Path | None:
-    return project.artifacts().image

@@ -48,9 +48,6 @@ class Binding:
     id: str | None = None
     baud: int | None = None
 
-    def names(self) -> set[str]:
-        return {x.lower() for x in (self.port, self.id) if x}
-
     def to_dict(self) -> dict:
         return {k: v for k, v in (("port", self.port), ("id", self.id), ("baud", self.baud)) if v}
 

@@ -83,10 +83,6 @@ class Constraints:
             got = self._nets[net] = (rules.netclass_clearance(net), dp, sign, gap)
         return got
 
-    def item_values(self, ids: np.ndarray):
-        self._ensure()
-        return self._nc[ids], self._override[ids], self._local[ids]
-
     # -- copper to copper ---------------------------------------------------------------------
 
     def clearance(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, list[str] | None]:

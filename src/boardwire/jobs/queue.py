@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import base64
 import time
-from typing import Any
 
 from ..errors import ALL_CODES, BoardwireError, Cancelled, ServiceUnavailable
 
@@ -147,8 +146,3 @@ class QueueRunner:
             time.sleep(POLL_S)
 
 
-def runner_for(session) -> Any:
-    """The `QueueRunner` serving ``session``'s heavy jobs, or None (in-process)."""
-    from .jobs import jobs_of
-
-    return jobs_of(session).queue

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..documents.schematic.extent import DEFAULT_SIZE, Box, PinSide, boxes_overlap, label_box, text_box
+from ..documents.schematic.extent import DEFAULT_SIZE, Box, PinSide, boxes_overlap, label_box
 
 MM = 1_000_000
 GRID = 1_270_000
@@ -219,11 +219,6 @@ def place_flag(sheet: Sheet, at: Point, net: str, plan: Plan, symbol: str = "pow
             sheet.boxes.append((f"flag:{net}", box))
             return
     plan.overlaps.append(f"PWR_FLAG of {net}: no free place")
-
-
-def text_extent(at: Point, text: str, angle: int = 0) -> Box:
-    """Box of a centred text (for callers that add their own items)."""
-    return text_box(at, text, DEFAULT_SIZE, angle)
 
 
 # -- the whole plan for a sheet -------------------------------------------------------

@@ -72,14 +72,6 @@ class Connectivity:
     def unrouted(self) -> int:
         return len(self.links)
 
-    def clusters_of(self, net: str) -> dict[int, list[CopperItem]]:
-        out: dict[int, list[CopperItem]] = {}
-        for item, c in zip(self.items, self.cluster):
-            if item.net == net:
-                out.setdefault(c, []).append(item)
-        return out
-
-
 def copper_items(board: Board) -> list[CopperItem]:
     """The board's connectable copper from its geometry (`geometry.geometry_of`, the one
     home of pad, track, via and zone shapes): pads where they have copper, tracks,

@@ -65,11 +65,6 @@ class SheetInstance:
             d, up = d + 1, up.parent
         return d
 
-    @property
-    def sheet_uuids(self) -> list[str]:
-        return [u for u in self.uuid_path.split("/") if u]
-
-
 def _sheet_page(sheet: Sheet, parent_kiid: str, legacy: dict[str, str], uuid_path: str) -> str:
     """The page of ``sheet`` placed under the instance ``parent_kiid``: its own
     ``instances`` entry for that parent (else its first), else the root's

@@ -15,7 +15,7 @@ has one reference per sheet instance; ``sheet`` (an instance path such as
 from __future__ import annotations
 
 import posixpath
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 
 from ..documents.project.files import project_name
@@ -81,7 +81,7 @@ def sheet_files(ctx, path: str):
 def editable(ctx, path: str):
     """The open sheet at ``path``, checked to be a schematic boardwire edits."""
     od = ctx.session.get(path, "schematic", ctx.actor)
-    od.doc.check_editable(adding=False)  # what the edit adds is checked as it is added
+    od.doc.check_editable()
     return od
 
 
@@ -144,3 +144,14 @@ def set_reference(ctx, s: PlacedSymbol, ref: str) -> None:
         s.view.set_field("Reference", ref)  # KiCad 6: the root's symbol_instances rule
         return
     s.view.set_reference(s.sheet.kiid_path, ref, lambda: root_of(ctx, od.path)[1], s.unit)
+
+
+def sheet_rows(conn: SchematicConnectivity) -> list[dict]:
+    per_sheet = Counter(id(s.sheet) for s in conn.symbols)
+    rows = []
+    for s in conn.sheets:
+        d = {"path": s.path, "name": s.name or None, "file": s.file, "page": s.page or None,
+             "uuid_path": s.uuid_path, "parent": s.parent.path if s.parent is not None else None,
+             "symbols": per_sheet.get(id(s), 0), "missing": True if s.missing else None}
+        rows.append({k: v for k, v in d.items() if v is not None})
+    return rows

@@ -14,9 +14,8 @@ from ...firmware.leases import hub
 from ...firmware.monitor import session as monitors
 from ...registry import Context, command
 from ..common import Args, Result
-from .common import BoardArgs, leased, project_of, target
-from .monitor import MonitorPatterns, open_session, read_session
-from .project import run_build
+from .common import BoardArgs, MonitorPatterns, leased, open_session, project_of, read_session, run_build, target
+
 
 
 @command("fw.devices", kind="session", args=Args, result=Result, idempotent=True)

@@ -4,14 +4,17 @@ flashed. Only translation: the work is in `boardwire.firmware`."""
 
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager
 
 from pydantic import Field
 
+from ...firmware import build as fwbuild
 from ...firmware import devices, policy
 from ...firmware.leases import hub
 from ...firmware.monitor import session as monitors
-from ...firmware.monitor.sources import SerialSource
+from ...firmware.monitor.session import MonitorSession
+from ...firmware.monitor.sources import Recorder, SerialSource
 from ...firmware.project import FirmwareProject
 from ...registry import Context
 from ...registry.policy import agent_table as workspace_policy
@@ -68,5 +71,60 @@ def leased(ctx: Context, port: str):
                 session.resume(SerialSource(port, session.source.baud))
 
 
-def needs_human_of(e) -> dict | None:
-    return getattr(e, "data", {}).get("needs_human")
+def run_build(ctx: Context, project, timeout_s: float = 1800) -> dict:
+    """Build, raise BuildFailed / ImageTooLarge, or return the result's fields."""
+    res = fwbuild.build(project, cancel=ctx.cancel, progress=lambda f, m: ctx.progress(f * 0.9, m),
+                        timeout=timeout_s)
+    if not res.ok:
+        raise fwbuild.failure(res)
+    size = fwbuild.check_fits(res)
+    warnings = [d for d in res.diagnostics if d.level == "warning"]
+    out = {"ok": True, "command": res.command, "seconds": res.seconds,
+           "diagnostics": [d.to_dict() for d in res.diagnostics[:50]]}
+    if size:
+        out["size"] = size
+    if res.artifacts.elf is not None:
+        out["elf"] = os.path.relpath(res.artifacts.elf, project.root)
+    room = (f"{size['bytes']} bytes, {size['used_percent']}% of {size['limit']} ({size['free']} free)"
+            if size and size.get("limit") else f"{size['bytes']} bytes" if size else "no image found")
+    out["summary"] = (f"built {project.root.name} in {res.seconds} s: {room}"
+                      + (f"; {len(warnings)} warning{'s' if len(warnings) != 1 else ''}" if warnings else ""))
+    return out
+
+
+Pattern = str  # a regular expression (Python's re)
+
+
+class MonitorPatterns(Args):
+    until: Pattern | None = Field(None, min_length=1, max_length=1000, description="Stop at a line matching this regex")
+    expect: list[Pattern] | None = Field(None, max_length=20, description="Regexes to match in order")
+    reject: list[Pattern] | None = Field(None, max_length=20, description="Regexes that fail the call")
+
+
+def open_session(ctx: Context, project, port: str, baud: int, *, reset: bool, record: str | None = None,
+                 replay=None) -> MonitorSession:
+    ws = ctx.session.workspace
+    art = project.artifacts() if project is not None else None
+    recorder = Recorder(ws.resolve(record), port, baud) if record else None
+    source = replay if replay is not None else SerialSource(port, baud)
+    session = MonitorSession(source, holder=ctx.actor, elf=art.elf if art else None,
+                             chip=project.chip if project else None, root=project.root if project else None,
+                             recorder=recorder)
+    try:
+        session.did_reset = session.start(reset=reset)
+    except Exception:
+        if recorder is not None:
+            recorder.close()
+        raise
+    monitors.add(session)
+    hub().note_monitor(session.port, ctx.actor, session.id, True)
+    return session
+
+
+def read_session(s: MonitorSession, a, *, cursor: int | None = None, wait_s: float | None = None,
+                 since: str = "new") -> dict:
+    return s.read(since=getattr(a, "since", since), cursor=cursor if cursor is not None else getattr(a, "cursor", None),
+                  until=a.until, expect=a.expect, reject=a.reject,
+                  wait_s=wait_s if wait_s is not None else getattr(a, "wait_s", None),
+                  max_events=getattr(a, "max_events", 200), max_bytes=getattr(a, "max_bytes", 16384),
+                  level=getattr(a, "level", None), pattern=getattr(a, "pattern", None))

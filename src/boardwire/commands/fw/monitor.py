@@ -10,19 +10,11 @@ from pydantic import Field
 from ...firmware import esp
 from ...firmware.leases import hub
 from ...firmware.monitor import session as monitors
-from ...firmware.monitor.session import MonitorSession
-from ...firmware.monitor.sources import Recorder, ReplaySource, SerialSource
+from ...firmware.monitor.sources import ReplaySource
 from ...registry import Context, command
 from ..common import Args, Result
-from .common import BoardArgs, project_of, target
+from .common import BoardArgs, MonitorPatterns, open_session, project_of, read_session, target
 
-Pattern = str
-
-
-class MonitorPatterns(Args):
-    until: Pattern | None = Field(None, min_length=1, max_length=1000, description="Stop at a line matching this regex")
-    expect: list[Pattern] | None = Field(None, max_length=20, description="Regexes to match in order")
-    reject: list[Pattern] | None = Field(None, max_length=20, description="Regexes that fail the call")
 
 
 class StartArgs(BoardArgs):
@@ -33,26 +25,6 @@ class StartArgs(BoardArgs):
     speed: float = Field(0.0, ge=0, le=100, description="Replay pace (0: at once)")
     record: str | None = Field(None, min_length=1, max_length=4096,
                                description="Record to this file")
-
-
-def open_session(ctx: Context, project, port: str, baud: int, *, reset: bool, record: str | None = None,
-                 replay=None) -> MonitorSession:
-    ws = ctx.session.workspace
-    art = project.artifacts() if project is not None else None
-    recorder = Recorder(ws.resolve(record), port, baud) if record else None
-    source = replay if replay is not None else SerialSource(port, baud)
-    session = MonitorSession(source, holder=ctx.actor, elf=art.elf if art else None,
-                             chip=project.chip if project else None, root=project.root if project else None,
-                             recorder=recorder)
-    try:
-        session.did_reset = session.start(reset=reset)
-    except Exception:
-        if recorder is not None:
-            recorder.close()
-        raise
-    monitors.add(session)
-    hub().note_monitor(session.port, ctx.actor, session.id, True)
-    return session
 
 
 @command("fw.monitor.start", kind="session", args=StartArgs, result=Result,
@@ -85,15 +57,6 @@ class ReadArgs(MonitorPatterns):
     level: Literal["trace", "debug", "info", "warn", "error"] | None = Field(
         None, description="Drop lines below")
     pattern: str | None = Field(None, min_length=1, max_length=1000, description="Keep matching lines")
-
-
-def read_session(s: MonitorSession, a, *, cursor: int | None = None, wait_s: float | None = None,
-                 since: str = "new") -> dict:
-    return s.read(since=getattr(a, "since", since), cursor=cursor if cursor is not None else getattr(a, "cursor", None),
-                  until=a.until, expect=a.expect, reject=a.reject,
-                  wait_s=wait_s if wait_s is not None else getattr(a, "wait_s", None),
-                  max_events=getattr(a, "max_events", 200), max_bytes=getattr(a, "max_bytes", 16384),
-                  level=getattr(a, "level", None), pattern=getattr(a, "pattern", None))
 
 
 @command("fw.monitor.read", kind="session", args=ReadArgs, result=Result, idempotent=True,

@@ -10,13 +10,12 @@ from typing import Literal
 from pydantic import Field
 
 from ...errors import InvalidArgs, NotFound
-from ...firmware import build as fwbuild
 from ...firmware import pins as fwpins
 from ...firmware import scaffold, toolchain
 from ...registry import Context, command
 from ...services.schematic import connectivity_of
 from ..common import Args, Result
-from .common import DirArgs, project_of
+from .common import DirArgs, project_of, run_build
 
 
 @command("fw.doctor", kind="query", args=Args, result=Result, idempotent=True)
@@ -130,27 +129,6 @@ def new(ctx: Context, a: NewArgs) -> dict:
 
 class BuildArgs(DirArgs):
     timeout_s: float = Field(1800, gt=0, le=7200, description="Seconds before it is stopped")
-
-
-def run_build(ctx: Context, project, timeout_s: float = 1800) -> dict:
-    """Build, raise BuildFailed / ImageTooLarge, or return the result's fields."""
-    res = fwbuild.build(project, cancel=ctx.cancel, progress=lambda f, m: ctx.progress(f * 0.9, m),
-                        timeout=timeout_s)
-    if not res.ok:
-        raise fwbuild.failure(res)
-    size = fwbuild.check_fits(res)
-    warnings = [d for d in res.diagnostics if d.level == "warning"]
-    out = {"ok": True, "command": res.command, "seconds": res.seconds,
-           "diagnostics": [d.to_dict() for d in res.diagnostics[:50]]}
-    if size:
-        out["size"] = size
-    if res.artifacts.elf is not None:
-        out["elf"] = os.path.relpath(res.artifacts.elf, project.root)
-    room = (f"{size['bytes']} bytes, {size['used_percent']}% of {size['limit']} ({size['free']} free)"
-            if size and size.get("limit") else f"{size['bytes']} bytes" if size else "no image found")
-    out["summary"] = (f"built {project.root.name} in {res.seconds} s: {room}"
-                      + (f"; {len(warnings)} warning{'s' if len(warnings) != 1 else ''}" if warnings else ""))
-    return out
 
 
 @command("fw.build", kind="export", args=BuildArgs, result=Result, long=True,

@@ -215,13 +215,11 @@ def footprint(ctx: Context, a: RefArgs) -> dict:
          units="mm")
 def describe(ctx: Context, a: DocArgs) -> dict:
     """A one-screen summary to read first: for a board its size, layers, counts, nets, unrouted connections, design rules; for a schematic its sheets, parts, power nets and largest nets."""
-    from ...services.describe import describe_board
+    from ...services.describe import describe_board, describe_schematic
     from ...services.rules import design_rules, net_classes
 
     od = ctx.session.get(a.path, ("board", "schematic"), ctx.actor)
     if od.kind == "schematic":
-        from .schematic import describe_schematic
-
         return describe_schematic(ctx, a.path)
     return describe_board(od.doc, design_rules(ctx, od), net_classes(ctx, od))
 

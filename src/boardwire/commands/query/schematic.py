@@ -11,15 +11,14 @@ kicad-cli's netlist).
 from __future__ import annotations
 
 import fnmatch
-from collections import Counter
 from typing import Literal
 
 from pydantic import Field
 
 from ...errors import NotFound
-from ...netlist.schematic import PinNode, PlacedSymbol, SchematicConnectivity
+from ...netlist.schematic import PinNode, PlacedSymbol
 from ...registry import Context, command
-from ...services.schematic import connectivity_of
+from ...services.schematic import connectivity_of, sheet_rows
 from ..common import DocArgs, Name, Result, mm_pt
 
 
@@ -153,17 +152,6 @@ def labels(ctx: Context, a: LabelsArgs) -> dict:
     return {"summary": summary, "total": len(rows), "offset": a.offset, "labels": out}
 
 
-def sheet_rows(conn: SchematicConnectivity) -> list[dict]:
-    per_sheet = Counter(id(s.sheet) for s in conn.symbols)
-    rows = []
-    for s in conn.sheets:
-        d = {"path": s.path, "name": s.name or None, "file": s.file, "page": s.page or None,
-             "uuid_path": s.uuid_path, "parent": s.parent.path if s.parent is not None else None,
-             "symbols": per_sheet.get(id(s), 0), "missing": True if s.missing else None}
-        rows.append({k: v for k, v in d.items() if v is not None})
-    return rows
-
-
 @command("query.sheetTree", kind="query", args=DocArgs, result=Result, idempotent=True,
          examples=({"path": "board.kicad_sch"},))
 def sheet_tree(ctx: Context, a: DocArgs) -> dict:
@@ -214,44 +202,3 @@ def connectivity(ctx: Context, a: ConnectivityArgs) -> dict:
     return {"summary": summary, "total": len(rows), "offset": a.offset, "nets": out}
 
 
-def describe_schematic(ctx: Context, path: str) -> dict:
-    """query.describe for a schematic: one screen about the design rooted at ``path``."""
-    od = ctx.session.get(path, "schematic", ctx.actor)
-    s = od.doc.summary()
-    conn = connectivity_of(ctx, path)
-    parts = [p for p in conn.symbols if p.in_netlist]
-    power = sorted({p.power_net() for p in conn.pins if p.is_power})
-    refs = {p.reference for p in parts}
-    nets = [n for n in conn.nets if n.netlist_pins]
-    named = [n for n in nets if not n.name.startswith(("Net-(", "unconnected-("))]
-    single = sum(1 for n in nets if len(n.nodes) == 1 and not n.no_connect)
-    biggest = sorted(nets, key=lambda n: -len(n.nodes))[:8]
-    labels = Counter(lab.kind for lab in conn.labels)
-    files = {x.file for x in conn.sheets}
-    missing = sorted({x.file for x in conn.sheets if x.missing})
-    title = od.doc.title
-    text = (f"schematic KiCad {s['kicad']} (format {s['version']})"
-            + (f" \"{title}\"" if title else "") + "; "
-            f"{_plural(len(conn.sheets), 'sheet instance')} of {_plural(len(files), 'file')}; "
-            f"{_plural(len(refs), 'part')} ({_plural(len(parts), 'placed unit')}), "
-            f"{_plural(len(power), 'power net')}; {_plural(len(nets), 'net')} "
-            f"({len(named)} named, {single} with a single pin)")
-    sheets = sheet_rows(conn)
-    out = {"summary": text, "title": title, "format": s["version"],
-           "counts": {"sheet_instances": len(conn.sheets), "sheet_files": len(files),
-                      "parts": len(refs), "placed_units": len(parts),
-                      "power_symbols": sum(1 for p in conn.symbols if p.lib is not None and p.lib.power),
-                      "nets": len(nets), "named_nets": len(named), "single_pin_nets": single,
-                      "labels": labels.get("label", 0), "global_labels": labels.get("global_label", 0),
-                      "hierarchical_labels": labels.get("hierarchical_label", 0),
-                      "sheet_pins": labels.get("sheet_pin", 0),
-                      "wires_on_root": s["wires"], "buses_on_root": s["buses"]},
-           "power_nets": power[:20],
-           "sheets": [{"path": x["path"], "file": x["file"], "symbols": x["symbols"]}
-                      for x in sheets[:12]],
-           "largest_nets": [{"net": n.name, "pins": len(n.nodes)} for n in biggest]}
-    if len(sheets) > 12:
-        out["sheets_more"] = len(sheets) - 12
-    if missing:
-        out["missing_sheets"] = missing[:10]
-    return out
