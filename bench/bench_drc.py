@@ -103,7 +103,7 @@ def builtin_times(board: Path, repeat: int) -> dict:
 
 
 def incremental(board: Path, edits: int) -> dict:
-    from boardwire.commands.drc_feedback import new_violations
+    from boardwire.checks.feedback import new_violations
 
     from boardwire.geometry import geometry_of
     from boardwire.registry import REGISTRY, Context

@@ -8,7 +8,7 @@ Prints a Markdown table, one row per ``.kicad_pcb``:
 - ``open+first query s``: the first whole-board query from the file: in a session (the
   command modules imported untimed), ``session.open`` of the board then ``query.nets``
   through the registry, as every protocol door calls them. ``query.nets`` builds the
-  board index (documents/board_index.py) that every whole-board query (query.items,
+  board index (documents/board/index.py) that every whole-board query (query.items,
   query.nets, lookups by net, reference or UUID) starts from: it reads every top-level
   item, every footprint's pads included. The file is a copy in a temporary folder;
 - ``full read s``: after an (untimed) open, reading every list of the tree (``.kids``

@@ -5,7 +5,7 @@ The libraries are those of the project's ``sym-lib-table``/``fp-lib-table`` (in 
 working directory, or the folder given as ``project``) and then the user's global
 tables (or KiCad's defaults: every installed library), as KiCad resolves them.
 Searching uses an index built once per process and kept on disk (see
-documents/lib_index.py); reading one symbol parses only its definition.
+documents/library/index.py); reading one symbol parses only its definition.
 """
 
 from __future__ import annotations

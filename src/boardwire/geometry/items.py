@@ -1,5 +1,5 @@
 """Records of a board's copper, holes, edges and courtyards, built from the documents
-layer's plain data (`documents.board_shapes`).
+layer's plain data (`documents.board.shapes`).
 
 Each copper item carries its shape as a core and a radius (`shapes`), its net name,
 the copper layers it is on (a bit mask over `Layers`), the layers where it has copper

@@ -2,7 +2,7 @@
 catalogue row, candidates for a part the catalogue lacks, and a part's pin table.
 
 Libraries are those the project's tables name, then the global ones (documents/
-lib_index.table_libraries), searched with documents/lib_search.rank.
+library.index.table_libraries), searched with documents/library/search.rank.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ queries too ("10k", "100nF", "4k7"). Each is reduced to one canonical word so th
 query finds a row however either spells it: resistance in ohms as ``10k``, ``4.7k``,
 ``470r``, ``1m`` (mega); capacitance as ``100n``, ``10u``, ``22p`` (farads, the largest
 of p/n/u that keeps the number at least 1). Words are cut as library names are (see
-documents/lib_search.query_words: lower case, dots kept between digits).
+documents/library/search.query_words: lower case, dots kept between digits).
 """
 
 from __future__ import annotations

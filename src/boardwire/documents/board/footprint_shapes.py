@@ -1,5 +1,5 @@
 """A footprint's pads and drawings as plain data in board coordinates, for geometry
-and design-rule checks (the footprint part of `board_shapes`).
+and design-rule checks (the footprint part of `shapes`).
 
 `read_footprint` reads a footprint's pads (every shape KiCad 4 to 9 writes: circle,
 rect, oval, roundrect, chamfered_rect, trapezoid, custom primitives), its drawings

@@ -2,8 +2,8 @@
 (``Library:Name``), with errors that name what exists nearby.
 
 Libraries come from the project's ``sym-lib-table``/``fp-lib-table``, then the global
-tables, as KiCad resolves them (`lib_index.table_libraries`); a library's items come
-from the index (`lib_index.INDEX`), and one symbol's definition is parsed from its
+tables, as KiCad resolves them (`index.table_libraries`); a library's items come
+from the index (`index.INDEX`), and one symbol's definition is parsed from its
 byte span only. A derived symbol (``extends``, KiCad's symbol inheritance) comes with
 its chain of parents, each in the same library as KiCad requires.
 """

@@ -9,7 +9,7 @@ A part's shapes are given in its *stored frame*: the footprint's own coordinates
 angle 0 on the side it is on now (a back footprint's are already mirrored, as KiCad
 stores them). A pose is (x, y, quarter turns q, flipped f): a point p of the stored
 frame lands at ``(x, y) + rotate(mirror_y(p) if f else p, 90 q)``; flipping mirrors
-about the x axis as pcbnew's top-bottom flip does (`documents.footprint_ops.flip`).
+about the x axis as pcbnew's top-bottom flip does (`documents.board.footprint_ops.flip`).
 """
 
 from __future__ import annotations
