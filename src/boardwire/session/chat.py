@@ -113,12 +113,14 @@ class ChatBox:
     # -- the agent's side ------------------------------------------------------------
 
     def take(self, actor: str, wait: float = 0.0, cancelled: Callable[[], bool] = lambda: False,
-             chat_id: str | None = None) -> list[Request]:
+             chat_id: str | None = None, listens: bool = True) -> list[Request]:
         """The pending requests (or the one ``chat_id``), now running for ``actor``;
-        waits up to ``wait`` seconds (at most MAX_WAIT) when none is pending."""
+        waits up to ``wait`` seconds (at most MAX_WAIT) when none is pending.
+        ``listens``: the caller is an agent waiting for work, so it counts as listening
+        (`listening`); the configured agent command's own take does not."""
         deadline = time.monotonic() + max(0.0, min(wait, MAX_WAIT))
         with self._cond:
-            self._waiting += 1
+            self._waiting += listens
             try:
                 while True:
                     found = [r for r in self.requests.values() if r.state == "pending"
@@ -130,8 +132,9 @@ class ChatBox:
                 for r in found:
                     r.state, r.taken_by = "running", actor
             finally:
-                self._waiting -= 1
-                self._last_poll = time.monotonic()
+                self._waiting -= listens
+                if listens:
+                    self._last_poll = time.monotonic()
         for r in found:
             self._tell({"chatId": r.chat_id, "kind": "taken", "actor": actor})
         return found
