@@ -207,3 +207,90 @@ def test_cancelling_reaches_the_worker_and_kills_its_kicad_cli(tmp_path, redis_u
     until(lambda: not workers.children("w1"), 10)  # kicad-cli killed on the worker's machine
     assert workers.procs["w1"].poll() is None  # the worker lives on and takes the next job
     assert "summary" in REGISTRY.call("check.drc", {"path": VIDEO, "engine": "builtin"}, Context(session, door="script"))
+
+
+@pytest.mark.parametrize("serializer", ["pickle", "json"])
+def test_a_worker_runs_nothing_but_boardwire_jobs(tmp_path, redis_url, serializer):
+    """A job pushed straight into Redis that names another function (`os.system`, the
+    break-it trial's) is failed by the worker before anything of it runs, whether it
+    was stored pickled (RQ's default: never unpickled) or as JSON."""
+    from redis import Redis
+    from rq import Queue
+
+    marker = tmp_path / "pwned"
+    queue = Queue(QUEUE, connection=Redis.from_url(redis_url), serializer=serializer)
+    job = queue.enqueue("os.system", f"touch {marker}")
+    proc = subprocess.run([*CLI, "worker", "--queue", redis_url, "--burst"], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert not marker.exists()
+    status = Redis.from_url(redis_url).hget(f"rq:job:{job.id}", "status")
+    assert status == b"failed"
+
+
+def test_a_queue_behind_a_password(tmp_path, workers):
+    """``redis://:password@host``: the server and the workers reach a Redis that asks for
+    a password; without it Redis refuses and the server says the queue does not answer."""
+    port = free_port()
+    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", str(tmp_path), "--requirepass", "s3cret"],
+                            stdout=subprocess.DEVNULL)
+    try:
+        wait_port(port, proc)
+        with pytest.raises(ServiceUnavailable):
+            QueueRunner(f"redis://127.0.0.1:{port}/0").ping()
+        url = f"redis://:s3cret@127.0.0.1:{port}/0"
+        QueueRunner(url).ping()
+        shutil.copy(need(DEMOS / "ecc83" / "ecc83-pp.kicad_pcb"), tmp_path / ECC)
+        workers.url = url
+        workers.start("w1")
+        session = queued_session(tmp_path, url)
+        ctx = Context(session, door="jsonrpc")
+        out = REGISTRY.call("query.describe", {"path": ECC}, ctx)  # not long: runs here
+        assert out["counts"]["footprints"] > 0
+        out = REGISTRY.call("check.drc", {"path": ECC, "engine": "builtin", "wait_s": 120}, ctx)
+        assert "counts" in out, out
+        from redis import Redis
+        from rq import Queue
+
+        done = Queue(QUEUE, connection=Redis.from_url(url), serializer="json").finished_job_registry
+        assert done.count == 1  # the check ran on the worker
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_a_queue_over_tls(tmp_path, workers):
+    """``rediss://`` (TLS): the server and a worker reach a Redis that speaks only TLS,
+    checking its certificate (``ssl_ca_certs``, as redis-py reads it from the URL)."""
+    if not shutil.which("openssl"):
+        pytest.fail("openssl is missing (Debian's openssl package)")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+                    "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True)
+    port = free_port()
+    proc = subprocess.Popen(["redis-server", "--port", "0", "--tls-port", str(port), "--bind", "127.0.0.1",
+                             "--tls-cert-file", str(cert), "--tls-key-file", str(key), "--tls-ca-cert-file", str(cert),
+                             "--tls-auth-clients", "no", "--save", "", "--appendonly", "no", "--dir", str(tmp_path)],
+                            stdout=subprocess.DEVNULL)
+    try:
+        wait_port(port, proc)
+        with pytest.raises(ServiceUnavailable):
+            QueueRunner(f"redis://127.0.0.1:{port}/0").ping()  # plain text to a TLS port
+        url = f"rediss://127.0.0.1:{port}/0?ssl_ca_certs={cert}"
+        QueueRunner(url).ping()
+        shutil.copy(need(DEMOS / "ecc83" / "ecc83-pp.kicad_pcb"), tmp_path / ECC)
+        workers.url = url
+        workers.start("w1")
+        session = queued_session(tmp_path, url)
+        out = REGISTRY.call("check.drc", {"path": ECC, "engine": "builtin", "wait_s": 120},
+                            Context(session, door="jsonrpc"))
+        assert "counts" in out, out
+        from redis import Redis
+        from rq import Queue
+
+        assert Queue(QUEUE, connection=Redis.from_url(url), serializer="json").finished_job_registry.count == 1
+    finally:
+        proc.terminate()
+        proc.wait(10)

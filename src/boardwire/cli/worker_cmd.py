@@ -72,13 +72,8 @@ def worker_command(queue: str = typer.Option(..., "--queue", help="The work queu
                    burst: bool = typer.Option(False, "--burst", help="Stop when the queue is empty"),
                    name: str = typer.Option(None, "--name", help="The worker's name (default: RQ's)")):
     """Run heavy jobs (DRC, fills, renders, fabrication, autoroute, builds) that `boardwire mcp --http --queue` sends."""
-    from redis import Redis
-    from rq import Queue, SimpleWorker
-
     from ..commands import REGISTRY
-    from ..jobs.queue import QUEUE
+    from ..jobs.queue import worker
 
     REGISTRY.all()  # import the commands once, before the first job
-    connection = Redis.from_url(queue)
-    worker = SimpleWorker([Queue(QUEUE, connection=connection)], connection=connection, name=name)
-    worker.work(burst=burst, with_scheduler=False)
+    worker(queue, name).work(burst=burst, with_scheduler=False)

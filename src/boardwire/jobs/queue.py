@@ -18,6 +18,13 @@ The server stays the session's owner (`QueueRunner.run`, in the job's thread):
    (`Session.replace`: one undo step, ``stale-revision`` if a document moved on
    meanwhile) and answers what the command answered, with its own revision.
 
+Trust: a worker runs only boardwire's own job function (`EXECUTE`). Jobs are stored as
+JSON (RQ's JSONSerializer), never pickled, so reading a job runs nothing of it, and
+`OwnJobsWorker` fails any job that names another function before it starts: a process
+that can write to Redis can make a worker run a boardwire command on a workspace it
+shares, but not arbitrary code. Redis itself must still be private: docs/agent-ops.md
+says how to run it with a password, TLS and on a private network.
+
 Cancelling (job.cancel, a cancelled call) sets a key the worker watches; the worker
 cancels the command, which kills its child processes' group. A worker that stops
 mid-job (killed, its machine gone) stops refreshing its job's heartbeat key: after
@@ -61,6 +68,42 @@ def decode(text: str) -> bytes:
     return base64.b64decode(text)
 
 
+JSON = "json"  # RQ's JSONSerializer: jobs as JSON, never pickled (see the module)
+
+
+def worker(url: str, name: str | None = None):
+    """A worker for the queue at ``url`` (`OwnJobsWorker`, in this process: no fork)."""
+    from redis import Redis
+    from rq import Queue
+
+    connection = Redis.from_url(url)
+    return _own_jobs_worker()([Queue(QUEUE, connection=connection, serializer=JSON)], connection=connection,
+                              name=name, serializer=JSON)
+
+
+def _own_jobs_worker():
+    from rq import SimpleWorker
+
+    class OwnJobsWorker(SimpleWorker):
+        """RQ's in-process worker that runs only `EXECUTE`: a job naming another
+        function (or one that is not JSON) fails before anything of it runs."""
+
+        def perform_job(self, job, queue, execution) -> bool:
+            try:
+                name = job.func_name
+            except Exception as e:  # not JSON (a pickled job): never unpickled
+                name, why = None, f"{type(e).__name__}"
+            else:
+                why = repr(name)
+            if name != EXECUTE:
+                def refuse():
+                    raise PermissionError(f"refused job function {why}: this worker runs only {EXECUTE}")
+                job.perform = refuse
+            return super().perform_job(job, queue, execution)
+
+    return OwnJobsWorker
+
+
 def error_from(obj: dict) -> BoardwireError:
     """The error a worker reported (``{code, message, hint?, data?}``), as its class."""
     cls = ALL_CODES.get(obj.get("code"), BoardwireError)
@@ -76,7 +119,7 @@ class QueueRunner:
 
         self.url = url
         self.redis = Redis.from_url(url)
-        self.queue = Queue(QUEUE, connection=self.redis)
+        self.queue = Queue(QUEUE, connection=self.redis, serializer=JSON)
 
     def ping(self) -> None:
         """Raise ``service-unavailable`` when Redis does not answer."""
