@@ -13,7 +13,7 @@ from ...firmware.monitor import session as monitors
 from ...firmware.monitor.session import MonitorSession
 from ...firmware.monitor.sources import Recorder, ReplaySource, SerialSource
 from ...registry import Context, command
-from ..common import Args, Result
+from ..common import Args, InputPath, OutputPath, Result
 from .common import BoardArgs, project_of, target
 
 Pattern = str
@@ -28,11 +28,11 @@ class MonitorPatterns(Args):
 class StartArgs(BoardArgs):
     baud: int | None = Field(None, ge=300, le=5_000_000, description="Default 115200")
     reset: bool = Field(True, description="Reset so the log starts at boot")
-    replay: str | None = Field(None, min_length=1, max_length=4096,
-                               description="Play this recording instead")
+    replay: InputPath | None = Field(None, min_length=1, max_length=4096,
+                                     description="Play this recording instead")
     speed: float = Field(0.0, ge=0, le=100, description="Replay pace (0: at once)")
-    record: str | None = Field(None, min_length=1, max_length=4096,
-                               description="Record to this file")
+    record: OutputPath | None = Field(None, min_length=1, max_length=4096,
+                                      description="Record to this file")
 
 
 def open_session(ctx: Context, project, port: str, baud: int, *, reset: bool, record: str | None = None,
