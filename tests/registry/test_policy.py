@@ -136,13 +136,70 @@ def test_paths_check_what_a_call_writes_not_what_it_reads(ws):
     from boardwire.registry.policy import written_paths
 
     (ws / "boardwire.toml").write_text('[agent]\npaths = ["builds/**"]\n')
+    session = Session(ws)
     build = REGISTRY.get("design.build")
     args = REGISTRY.validate(build, {"file": "designs/x.json", "out": "builds"})
-    assert written_paths(build, args) == ["builds"]
+    assert written_paths(args, session.workspace) == ["builds"]
     imp = REGISTRY.get("parts.import")
-    assert written_paths(imp, REGISTRY.validate(imp, {"file": "x.csv"})) == []
+    assert written_paths(REGISTRY.validate(imp, {"file": "x.csv"}), session.workspace) == []
     from boardwire.registry import policy
 
     policy.check(build, args, Session(ws))  # builds matches builds/** as a folder
     with pytest.raises(PolicyDenied):
         policy.check(build, REGISTRY.validate(build, {"file": "d.json", "out": "elsewhere"}), Session(ws))
+
+
+# -- what a call writes, by its arguments' roles (boardwire.registry.roles) ---------------
+
+def test_project_new_is_checked_for_the_folder_its_name_makes(ws):
+    """A break-it trial's bypass: project.new {"name": "pp"} made the folder pp/, which no
+    glob of [agent] paths covered (the policy never saw the name as a path written)."""
+    (ws / "boardwire.toml").write_text('[agent]\npaths = ["boards/**"]\n')
+    ctx = Context(Session(ws), door="mcp")
+    with pytest.raises(PolicyDenied) as e:
+        REGISTRY.call("project.new", {"name": "pp"}, ctx)
+    assert e.value.data["key"] == "agent.paths" and "writes pp," in e.value.message
+    assert not (ws / "pp").exists()
+    out = REGISTRY.call("project.new", {"name": "pp", "folder": "boards/pp"}, ctx)
+    assert out["board"] == "boards/pp/pp.kicad_pcb" and (ws / out["board"]).is_file()
+
+
+def test_a_new_sheet_file_is_checked_where_it_is_made_beside_its_parent(ws):
+    """A break-it trial's bypass: sch.addSheet's file was checked against the workspace
+    root but is made beside the parent sheet: a plain s1.kicad_sch in a sub-folder
+    project was refused, and a crafted file was written outside the globs on save."""
+    session = Session(ws)
+    REGISTRY.call("project.new", {"name": "proj"}, Context(session))  # a person's call
+    parent = "proj/proj.kicad_sch"
+    sheet = {"path": parent, "name": "s1", "file": "s1.kicad_sch", "at": [50.8, 50.8]}
+    ctx = Context(session, door="mcp")
+    (ws / "boardwire.toml").write_text('[agent]\npaths = ["proj/**"]\n')
+    assert REGISTRY.call("sch.addSheet", sheet, ctx)["file"] == "proj/s1.kicad_sch"
+    REGISTRY.call("session.save", {"path": parent}, ctx)
+    assert (ws / "proj" / "s1.kicad_sch").is_file()
+    (ws / "boardwire.toml").write_text('[agent]\npaths = ["proj/proj.kicad_sch", "sheets/**"]\n')
+    with pytest.raises(PolicyDenied) as e:
+        REGISTRY.call("sch.addSheet", {**sheet, "name": "s2", "file": "sheets/s2.kicad_sch"}, ctx)
+    assert "writes proj/sheets/s2.kicad_sch," in e.value.message
+    REGISTRY.call("session.save", {"path": parent}, ctx)
+    assert not (ws / "proj" / "sheets").exists() and not (ws / "sheets").exists()
+
+
+@pytest.mark.parametrize("cid, refused, allowed", [
+    # the new version folder is made in the version's builds folder
+    ("design.rebuild", {"version": "elsewhere/blinker/v001"}, {"version": "builds/blinker/v001"}),
+    # a monitor's recording is a file written
+    ("fw.monitor.start", {"dir": "fw", "record": "logs/run.jsonl"}, {"dir": "fw", "record": "fw/run.jsonl"}),
+    ("fw.run", {"dir": "fw", "record": "logs/run.jsonl"}, {"dir": "fw", "record": "fw/run.jsonl"}),
+    # closing only reads, unless it throws the document's changes away
+    ("session.close", {"path": "elsewhere.kicad_pcb", "discard": True}, {"path": "elsewhere.kicad_pcb"}),
+])
+def test_every_path_written_is_checked_and_only_those(ws, cid, refused, allowed):
+    from boardwire.registry import policy
+
+    (ws / "boardwire.toml").write_text('[agent]\npaths = ["fw/**", "builds/**"]\ndestructive = true\n')
+    cmd, session = REGISTRY.get(cid), Session(ws)
+    with pytest.raises(PolicyDenied) as e:
+        policy.check(cmd, REGISTRY.validate(cmd, refused), session)
+    assert e.value.data["key"] == "agent.paths"
+    policy.check(cmd, REGISTRY.validate(cmd, allowed), session)

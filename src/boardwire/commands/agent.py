@@ -12,7 +12,7 @@ from pydantic import Field
 
 from ..registry import Context, command
 from ..session.chat import MAX_WAIT, chat_box
-from .common import Args, Result
+from .common import Args, DocPath, Result
 
 
 class ChatArgs(Args):
@@ -52,7 +52,7 @@ def reply(ctx: Context, a: ReplyArgs) -> dict:
 
 class AskArgs(Args):
     text: str = Field(min_length=1, max_length=20_000)
-    path: str | None = Field(None, max_length=4096, description="The document the request is about")
+    path: DocPath | None = Field(None, max_length=4096, description="The document the request is about")
 
 
 @command("agent.ask", kind="session", args=AskArgs, result=Result)

@@ -1,7 +1,11 @@
 """Argument pieces shared by many commands, and unit conversions at the boundary.
 
 Commands take millimetres and degrees (KiCad's axes: x right, y down) and convert to
-integer nanometres for the documents.
+integer nanometres for the documents. An argument naming a file or folder says by its
+type what the command does with it (`boardwire.registry.roles`, re-exported here):
+`DocPath` (a document read), `EditPath` (the document changed), `OutputPath` (written),
+`InputPath` (a plain file read), or a `Role` of its own; a flag that throws work away
+carries `Destroys`.
 """
 
 from __future__ import annotations
@@ -13,6 +17,20 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from ..documents.board.tables import bounded_net_name
 from ..documents.units import mm, nm
 from ..errors import InvalidArgs
+from ..registry.roles import (  # noqa: F401  (re-exported for the command modules)
+    EDIT,
+    INPUT,
+    READ,
+    WRITE,
+    BoardPath,
+    Destroys,
+    DocPath,
+    EditPath,
+    InputPath,
+    OutputPath,
+    Role,
+    SchematicPath,
+)
 
 # KiCad stores coordinates as 32-bit nanometres: +-2147.48 mm is the whole world.
 LIMIT_MM = 2147.0
@@ -34,11 +52,16 @@ class Args(BaseModel):
 
 
 class DocArgs(Args):
-    path: str = Field(min_length=1, max_length=4096,
-                      description="Document path relative to the working directory")
+    path: DocPath = Field(min_length=1, max_length=4096,
+                          description="Document path relative to the working directory")
 
 
-class EditArgs(DocArgs):
+class ChangeArgs(DocArgs):  # a document the call changes (session.undo, redo, revert; every edit)
+    path: EditPath = Field(min_length=1, max_length=4096,
+                           description="Document path relative to the working directory")
+
+
+class EditArgs(ChangeArgs):
     revision: int | None = Field(None, description="Fail with stale-revision unless the document is at this revision")
 
 

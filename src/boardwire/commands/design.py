@@ -9,7 +9,7 @@ caller could run itself); versions design/versions.py; the verdict design/verdic
 from __future__ import annotations
 
 import posixpath
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationError
 
@@ -23,14 +23,14 @@ from ..documents.ids import seeded
 from ..errors import DesignErrors, InvalidArgs, NotFound
 from ..parts.lines import encode
 from ..registry import Context, command
-from .common import Args, Result
+from .common import INPUT, WRITE, Args, BoardPath, InputPath, OutputPath, Result, Role, SchematicPath
 
 Stage = Literal[STAGES]  # type: ignore[valid-type]
 
 
 class DesignSource(Args):
     design: dict[str, Any] | None = Field(None, description="The design document (see design.brief)")
-    file: str | None = Field(None, max_length=4096, description="Or a design JSON file in the working directory")
+    file: InputPath | None = Field(None, max_length=4096, description="Or a design JSON file in the working directory")
 
 
 def load(ctx: Context, a: DesignSource) -> Design:
@@ -104,7 +104,7 @@ def check_cmd(ctx: Context, a: DesignSource) -> dict:
 
 
 class BuildArgs(DesignSource):
-    out: str = Field("builds", max_length=1000, description="Folder of the version folders (OUT/NAME/vNNN)")
+    out: OutputPath = Field("builds", max_length=1000, description="Folder of the version folders (OUT/NAME/vNNN)")
     until: Stage | None = Field(None, description="Stop after this stage")
 
 
@@ -153,7 +153,9 @@ def build_cmd(ctx: Context, a: BuildArgs) -> dict:
 
 
 class RebuildArgs(Args):
-    version: str = Field(max_length=4096, description="A version folder, e.g. builds/blinker/v001")
+    # read, and the new version folder is written in its builds folder (two up)
+    version: Annotated[str, Role(INPUT), Role(WRITE, up=2)] = Field(
+        max_length=4096, description="A version folder, e.g. builds/blinker/v001")
     router: Router | None = Field(None, description="Changed router settings")
     pinned: dict[str, Pinned] | None = Field(None, description="Changed or added pinned placements")
 
@@ -182,8 +184,8 @@ def rebuild(ctx: Context, a: RebuildArgs) -> dict:
 
 
 class VerdictArgs(Args):
-    board: str = Field(max_length=4096, description=".kicad_pcb (its .kicad_sch beside it)")
-    schematic: str | None = Field(None, max_length=4096)
+    board: BoardPath = Field(max_length=4096, description=".kicad_pcb (its .kicad_sch beside it)")
+    schematic: SchematicPath | None = Field(None, max_length=4096)
 
 
 @command("design.verdict", kind="check", args=VerdictArgs, result=Result, long=True, idempotent=True,

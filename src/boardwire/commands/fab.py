@@ -48,14 +48,14 @@ from ..kicad.cli import kicad_cli
 from ..kicad.snapshot import board_snapshot, hierarchy_snapshot, schematic_beside
 from ..registry import Context, command
 from ..services.schematic import connectivity_of, sheet_files
-from .common import Args, DocArgs, Result
+from .common import Args, DocArgs, OutputPath, Result
 
 UNITS = "mm; sizes in bytes"
 MAP_FORMAT = "gerberx2"  # the drill map: Gerber X2, like the rest of the package
 
 
 class FabArgs(DocArgs):
-    output: str = Field("fab", min_length=1, max_length=4096, description="Output folder")
+    output: OutputPath = Field("fab", min_length=1, max_length=4096, description="Output folder")
     created: datetime | None = Field(None, strict=False, description="ISO 8601 time stamped in the files (default: now)")
 
     @field_validator("created")

@@ -26,7 +26,7 @@ from ..documents.library.lookup import (
 from ..documents.library.search import rank
 from ..errors import NotFound
 from ..registry import Context, command
-from .common import Args, Result, mm
+from .common import Args, InputPath, Result, mm
 
 LIB_ID = r"^[^:]+:[^:]+$"
 ProjectPath = Field(None, min_length=1, max_length=4096,
@@ -39,7 +39,7 @@ class SearchArgs(Args):
                        description="Words to find in names, keywords, descriptions, footprint "
                                    "filters, e.g. '0603 resistor', 'LM358', 'USB-C receptacle'")
     kind: Literal["symbol", "footprint", "both"] = "both"
-    project: str | None = ProjectPath
+    project: InputPath | None = ProjectPath
     offset: int = Field(0, ge=0)
     limit: int = Field(20, ge=1, le=200)
 
@@ -47,7 +47,7 @@ class SearchArgs(Args):
 class IdArgs(Args):
     id: str = Field(min_length=3, max_length=1000, pattern=LIB_ID,
                     description="Library:Name as in lib.search rows, e.g. Device:R")
-    project: str | None = ProjectPath
+    project: InputPath | None = ProjectPath
 
 
 def project_dir(ctx: Context, project: str | None) -> Path:

@@ -18,7 +18,7 @@ from ..parts.kicad_source import library_candidates, pin_table, symbol_for
 from ..parts.lines import encode, json_value
 from ..parts.packages import KINDS
 from ..registry import Context, command
-from .common import Args, Result
+from .common import Args, InputPath, Result
 
 COLUMNS = ["lcsc", "mpn", "package", "tier", "stock", "usd", "footprint", "description"]
 INTS, FLOATS = ("stock",), ("usd",)
@@ -112,7 +112,7 @@ def pins(ctx: Context, a: PinsArgs) -> dict:
 
 
 class ImportArgs(Args):
-    file: str = Field(min_length=1, max_length=4096,
+    file: InputPath = Field(min_length=1, max_length=4096,
                       description="A jlcpcb-parts-database CSV or a jlcparts cache.sqlite3, in the working directory")
 
 

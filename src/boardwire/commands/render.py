@@ -12,7 +12,7 @@ from ..errors import InvalidArgs, ServiceUnavailable
 from ..kicad.plots import board_3d_png, board_svg, paint_order, schematic_page_svg
 from ..kicad.snapshot import hierarchy_snapshot, snapshot
 from ..registry import Context, command
-from .common import DocArgs, Result
+from .common import DocArgs, OutputPath, Result
 
 DEFAULT_LAYERS = ["F.Cu", "B.Cu", "F.SilkS", "B.SilkS", "F.Mask", "Edge.Cuts"]
 
@@ -22,7 +22,7 @@ class RenderArgs(DocArgs):
     layers: list[str] | None = Field(None, max_length=64, description="2D: layers to draw (default copper, silk, mask, outline)")
     side: Literal["top", "bottom"] = Field("top", description="3D: which side to look at")
     width: int = Field(1024, ge=64, le=4096, description="Pixels")
-    output: str | None = Field(None, max_length=4096, description="Write the image to this path in the working directory instead of returning it")
+    output: OutputPath | None = Field(None, max_length=4096, description="Write the image to this path in the working directory instead of returning it")
     page: str | None = Field(None, max_length=32, description="Schematic: the page to draw (default: the root sheet's)")
 
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
 from ..errors import BoardwireError, InvalidArgs
 from ..registry import Context, command
-from .common import Args, DocArgs, Result
+from .common import Args, ChangeArgs, Destroys, DocArgs, OutputPath, Result
 
 
 def _info(od) -> dict:
@@ -24,7 +24,7 @@ def open_(ctx: Context, a: DocArgs) -> dict:
 
 
 class CloseArgs(DocArgs):
-    discard: bool = Field(False, description="Drop unsaved changes")
+    discard: Annotated[bool, Destroys(of="path")] = Field(False, description="Drop unsaved changes")
 
 
 @command("session.close", kind="session", args=CloseArgs, result=Result, destructive=True)
@@ -42,22 +42,25 @@ def documents(ctx: Context, a: Args) -> dict:
     return {"summary": f"{n} open document{'s' if n != 1 else ''}", **d}
 
 
-@command("session.undo", kind="session", args=DocArgs, result=Result)
-def undo(ctx: Context, a: DocArgs) -> dict:
+@command("session.undo", kind="session", args=ChangeArgs, result=Result)
+def undo(ctx: Context, a: ChangeArgs) -> dict:
     """Undo the last change of a document (one command, or one whole batch)."""
     od = ctx.session.undo(a.path, ctx.actor)
     return {"summary": f"{od.path}: back to revision {od.revision}", **_info(od)}
 
 
-@command("session.redo", kind="session", args=DocArgs, result=Result)
-def redo(ctx: Context, a: DocArgs) -> dict:
+@command("session.redo", kind="session", args=ChangeArgs, result=Result)
+def redo(ctx: Context, a: ChangeArgs) -> dict:
     """Redo the last undone change of a document."""
     od = ctx.session.redo(a.path, ctx.actor)
     return {"summary": f"{od.path}: forward to revision {od.revision}", **_info(od)}
 
 
 class SaveArgs(DocArgs):
-    force: bool = Field(False, description="Overwrite even if the file changed on disk since it was opened")
+    path: OutputPath = Field(min_length=1, max_length=4096,
+                             description="Document path relative to the working directory")
+    force: Annotated[bool, Destroys(of="path")] = Field(
+        False, description="Overwrite even if the file changed on disk since it was opened")
 
 
 @command("session.save", kind="session", args=SaveArgs, result=Result)
@@ -68,8 +71,8 @@ def save(ctx: Context, a: SaveArgs) -> dict:
             "hash": od.content_hash}
 
 
-@command("session.revert", kind="session", args=DocArgs, result=Result, destructive=True)
-def revert(ctx: Context, a: DocArgs) -> dict:
+@command("session.revert", kind="session", args=ChangeArgs, result=Result, destructive=True)
+def revert(ctx: Context, a: ChangeArgs) -> dict:
     """Drop unsaved changes and read the file again."""
     od = ctx.session.revert(a.path, ctx.actor)
     return {"summary": f"reverted {od.path} to the file on disk", **_info(od)}

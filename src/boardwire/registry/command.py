@@ -7,6 +7,8 @@ from typing import Any, Callable
 
 from pydantic import BaseModel, Field
 
+from . import roles
+
 DEFAULT_WAIT_S = 25.0
 
 
@@ -27,8 +29,8 @@ class Command:
     the arguments (its JSON Schema is the command's input schema) and ``result`` the
     model of its result; ``summary`` the one-paragraph description; ``units`` says what
     numbers mean; ``examples`` are argument objects (at most three).
-    ``edits``: the argument naming the document an edit command changes (its
-    ``revision`` argument is checked against it).
+    The files its arguments name, and what it does with each, are their types'
+    roles (`roles`): ``edits`` is derived from them.
     ``tables``: result fields that are lists of rows, written as line tables unless
     ``format: "json"`` (registry/tables.py); ``grouped``: those of them whose rows
     are grouped by their ``items`` (DRC/ERC findings).
@@ -50,10 +52,21 @@ class Command:
     destructive: bool = False
     idempotent: bool = False
     long: bool = False
-    edits: str | None = None
     tables: tuple[str, ...] = ()
     grouped: tuple[str, ...] = ()
     finds_errors: Callable[[dict], bool] | None = None
+
+    @property
+    def edits(self) -> str | None:
+        """The argument naming the document the command changes (its `roles.EditPath`;
+        an edit's ``revision`` argument is checked against it), or None."""
+        return roles.field_of(self.args, roles.EDIT)
+
+    def edited(self, args: BaseModel, workspace) -> list[str]:
+        """The workspace-relative documents a call with arguments ``args`` changes, by
+        their roles (`roles.named`; a path that does not resolve is left out: the
+        command reports it)."""
+        return [n.path for n in roles.named(args, workspace, strict=False) if n.role.kind == roles.EDIT]
 
     @property
     def read_only(self) -> bool:

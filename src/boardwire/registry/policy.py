@@ -6,14 +6,18 @@ a design build's stages); a person's command line is never checked. Keys, all
 optional (the defaults are safe and do not get in the way of designing):
 
 * ``paths`` (list of globs, default ``["**"]``: anywhere in the workspace): where a
-  call that changes something may point. Every path-like argument (`PATH_ARGS`) of an
-  edit or session command that is not read-only, and an export's output
-  (`OUTPUT_ARGS`), must match one glob, matched against the workspace-relative path
-  (``fnmatch``: ``*`` also crosses folders).
-* ``destructive`` (default false): calls that cannot be undone and throw away work:
-  reverting unsaved changes (session.revert), closing with discard, saving over a
-  file changed on disk (session.save force). Deleting items is an edit with an undo
-  step and is not refused.
+  call may change something. Every path a call edits or writes, by its arguments'
+  roles (`roles`: a `roles.EditPath`, a `roles.OutputPath`, the document of a true
+  `roles.Destroys` flag), resolved as the command resolves it (a child sheet's file
+  beside its parent sheet, project.new's folder NAME), must match one glob, matched
+  against the workspace-relative path (``fnmatch``: ``*`` also crosses folders; a
+  folder also matches the globs of its contents, ``out/**``). What a call only reads
+  is not checked.
+* ``destructive`` (default false): calls that cannot be undone and throw away work: a
+  call whose argument model has a `roles.Destroys` flag set true (closing with discard,
+  saving over a file changed on disk: session.save force), and a command declared
+  destructive that is no edit (session.revert; fw.* are the firmware keys' business).
+  Deleting items is an edit with an undo step and is not refused.
 * ``exports`` (default true): export commands (renders, netlists, Specctra files,
   firmware projects...); ``fabrication`` (default true): the fab.* commands.
 * ``boards``, ``allowed_boards``, ``erase``: which boards fw.flash, fw.run, fw.reset
@@ -33,13 +37,10 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..errors import PolicyDenied, needs_human
+from . import roles
 from .command import Command
 
 CONFIG = "boardwire.toml"
-PATH_ARGS = ("path", "output", "out", "folder", "board", "schematic", "file", "dir")
-OUTPUT_ARGS = ("output", "out", "folder", "file", "dir")  # what an export writes (its path is read)
-# Path arguments of commands that change something but only read that argument's file.
-READ_ARGS = {"design.build": ("file",), "parts.import": ("file",), "design.rebuild": ("version",)}
 
 
 class AgentTable(BaseModel):
@@ -109,20 +110,19 @@ def _deny(message: str, key: str, value) -> PolicyDenied:
 
 
 def destructive(cmd: Command, args) -> bool:
-    """True for a call that throws work away beyond undo (see the module)."""
-    if cmd.id == "session.save":
-        return getattr(args, "force", False) is True
-    if cmd.id == "session.close":
-        return getattr(args, "discard", False) is True
+    """True for a call that throws work away beyond undo (see the module): by its
+    `roles.Destroys` flags when its arguments have any, else by its declaration."""
+    flagged = roles.destroys(args)
+    if flagged is not None:
+        return flagged
     return cmd.destructive and cmd.kind != "edit" and cmd.scope != "fw"
 
 
-def written_paths(cmd: Command, args) -> list[str]:
-    """The path-like arguments of a call that changes something: an export's outputs,
-    every path of an edit or session command that is not read-only."""
-    names = OUTPUT_ARGS if cmd.kind == "export" else () if cmd.read_only else PATH_ARGS
-    read = READ_ARGS.get(cmd.id, ())
-    return [v for name in names if name not in read and isinstance(v := getattr(args, name, None), str) and v]
+def written_paths(args, workspace) -> list[str]:
+    """The workspace-relative paths (``"."``: the workspace) a call edits or writes,
+    by its arguments' roles (`roles.named`), resolved as the command resolves them.
+    Raises ``path-outside-workspace`` for one that leaves the workspace."""
+    return list(dict.fromkeys(n.path for n in roles.named(args, workspace) if n.role.writes))
 
 
 def check(cmd: Command, args, session) -> None:
@@ -139,8 +139,7 @@ def check(cmd: Command, args, session) -> None:
     globs = table.get("paths")
     if isinstance(globs, str):
         globs = [globs]
-    for value in written_paths(cmd, args):
-        rel = session.workspace.relative(session.workspace.resolve(value)) or "."
+    for rel in written_paths(args, session.workspace):
         # a folder a call writes into matches the globs of its contents too ("out/**")
         if not any(fnmatch.fnmatchcase(rel, g) or fnmatch.fnmatchcase(rel + "/", g) for g in globs):
             raise _deny(f"{cmd.id} writes {rel}, which no glob of [agent] paths ({', '.join(globs)}) matches",

@@ -27,14 +27,15 @@ from ..errors import (
 )
 from ..jobs import Running, jobs_of
 from ..session.audit import audit_of
-from . import policy, tables
+from . import policy, roles, tables
 from .command import DEFAULT_WAIT_S, KINDS, Command, LongArgs
 from .context import AGENT_DOORS, DOORS, Context
 from .tables import TableFormat
 
 log = logging.getLogger("boardwire")
 LOCAL_SCOPES = ("fw",)  # long commands never sent to a work queue: the board is on this machine
-_calling = threading.local()  # .door: the door of the call this thread runs (nested calls inherit it)
+_calling = threading.local()  # .door: the door of the call this thread runs (nested calls inherit it);
+# .call: its audit line's `_Call` (nested calls add the files they name)
 
 
 # Control characters no argument may carry: C0 but tab, line feed and carriage return
@@ -199,7 +200,7 @@ class Registry:
             if cmd.long and ctx.door in AGENT_DOORS and not ctx.session.grouping_here:
                 # (inside the caller's own change, a batch or a script's transaction, a
                 # job's thread would wait for the lock that change holds: run it here)
-                call.out = self._as_job(cmd, args, raw, ctx)
+                call.out = self._as_job(cmd, args, raw, ctx, call)
                 call.job = call.out.get("job") if call.out.get("state") == "running" else None
             else:
                 call.out = self._run(cmd, args, ctx)
@@ -207,14 +208,19 @@ class Registry:
 
     def _checked(self, id: str, raw: Any, ctx: Context, door: str | None):
         """The command and its validated arguments, checked against the policy when
-        ``door`` is an agent's."""
+        ``door`` is an agent's; the files they name go to the audit line of the call
+        this thread runs (`roles.named`)."""
         cmd = self.get(id)
         args = self.validate(cmd, raw)
+        record = getattr(_calling, "call", None)
+        if record is not None:
+            for n in roles.named(args, ctx.session.workspace, strict=False):
+                (record.wrote if n.role.writes else record.read).append(n.path)
         if door in AGENT_DOORS:
             policy.check(cmd, args, ctx.session)
         return cmd, args
 
-    def _as_job(self, cmd: Command, args, raw: Any, ctx: Context) -> dict:
+    def _as_job(self, cmd: Command, args, raw: Any, ctx: Context, call: _Call) -> dict:
         """Run a long command as a job: its result if done within ``wait_s``, else
         the job's handle (`jobs.Running`). The job's end is audited too."""
         wait = getattr(args, "wait_s", None)
@@ -224,7 +230,7 @@ class Registry:
 
         def work(job) -> dict:
             ctx.progress_fn = job.report  # passed on by whoever waits (`Job.wait`)
-            _calling.door = door
+            _calling.door, _calling.call = door, call
             try:
                 runner = jobs_of(ctx.session).queue
                 if runner is not None and cmd.scope not in LOCAL_SCOPES:
@@ -232,12 +238,12 @@ class Registry:
                     return runner.run(job, cmd.id, plain, ctx, edits=cmd.kind == "edit")
                 return self._run(cmd, args, ctx)
             finally:
-                _calling.door = None
+                _calling.door = _calling.call = None
 
         def ended(job) -> None:  # a caller got the handle: the job's end gets a line of its own
             if job.answered:
                 out, error = job.outcome
-                _record(ctx, door, cmd.id, raw, out, error, job.seconds, job.id, job.state, job.started)
+                _record(ctx, door, cmd.id, raw, out, error, job.seconds, job.id, job.state, job.started, call)
 
         job = jobs_of(ctx.session).start(cmd.id, work, ctx.cancel, meta={"door": door, "actor": ctx.actor},
                                          on_end=ended)
@@ -249,7 +255,7 @@ class Registry:
         session = ctx.session
         try:
             if cmd.kind == "edit":
-                path = getattr(args, cmd.edits or "path", None)
+                path = getattr(args, cmd.edits, None) if cmd.edits else None
                 expect = {path: getattr(args, "revision", None)} if path else None
                 afters = self._before_edit(cmd, args, ctx)
                 try:
@@ -283,7 +289,7 @@ class Registry:
         if ctx.new_ids and "new_ids" not in out:
             out["new_ids"] = list(ctx.new_ids)
         if cmd.kind == "edit":  # the revision the caller can plan its next edit against
-            path = getattr(args, cmd.edits or "path", None)
+            path = getattr(args, cmd.edits, None) if cmd.edits else None
             od = session.documents.get(session.workspace.relative(session.workspace.resolve(path))) if path else None
             if od is not None:
                 out.setdefault("revision", od.revision)
@@ -303,6 +309,10 @@ class _Call:
     out: Any = None
     job: str | None = None
 
+    def __init__(self) -> None:
+        self.read: list[str] = []  # the files the call's arguments (and its nested calls') name, by role
+        self.wrote: list[str] = []
+
 
 @contextmanager
 def _audited(ctx: Context, door: str, command: str, raw: Any, when: float) -> Iterator[_Call]:
@@ -311,23 +321,26 @@ def _audited(ctx: Context, door: str, command: str, raw: Any, when: float) -> It
     ``out`` (and ``job`` when it answers with a job's handle)."""
     call, error = _Call(), None
     t0 = time.perf_counter()
-    _calling.door = door
+    _calling.door, _calling.call = door, call
     try:
         yield call
     except BaseException as e:
         error = e
         raise
     finally:
-        _calling.door = None
+        _calling.door = _calling.call = None
         _record(ctx, door, command, raw, call.out, error, time.perf_counter() - t0, call.job,
-                "running" if call.job else None, when)
+                "running" if call.job else None, when, call)
 
 
 def _record(ctx: Context, door: str, command: str, raw: Any, out, error, seconds: float, job: str | None,
-            state: str | None, when: float) -> None:
-    """One line of the workspace's audit log for a call through ``door``."""
+            state: str | None, when: float, call: _Call) -> None:
+    """One line of the workspace's audit log for a call through ``door``, with the
+    files ``call`` read and wrote (none written when it failed: a failed change is
+    rolled back)."""
     audit_of(ctx.session).record(door=door, client=ctx.client, actor=ctx.actor, command=command, args=raw,
-                                 result=out, error=error, seconds=seconds, job=job, state=state, when=when)
+                                 result=out, error=error, seconds=seconds, job=job, state=state, when=when,
+                                 read=list(call.read), wrote=list(call.wrote) if error is None else [])
 
 
 REGISTRY = Registry()
@@ -335,7 +348,7 @@ REGISTRY = Registry()
 
 def command(id: str, *, kind: str, args: type[BaseModel], result: type[BaseModel] | None = None,
             units: str = "", examples: tuple[dict, ...] = (), destructive: bool = False,
-            idempotent: bool = False, long: bool = False, edits: str | None = None,
+            idempotent: bool = False, long: bool = False,
             tables: tuple[str, ...] = (), grouped: tuple[str, ...] = (),
             finds_errors: Callable[[dict], bool] | None = None, registry=None):
     """Decorator: declare the function as the handler of command ``id``.
@@ -343,7 +356,8 @@ def command(id: str, *, kind: str, args: type[BaseModel], result: type[BaseModel
     The handler is called as ``handler(ctx, args)`` and returns a dict (or a model)
     whose ``summary`` key is a one-line account of what happened. A command with
     ``tables`` takes a ``format`` argument too (`tables.TableFormat`, mixed into
-    ``args``)."""
+    ``args``). The files the arguments name are declared by their types' roles
+    (`roles`: the document an edit changes is its `roles.EditPath`)."""
     if kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r}")
     if len(examples) > 3:
@@ -357,7 +371,7 @@ def command(id: str, *, kind: str, args: type[BaseModel], result: type[BaseModel
         (registry or REGISTRY).add(Command(
             id=id, kind=kind, summary=" ".join(doc.split()), args=model, result=result,
             handler=fn, units=units, examples=examples, destructive=destructive,
-            idempotent=idempotent, long=long, edits=edits, tables=tables, grouped=grouped,
+            idempotent=idempotent, long=long, tables=tables, grouped=grouped,
             finds_errors=finds_errors))
         return fn
 

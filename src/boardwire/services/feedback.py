@@ -1,6 +1,8 @@
 """The violations an edit introduced, on the result of every board edit: the edit hook
 (`Registry.on_edit`, installed by the commands' loader) around `checks.feedback`.
 
+The board an edit changes is the ``.kicad_pcb`` its arguments' roles name as edited
+(`Command.edited`: its `registry.roles.EditPath`, whatever the argument is called).
 Before the edit it brings the board's geometry up to date and watches what the command
 re-reads itself (`checks.feedback.Synced`); after it, the violations found only after
 the edit are the result's ``new_violations`` and its summary says how many.
@@ -17,10 +19,10 @@ from .rules import session_rules
 def before_edit(cmd, args, ctx):
     """The edit hook (`Registry.on_edit`): None for an edit of no board, else the
     function that adds ``new_violations`` to the edit's result (see the module)."""
-    path = getattr(args, cmd.edits or "path", None)
-    if not isinstance(path, str) or not path.endswith(".kicad_pcb"):
-        return None
     session = ctx.session
+    path = next((p for p in cmd.edited(args, session.workspace) if p.endswith(".kicad_pcb")), None)
+    if path is None:
+        return None
     with session.lock:
         try:
             od = session.get(path, "board", ctx.actor)

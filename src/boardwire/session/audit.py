@@ -7,7 +7,11 @@ script, cli), ``client`` (the name the client gave) and ``actor``, ``command``,
 ``seconds`` and ``error`` (the stable code, or null; ``message`` with it); ``job`` for
 a call answered with a job (``state`` "running") and for the line written when that
 job ends (``state`` done, failed or cancelled; its ``time`` is the job's start, as
-every line's is its call's start).
+every line's is its call's start); ``read`` and ``wrote``, when there are any: the
+workspace-relative files and folders the call's arguments name, by their roles
+(`boardwire.registry.roles`: documents and input files read; documents edited, files
+and folders written; a batch's or a build's nested calls included; nothing written by
+a call that failed).
 
 The file rotates at `MAX_BYTES` (session.jsonl.1 ... `BACKUPS`), by the standard
 library's `logging.handlers.RotatingFileHandler`. Writing never fails a call: a
@@ -81,9 +85,11 @@ class Audit:
 
     def record(self, *, door: str, command: str, args, seconds: float, client: str = "", actor: str = "",
                result: dict | None = None, error: Exception | None = None, job: str | None = None,
-               state: str | None = None, when: float | None = None) -> None:
+               state: str | None = None, when: float | None = None, read: list[str] | None = None,
+               wrote: list[str] | None = None) -> None:
         """Append one line (see the module); ``error``: the call's failure (its
-        ``code``, "cancelled" for Ctrl-C, else "internal", and its message are logged)."""
+        ``code``, "cancelled" for Ctrl-C, else "internal", and its message are logged);
+        ``read``, ``wrote``: workspace-relative paths (repeats dropped)."""
         if isinstance(error, KeyboardInterrupt):  # the CLI answers it as cancelled (exit 20)
             code, message = "cancelled", "interrupted (Ctrl-C)"
         elif error is not None:
@@ -95,6 +101,9 @@ class Audit:
                 "seconds": round(seconds, 4), "error": code if error is not None else None}
         if error is not None:
             line["message"] = trim(message)
+        for key, paths in (("read", read), ("wrote", wrote)):
+            if paths:
+                line[key] = trim(list(dict.fromkeys(paths)))
         if job:
             line["job"], line["state"] = job, state
         text = json.dumps(line, ensure_ascii=False, default=str)

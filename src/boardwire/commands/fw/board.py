@@ -13,9 +13,9 @@ from ...firmware import devices, esp
 from ...firmware.leases import hub
 from ...firmware.monitor import session as monitors
 from ...registry import Context, command
-from ..common import Args, Result
-from .common import BoardArgs, MonitorPatterns, leased, open_session, project_of, read_session, run_build, target
-
+from ..common import Args, OutputPath, Result
+from .common import (BoardArgs, MonitorPatterns, ProjectFolder, leased, open_session, project_of, read_session,
+                     run_build, target)
 
 
 @command("fw.devices", kind="session", args=Args, result=Result, idempotent=True)
@@ -66,6 +66,7 @@ def board_info(ctx: Context, a: InfoArgs) -> dict:
 
 
 class FlashArgs(BoardArgs):
+    dir: OutputPath = ProjectFolder  # built into, unless build is false
     build: bool = Field(True, description="Build first")
     erase_all: bool = Field(False, description="Erase all first (policy: erase)")
     no_stub: bool = Field(False, description="ROM bootloader only")
@@ -153,8 +154,8 @@ def reset(ctx: Context, a: BoardArgs) -> dict:
 class RunArgs(FlashArgs, MonitorPatterns):
     timeout_s: float | None = Field(None, gt=0, le=600,
                                     description="Seconds to watch (30 with patterns, else 5)")
-    record: str | None = Field(None, min_length=1, max_length=4096,
-                               description="Record to this file")
+    record: OutputPath | None = Field(None, min_length=1, max_length=4096,
+                                      description="Record to this file")
 
 
 @command("fw.run", kind="session", args=RunArgs, result=Result, long=True, destructive=True,

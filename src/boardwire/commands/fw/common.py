@@ -18,14 +18,20 @@ from ...firmware.monitor.sources import Recorder, SerialSource
 from ...firmware.project import FirmwareProject
 from ...registry import Context
 from ...registry.policy import agent_table as workspace_policy
-from ..common import Args
+from ..common import Args, InputPath, OutputPath
 
 PERSON_ACTORS = ("cli",)  # the command line: a person's own commands are never checked
 
 
+ProjectFolder = Field(".", min_length=1, max_length=4096, description="Firmware project folder")
+
+
 class DirArgs(Args):
-    dir: str = Field(".", min_length=1, max_length=4096,
-                     description="Firmware project folder")
+    dir: InputPath = ProjectFolder
+
+
+class BuiltDirArgs(DirArgs):  # a project the call builds (into its folder)
+    dir: OutputPath = ProjectFolder
 
 
 class BoardArgs(DirArgs):

@@ -12,7 +12,7 @@ from ...firmware.leases import hub
 from ...firmware.monitor import session as monitors
 from ...firmware.monitor.sources import ReplaySource
 from ...registry import Context, command
-from ..common import Args, Result
+from ..common import Args, InputPath, OutputPath, Result
 from .common import BoardArgs, MonitorPatterns, open_session, project_of, read_session, target
 
 
@@ -20,11 +20,11 @@ from .common import BoardArgs, MonitorPatterns, open_session, project_of, read_s
 class StartArgs(BoardArgs):
     baud: int | None = Field(None, ge=300, le=5_000_000, description="Default 115200")
     reset: bool = Field(True, description="Reset so the log starts at boot")
-    replay: str | None = Field(None, min_length=1, max_length=4096,
-                               description="Play this recording instead")
+    replay: InputPath | None = Field(None, min_length=1, max_length=4096,
+                                     description="Play this recording instead")
     speed: float = Field(0.0, ge=0, le=100, description="Replay pace (0: at once)")
-    record: str | None = Field(None, min_length=1, max_length=4096,
-                               description="Record to this file")
+    record: OutputPath | None = Field(None, min_length=1, max_length=4096,
+                                      description="Record to this file")
 
 
 @command("fw.monitor.start", kind="session", args=StartArgs, result=Result,

@@ -5,7 +5,7 @@ Board commands are in `fw_board`, the monitor in `fw_monitor`."""
 from __future__ import annotations
 
 import os
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -14,8 +14,8 @@ from ...firmware import pins as fwpins
 from ...firmware import scaffold, toolchain
 from ...registry import Context, command
 from ...services.schematic import connectivity_of
-from ..common import Args, Result
-from .common import DirArgs, project_of, run_build
+from ..common import WRITE, Args, OutputPath, Result, Role, SchematicPath
+from .common import BuiltDirArgs, DirArgs, project_of, run_build
 
 
 @command("fw.doctor", kind="query", args=Args, result=Result, idempotent=True)
@@ -32,8 +32,8 @@ def doctor(ctx: Context, a: Args) -> dict:
 # -- pins -------------------------------------------------------------------------------
 
 class PinsArgs(DirArgs):
-    path: str | None = Field(None, min_length=1, max_length=4096,
-                             description="Root .kicad_sch (default: the project's)")
+    path: SchematicPath | None = Field(None, min_length=1, max_length=4096,
+                                       description="Root .kicad_sch (default: the project's)")
     reference: str | None = Field(None, min_length=1, max_length=100, description="MCU reference (default: the ESP32)")
     gpio_only: bool = Field(True, description="Only pins with a GPIO number")
 
@@ -86,15 +86,16 @@ def pins(ctx: Context, a: PinsArgs) -> dict:
 # -- new --------------------------------------------------------------------------------
 
 class NewArgs(Args):
-    name: str = Field(min_length=1, max_length=64, description="Folder dir/name is created")
-    dir: str = Field(".", min_length=1, max_length=4096, description="Parent folder")
+    name: Annotated[str, Role(WRITE, within="dir")] = Field(min_length=1, max_length=64,
+                                                           description="Folder dir/name is created")
+    dir: OutputPath = Field(".", min_length=1, max_length=4096, description="Parent folder")
     chip: str = Field("esp32c3", min_length=1, max_length=32, description="esptool chip name")
     framework: Literal["auto", "baremetal", "idf", "platformio", "arduino"] = Field(
         "auto", description="auto: an installed one, else bare-metal ESP32-C3")
     port: str | None = Field(None, min_length=1, max_length=4096, description="Bound port")
     board_id: str | None = Field(None, min_length=1, max_length=64, description="Bound board id (MAC)")
-    kicad: str | None = Field(None, min_length=1, max_length=4096,
-                              description="The board's root .kicad_sch")
+    kicad: SchematicPath | None = Field(None, min_length=1, max_length=4096,
+                                        description="The board's root .kicad_sch")
 
 
 @command("fw.new", kind="export", args=NewArgs, result=Result, long=True,
@@ -127,7 +128,7 @@ def new(ctx: Context, a: NewArgs) -> dict:
 
 # -- build ------------------------------------------------------------------------------
 
-class BuildArgs(DirArgs):
+class BuildArgs(BuiltDirArgs):
     timeout_s: float = Field(1800, gt=0, le=7200, description="Seconds before it is stopped")
 
 

@@ -17,6 +17,7 @@ from ...kicad.specctra import export_dsn, import_ses, ses_nets
 from ...layout.route import Options, route
 from ...layout.route_board import apply_result, build_problem
 from ...registry import Context, command
+from ...registry.roles import InputPath, OutputPath
 from ...services.rules import design_rules
 from ..common import Coord, DocArgs, EditArgs, Name, Result, mm, nm, not_empty
 
@@ -153,7 +154,7 @@ def no_copper(copper) -> None:
 
 
 class DsnArgs(DocArgs):
-    output: str = Field(min_length=1, max_length=4096, description=".dsn path")
+    output: OutputPath = Field(min_length=1, max_length=4096, description=".dsn path")
 
 
 @command("pcb.exportDsn", kind="export", args=DsnArgs, result=Result, long=True,
@@ -177,7 +178,7 @@ def export_specctra(ctx: Context, a: DsnArgs) -> dict:
 
 
 class SesArgs(EditArgs):
-    session: str = Field(min_length=1, max_length=4096, description=".ses path")
+    session: InputPath = Field(min_length=1, max_length=4096, description=".ses path")
 
 
 def _track_key(t, names: dict[int, str]) -> tuple:

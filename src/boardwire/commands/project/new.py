@@ -15,7 +15,7 @@ import re
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 
@@ -23,7 +23,7 @@ from ...documents.library.tables import missing_global_tables
 from ...documents.project.new import STARTER, project_files
 from ...errors import InvalidArgs
 from ...registry import Context, command
-from ..common import Args, Result
+from ..common import WRITE, Args, Result, Role
 
 NAME_PATTERN = r"^[^./\\:*?\"<>|\x00-\x1f][^/\\:*?\"<>|\x00-\x1f]{0,99}$"
 
@@ -45,7 +45,8 @@ class NewArgs(Args):
         return v
     template: Literal["blank", "2layer-starter"] = Field(
         "blank", description="2layer-starter: 50x40 mm outline, 0.2 mm clearance/track, 0.6/0.3 mm vias")
-    folder: str | None = Field(None, min_length=1, max_length=4096, description="Default: a new folder NAME")
+    folder: Annotated[str, Role(WRITE, default="name")] | None = Field(
+        None, min_length=1, max_length=4096, description="Default: a new folder NAME")
     # Default 9: the KiCad here (kicad-cli 9 checks, exports and fills what boardwire
     # makes and cannot load KiCad 10 files), and KiCad 10 opens KiCad 9 projects as
     # they are; 10 writes KiCad 10's formats for a user whose KiCad is 10.

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import Field
 
 from ...netlist.forward import BoardUpdate, UpdateOptions, back_annotation
@@ -10,22 +12,26 @@ from ...netlist.schematic import natural_key
 from ...registry import Context, command
 from ...services.board import board_of
 from ...services.schematic import connectivity_of, set_reference
-from ..common import Args, Result
+from ..common import EDIT, Args, BoardPath, Result, Role, SchematicPath
 
 
 class PairArgs(Args):
-    schematic: str = Field(min_length=1, max_length=4096, description="Root .kicad_sch")
-    board: str = Field(min_length=1, max_length=4096, description=".kicad_pcb")
+    schematic: Annotated[str, Role(EDIT, suffixes=(".kicad_sch",))] = Field(
+        min_length=1, max_length=4096, description="Root .kicad_sch")
+    board: BoardPath = Field(min_length=1, max_length=4096, description=".kicad_pcb")
     dry_run: bool = Field(False, description="Report only")
     revision: int | None = Field(None, description="Expected revision of the edited file")
 
 
 class UpdateArgs(PairArgs):
+    schematic: SchematicPath = Field(min_length=1, max_length=4096, description="Root .kicad_sch")
+    board: Annotated[str, Role(EDIT, suffixes=(".kicad_pcb",))] = Field(
+        min_length=1, max_length=4096, description=".kicad_pcb")
     swap: bool = Field(True, description="Replace footprints of another lib id (KiCad's default; false lists them)")
     delete_extra: bool = Field(False, description="Delete footprints without symbol (not board_only/locked)")
 
 
-@command("project.updatePcb", kind="edit", args=UpdateArgs, result=Result, edits="board",
+@command("project.updatePcb", kind="edit", args=UpdateArgs, result=Result,
          examples=({"schematic": "t.kicad_sch", "board": "t.kicad_pcb"},
                    {"schematic": "t.kicad_sch", "board": "t.kicad_pcb", "dry_run": True, "delete_extra": True}))
 def update_pcb(ctx: Context, a: UpdateArgs) -> dict:
@@ -37,7 +43,7 @@ def update_pcb(ctx: Context, a: UpdateArgs) -> dict:
     return update.result()
 
 
-@command("project.backAnnotate", kind="edit", args=PairArgs, result=Result, edits="schematic",
+@command("project.backAnnotate", kind="edit", args=PairArgs, result=Result,
          examples=({"schematic": "t.kicad_sch", "board": "t.kicad_pcb", "dry_run": True},))
 def back_annotate(ctx: Context, a: PairArgs) -> dict:
     """KiCad's Update Schematic from PCB: each symbol instance gets the reference of the footprint linked to it by path."""

@@ -7,7 +7,7 @@ memory, so the design sees the new sheet at once."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -17,7 +17,7 @@ from ...errors import InvalidArgs
 from ...netlist.schematic import sheet_file_key
 from ...registry import Context, command
 from ...services.schematic import design_of, editable, set_reference
-from ..common import Args, Coord, EditArgs, Name, Point, Result, mm_pt, nm, pt
+from ..common import WRITE, Args, Coord, EditArgs, Name, Point, Result, Role, mm_pt, nm, pt
 
 
 class SheetPin(Args):
@@ -29,8 +29,9 @@ class SheetPin(Args):
 
 class AddSheetArgs(EditArgs):
     name: Name = Field(description="Sheet name (unique on the parent sheet)")
-    file: str = Field(pattern=r"^[^/\\][^\\]*\.kicad_sch$", max_length=1000,
-                      description="Sheet file, relative to the parent's folder; created (empty, KiCad 9) if missing")
+    file: Annotated[str, Role(WRITE, beside="path")] = Field(
+        pattern=r"^[^/\\][^\\]*\.kicad_sch$", max_length=1000,
+        description="Sheet file, relative to the parent's folder; created (empty, KiCad 9) if missing")
     at: Point = Field(description="Top-left corner [x, y] mm")
     size: Point = Field([25.4, 20.32], description="[width, height] mm")
     pins: list[SheetPin] = Field(default_factory=list, max_length=500)

@@ -1,9 +1,15 @@
 """Argument completion (MCP spec 2025-11-25, "Utilities / Completion"): document
-paths for the ``{path}`` of the resource templates and the ``board`` argument of the
-prompts, so a host can offer the workspace's files instead of a blank field.
+paths for the ``{path}`` of the resource templates and the document arguments of the
+prompts (``board``), so a host can offer the workspace's files instead of a blank field.
 
-Open documents come first, then files found under the working directory (hidden
-folders skipped, the walk bounded so a huge folder cannot stall the server)."""
+What an argument takes comes from the roles of the command arguments it stands for
+(`boardwire.registry.roles`): a document read or edited, with its suffixes. A resource
+template's ``{path}`` is the ``path`` of the commands its view runs (`resources.VIEWS`:
+boards and schematics); a prompt's argument is handed to the commands' arguments of
+its name (a ``board`` is what design.verdict's and project.updatePcb's ``board`` take:
+a ``.kicad_pcb``). Open documents come first, then files found under the working
+directory (hidden folders skipped, the walk bounded so a huge folder cannot stall the
+server)."""
 
 from __future__ import annotations
 
@@ -11,21 +17,41 @@ import os
 
 import mcp_types as types
 
+from ...commands import REGISTRY
+from ...registry import roles
 from .prompts import PROMPTS
-from .resources import PREFIX
+from .resources import PREFIX, VIEWS
 
 MAX_VALUES = 100  # the spec's limit per response
 MAX_FILES = 20_000  # files looked at per request, at most
-SUFFIXES = {"board": (".kicad_pcb",), "path": (".kicad_pcb", ".kicad_sch")}
+DOCUMENT_ROLES = (roles.READ, roles.EDIT)
 
 
-def _argument_kinds(ref) -> set[str]:
-    """The argument names of ``ref`` that take a document path."""
+def _commands(ref, name: str) -> list[str]:
+    """The ids of the commands whose argument ``name`` the argument ``name`` of
+    ``ref`` is handed to."""
     if isinstance(ref, types.ResourceTemplateReference):
-        return {"path"} if str(ref.uri).startswith(PREFIX) else set()
+        template = str(ref.uri)
+        if not template.startswith(f"{PREFIX}{{{name}}}/"):
+            return []
+        view = template[len(f"{PREFIX}{{{name}}}/"):]
+        return [spec[0] for views in VIEWS.values() for v, spec in views.items() if v == view]
     if isinstance(ref, types.PromptReference) and ref.name in PROMPTS:
-        return {a.name for a in PROMPTS[ref.name][1]} & set(SUFFIXES)
-    return set()
+        if name in {a.name for a in PROMPTS[ref.name][1]}:
+            return [c.id for c in REGISTRY.all()]
+    return []
+
+
+def suffixes(ref, name: str) -> tuple[str, ...]:
+    """The file suffixes of the documents argument ``name`` of ``ref`` takes, from
+    the roles of the command arguments it is handed to (empty: not a document)."""
+    out: dict[str, None] = {}
+    for cid in _commands(ref, name):
+        for slot in roles.slots(REGISTRY.get(cid).args):
+            role = slot.mark
+            if slot.loc == (name,) and isinstance(role, roles.Role) and role.kind in DOCUMENT_ROLES:
+                out.update(dict.fromkeys(role.suffixes))
+    return tuple(out)
 
 
 def _files(root, suffixes: tuple[str, ...]):
@@ -42,14 +68,14 @@ def _files(root, suffixes: tuple[str, ...]):
 
 def complete(session, ref, argument: types.CompletionArgument) -> types.Completion:
     """Paths starting with (or whose file name starts with) the typed value."""
-    if argument.name not in _argument_kinds(ref):
+    kinds = suffixes(ref, argument.name)
+    if not kinds:
         return types.Completion(values=[])
-    suffixes = SUFFIXES[argument.name]
     typed = argument.value.lower()
     found: list[str] = []
-    for path in [*sorted(session.documents), *_files(session.workspace.root, suffixes)]:
+    for path in [*sorted(session.documents), *_files(session.workspace.root, kinds)]:
         name = path.lower()
-        if (path.endswith(suffixes) and path not in found
+        if (path.endswith(kinds) and path not in found
                 and (name.startswith(typed) or name.rsplit("/", 1)[-1].startswith(typed))):
             found.append(path)
     return types.Completion(values=found[:MAX_VALUES], total=len(found), has_more=len(found) > MAX_VALUES)
