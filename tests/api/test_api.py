@@ -27,7 +27,17 @@ from boardwire.api.names import FRIENDLY, plan, snake
 from boardwire.api.script import run_script
 from boardwire.api.stubs import render as render_stub
 from boardwire.commands.common import Args
-from boardwire.errors import EXIT_CODES, BoardwireError, InvalidArgs, NoDocument, NotFound, UnknownCommand
+from boardwire.errors import (
+    EXIT_CODES,
+    BoardwireError,
+    Interrupted,
+    InvalidArgs,
+    NoDocument,
+    NotFound,
+    ScriptError,
+    ScriptExit,
+    UnknownCommand,
+)
 from boardwire.protocols.jsonrpc.discover import discover
 from boardwire.registry import REGISTRY, Registry, command
 from tests.inputs import DEMOS, REPO, need
@@ -318,6 +328,21 @@ def test_run_no_save_and_a_failing_script_save_nothing(ws):
     assert status == 3
     status, _, err = run_in_process(ws, "", board="missing.kicad_pcb")
     assert status == EXIT_CODES["no-document"] and "missing.kicad_pcb" in err
+
+
+def test_a_script_s_end_is_reported_with_its_code(ws):
+    """A script that raises, exits non-zero or is interrupted: the exit status and the
+    summary's error come from the class of boardwire.errors that names that end."""
+    ends = [("raise ValueError('no good')\n", ScriptError, 1, "ValueError: no good"),
+            ("import sys\nsys.exit(4)\n", ScriptExit, 4, "the script exited with status 4"),
+            ("import sys\nsys.exit('stopped here')\n", ScriptExit, 1, "the script exited with status stopped here"),
+            ("raise KeyboardInterrupt\n", Interrupted, 130, "interrupted")]
+    for text, cls, status, message in ends:
+        got, out, err = run_in_process(ws, text, as_json=True)
+        summary = json.loads(out)
+        assert got == status == summary["exit"] and not summary["ok"], text
+        assert summary["error"] == {"code": cls.code, "message": message, "hint": cls.hint}, text
+    assert [cls.code for _, cls, _, _ in ends] == ["script-error", "script-exit", "script-exit", "interrupted"]
 
 
 def test_the_cli_runs_a_script_with_arguments_after_the_separator(ws):

@@ -18,9 +18,10 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from boardwire import __version__
+from boardwire.commands import REGISTRY
 from boardwire.protocols.bridge import Bridge, contract
 from boardwire.protocols.bridge.pairing import proof
-from boardwire.registry import REGISTRY, Registry, command
+from boardwire.registry import Registry, command
 from boardwire.session import Session
 from tests.inputs import DEMOS, need
 

@@ -21,6 +21,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
+from boardwire.errors import PolicyDenied
 from boardwire.protocols.mcp import prompts, server, tools, toolsets
 from boardwire.registry import REGISTRY
 from tests.inputs import DEMOS, need
@@ -258,6 +259,8 @@ def test_lines_that_are_not_messages_get_an_error_reply(ws):
     p.stdin.close()
     r = subprocess.CompletedProcess(p.args, p.wait(timeout=60), "", p.stderr.read())
     assert [m["error"]["code"] for m in replies[:4]] == [-32700, -32600, -32700, -32700], replies  # too deep: not JSON to the parser
+    assert [m["error"]["data"]["code"] for m in replies[:2]] == ["invalid-json", "invalid-request"]
+    assert all(m["error"]["data"]["hint"] for m in replies[:4])
     assert all(m["id"] is None for m in replies[:4]) and replies[4] == {"jsonrpc": "2.0", "id": 7, "result": {}}
     assert r.returncode == 0, r.stderr[-2000:]
 
@@ -450,10 +453,24 @@ def test_an_image_too_big_for_the_event_stream_comes_as_a_link(tmp_path, kicad_c
         proc.wait(timeout=10)
 
 
+def _refused(r, status: int) -> dict:
+    """The JSON-RPC error of an HTTP refusal by boardwire's key check: ``status``, the
+    policy-denied code with its own number (-32008, not no-document's -32001) and
+    hint, and a Bearer challenge with every 401 (RFC 9110 section 15.5.2)."""
+    assert r.status_code == status, r.text
+    body = r.json()
+    assert body["jsonrpc"] == "2.0" and body["id"] is None
+    error = body["error"]
+    assert error["code"] == PolicyDenied.rpc_code == -32008, error
+    assert error["data"]["code"] == "policy-denied" and error["data"]["hint"] and error["message"]
+    assert (r.headers.get("www-authenticate") == 'Bearer realm="boardwire"') == (status == 401)
+    return error
+
+
 def test_http_refusals(http_server):
     url, keys, root = http_server
-    assert _post(url, {}).status_code == 401
-    assert _post(url, {"Authorization": "Bearer bw_wrong"}).status_code == 401
+    assert "bearer key is required" in _refused(_post(url, {}), 401)["message"]
+    assert "unknown or revoked key" in _refused(_post(url, {"Authorization": "Bearer bw_wrong"}), 401)["message"]
     ok = _post(url, {"Authorization": f"Bearer {keys['alice']}"})
     assert ok.status_code == 200
     assert _post(url, {"Authorization": f"Bearer {keys['alice']}", "Origin": "http://evil.example"}).status_code == 403
@@ -462,10 +479,10 @@ def test_http_refusals(http_server):
     stolen = httpx2.post(url, json={"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
                          headers={**ACCEPT, "Authorization": f"Bearer {keys['bob']}", "mcp-session-id": sid,
                                   "mcp-protocol-version": "2025-11-25"}, timeout=20)
-    assert stolen.status_code == 403
+    assert "another key" in _refused(stolen, 403)["message"]
     subprocess.run([sys.executable, "-m", "boardwire.cli.main", "mcp", "keys", "revoke", "alice"],
                    cwd=root, check=True, capture_output=True)
-    assert _post(url, {"Authorization": f"Bearer {keys['alice']}"}).status_code == 401
+    _refused(_post(url, {"Authorization": f"Bearer {keys['alice']}"}), 401)
     keyfile = root / ".boardwire" / "mcp-keys.json"
     assert keys["bob"] not in keyfile.read_text() and keyfile.stat().st_mode & 0o777 == 0o600
 

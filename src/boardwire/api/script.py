@@ -5,8 +5,9 @@ folder first on ``sys.path``; `boardwire.api` is bound to a session of ``root`` 
 the ``--board``/``--schematic`` documents open. When the script ends normally (or
 calls ``sys.exit(0)``) every modified document is saved, unless ``save`` is false. If
 it raises (or exits non-zero) nothing is saved, the traceback goes to stderr and the
-exit status is the error's (its ``exit_status`` for a BoardwireError, 1 for anything
-else, the script's own for ``sys.exit(n)``).
+exit status is the error's (its ``exit_status`` for a BoardwireError; for anything
+else, the `boardwire.errors` class that names it: `ScriptError` 1, `Interrupted` 130,
+`ScriptExit` the script's own for ``sys.exit(n)``).
 
 With ``as_json`` a JSON summary goes to stdout (saved files, each open document's
 revision and hash, the script's global ``result`` if it set one, the error if any) and
@@ -24,7 +25,7 @@ import traceback
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..errors import BoardwireError, FileChangedOnDisk, IOFailure, NotFound
+from ..errors import BoardwireError, FileChangedOnDisk, Interrupted, IOFailure, NotFound, ScriptError, ScriptExit
 from . import binding
 
 
@@ -53,11 +54,9 @@ def _documents(session) -> list[dict]:
 
 
 def _failure(e: BaseException) -> tuple[int, dict]:
-    if isinstance(e, BoardwireError):
-        return e.exit_status, e.to_dict()
-    if isinstance(e, KeyboardInterrupt):
-        return 130, {"code": "interrupted", "message": "interrupted"}
-    return 1, {"code": "script-error", "message": f"{type(e).__name__}: {e}"}
+    if not isinstance(e, BoardwireError):
+        e = Interrupted() if isinstance(e, KeyboardInterrupt) else ScriptError(f"{type(e).__name__}: {e}")
+    return e.exit_status, e.to_dict()
 
 
 def run_script(script: str | os.PathLike, args: list[str] | tuple[str, ...] = (), *, root: str | os.PathLike = ".",
@@ -102,10 +101,10 @@ def run_script(script: str | os.PathLike, args: list[str] | tuple[str, ...] = ()
             namespace = runpy.run_path(str(path), run_name="__main__")
     except SystemExit as e:
         if e.code not in (None, 0):
-            status = e.code if isinstance(e.code, int) else 1
+            failed = ScriptExit(e.code)
             if not isinstance(e.code, int):
                 print(e.code, file=err)
-            error = {"code": "script-exit", "message": f"the script exited with status {e.code}"}
+            status, error = failed.exit_status, failed.to_dict()
     except BaseException as e:  # the script failed: report, save nothing
         err.write(_trimmed_traceback(e, path))
         status, error = _failure(e)

@@ -1,13 +1,16 @@
 """The command line's one rule for output and exit status (docs/commands.md, "Errors"):
 
 * 0: the command ran, and any check it ran found no errors;
-* 1: a bug (an uncaught Python exception; the traceback goes to stderr);
-* 2: the command line itself is wrong (click's usage errors: an unknown option, a
-  missing argument, options that do not combine);
+* `EXIT_BUG` (1): a bug (an uncaught Python exception; the traceback goes to stderr);
+* `EXIT_USAGE` (2): the command line itself is wrong (click's usage errors: an unknown
+  option, a missing argument, options that do not combine);
 * `EXIT_CHECK_ERRORS` (3): the command ran a check that found errors; the result is
   printed as on success (`Command.finds_errors` says which results these are);
 * 10 and up: the command failed; the status is its error code's (errors.py), and
-  ``{"error": {code, message, hint}}`` is printed where the verb prints JSON.
+  ``{"error": {code, message, hint}}`` is printed where the verb prints JSON;
+* `EXIT_INTERRUPTED` (130): Ctrl-C outside a command (inside one it is ``cancelled``).
+
+The numbers are `boardwire.errors`' (`EXIT_CODES` for the codes).
 """
 
 from __future__ import annotations

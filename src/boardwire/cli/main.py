@@ -3,7 +3,7 @@
 Human verbs print for people (rich tables); ``--json`` prints the same data for
 programs. Errors print one line with the stable code; exit statuses follow one rule
 (`cli.common`: 0 success, 2 a wrong command line, 3 a check that found errors, the
-code's status for an error).
+code's status for an error, 130 Ctrl-C outside a command).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..errors import BoardwireError, Cancelled, IOFailure, NoDocument
+from ..errors import EXIT_INTERRUPTED, BoardwireError, Cancelled, IOFailure, NoDocument
 from .common import exit_for, fail, print_json, run_command
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -345,7 +345,7 @@ def main() -> None:
     try:
         app()
     except KeyboardInterrupt:
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from collections import OrderedDict, deque
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..errors import BoardwireError, Cancelled, NotFound
+from ..errors import BoardwireError, Cancelled, Internal, NotFound
 
 KEEP = 64  # jobs remembered per session, newest first
 TAIL = 8  # progress lines kept per job
@@ -201,7 +201,7 @@ class Job:
         if isinstance(self._error, BoardwireError):
             out["error"] = self._error.to_dict()
         elif self._error is not None:
-            out["error"] = {"code": "internal", "message": f"{type(self._error).__name__}: {self._error}"}
+            out["error"] = Internal(f"{type(self._error).__name__}: {self._error}").to_dict()
         return out
 
 

@@ -38,7 +38,7 @@ from starlette.websockets import WebSocket
 
 from .. import __version__
 from ..commands import REGISTRY
-from ..errors import BoardwireError, InvalidArgs, PolicyDenied
+from ..errors import BoardwireError, InvalidArgs, NotFound, PolicyDenied
 from ..protocols.bridge import Bridge
 from ..protocols.bridge.server import LOCAL_ORIGIN
 from ..registry import Context
@@ -51,10 +51,6 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
 ACTOR = "view"
 HOST_NAME = re.compile(r"(\[[^\]]*\]|[^:]*)")  # a Host header without its port
 RATSNEST_LIMIT = 5000  # query.unrouted's page size limit
-
-
-def _status(e: BoardwireError) -> int:
-    return 404 if e.not_found else 403 if isinstance(e, PolicyDenied) else 400
 
 
 class View:
@@ -118,7 +114,7 @@ class View:
         return session
 
     def _deny(self, e: BoardwireError) -> Response:
-        return JSONResponse({"error": e.to_dict()}, status_code=_status(e))
+        return JSONResponse({"error": e.to_dict()}, status_code=e.http_status)
 
     # -- the page ---------------------------------------------------------------------
 
@@ -144,7 +140,7 @@ class View:
             return self._deny(e)
         name = request.path_params["name"]
         if name not in STATIC:
-            return JSONResponse({"error": {"code": "not-found", "message": f"no asset {name}"}}, status_code=404)
+            return self._deny(NotFound(f"no asset {name}", hint=""))
         body = resources.files(__package__).joinpath(f"static/{name}").read_bytes()
         return Response(body, media_type=STATIC[name], headers={"cache-control": "no-cache"})
 
@@ -197,7 +193,7 @@ class View:
         try:
             session = self._admit(ws)
         except BoardwireError:
-            await ws.close(code=1008)  # before accept: the browser sees 403
+            await ws.close(code=PolicyDenied.close_code)  # 1008, before accept: the browser sees 403
             return
         bridge = self._bridges.get(id(session))
         if bridge is None:

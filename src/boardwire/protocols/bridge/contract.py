@@ -3,7 +3,8 @@
 The contract is checked before any command is sent: the client's first message is a
 handshake validated at the schema boundary (pydantic); a wrong protocol, client name
 or an unsupported protocol version closes the connection with a close code of its own
-(RFC 6455 section 7.4.2 leaves 4000-4999 to applications) and a reason. The server's
+(RFC 6455 section 7.4.2 leaves 4000-4999 to applications) and a reason: the errors
+are `boardwire.errors.BridgeRefused`'s subclasses, which carry both. The server's
 hello carries what a client needs to check compatibility and to limit itself.
 docs/bridge.md has the same tables (a test holds them together).
 """
@@ -16,6 +17,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ... import __version__
+from ...errors import DOOR_CODES, BadHandshake, BridgeRefused, UnsupportedVersion, WrongClient, WrongProtocol
 
 PROTOCOL = "boardwire.bridge"
 CONTRACT_VERSION = 1
@@ -26,16 +28,9 @@ MAX_PAYLOAD = 16 * 1024 * 1024  # bytes of one incoming message (the hello's max
 HARD_LIMIT_FACTOR = 4  # past this multiple of maxPayloadSize the library closes with 1009
 HANDSHAKE_TIMEOUT = 10.0  # seconds for the handshake (and pairing) before closing
 
-# Close codes (RFC 6455 section 7.4): the reason string says what to do.
-CLOSE_CODES: dict[str, int] = {
-    "bad-handshake": 4000,  # not JSON, not an object, a field missing or of the wrong type
-    "wrong-protocol": 4001,
-    "wrong-client": 4002,
-    "unsupported-version": 4003,
-    "pairing-required": 4004,  # a token is configured and the client cannot pair
-    "pairing-failed": 4005,
-    "handshake-timeout": 4008,
-}
+# Close codes (RFC 6455 section 7.4) by reason (the stable code), from the error classes.
+CLOSE_CODES: dict[str, int] = {code: cls.close_code for code, cls in DOOR_CODES.items()
+                               if issubclass(cls, BridgeRefused)}
 
 
 class Handshake(BaseModel):
@@ -54,31 +49,22 @@ class Handshake(BaseModel):
     session_token: str | None = Field(None, alias="sessionToken")
 
 
-class Refused(Exception):
-    """A handshake refused: ``reason`` names a key of CLOSE_CODES."""
-
-    def __init__(self, reason: str, message: str):
-        super().__init__(message)
-        self.reason = reason
-        self.code = CLOSE_CODES[reason]
-        self.message = message
-
-
 def check_handshake(raw: object) -> Handshake:
-    """Validate the client's first message; raises `Refused` with the close code."""
+    """Validate the client's first message; raises a `BridgeRefused` (BadHandshake,
+    WrongProtocol, WrongClient, UnsupportedVersion) that carries the close code."""
     try:
         hs = Handshake.model_validate(raw)
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "(message)"
-        raise Refused("bad-handshake", f"handshake: {where}: {first['msg']}") from None
+        raise BadHandshake(f"handshake: {where}: {first['msg']}") from None
     if hs.protocol != PROTOCOL:
-        raise Refused("wrong-protocol", f"protocol {hs.protocol!r} is not {PROTOCOL!r}")
+        raise WrongProtocol(f"protocol {hs.protocol!r} is not {PROTOCOL!r}")
     if hs.client_name not in CLIENT_NAMES:
-        raise Refused("wrong-client", f"client {hs.client_name!r} is not one of {', '.join(CLIENT_NAMES)}")
+        raise WrongClient(f"client {hs.client_name!r} is not one of {', '.join(CLIENT_NAMES)}")
     if hs.protocol_version not in PROTOCOL_VERSIONS:
-        raise Refused("unsupported-version", f"protocol version {hs.protocol_version!r} is not supported "
-                                             f"(supported: {', '.join(PROTOCOL_VERSIONS)})")
+        raise UnsupportedVersion(f"protocol version {hs.protocol_version!r} is not supported "
+                                 f"(supported: {', '.join(PROTOCOL_VERSIONS)})")
     return hs
 
 

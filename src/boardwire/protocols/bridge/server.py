@@ -28,6 +28,7 @@ from typing import Iterable
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
+from ...errors import BadHandshake, BridgeRefused, HandshakeTimeout, PairingFailed, PairingRequired
 from ..jsonrpc.server import BUILTINS, Server
 from . import contract
 from .pairing import Pairing
@@ -103,11 +104,11 @@ class Bridge:
     async def handle(self, ws: ServerConnection) -> None:
         try:
             hs, session_token = await asyncio.wait_for(self._admit(ws), contract.HANDSHAKE_TIMEOUT)
-        except contract.Refused as e:
+        except BridgeRefused as e:
             await self._refuse(ws, e)
             return
         except asyncio.TimeoutError:
-            await self._refuse(ws, contract.Refused("handshake-timeout", "no handshake in time"))
+            await self._refuse(ws, HandshakeTimeout("no handshake in time"))
             return
         except ConnectionClosed:
             return
@@ -130,24 +131,24 @@ class Bridge:
         await ws.send(json.dumps(challenge))
         answer = await self._json(ws)
         if not isinstance(answer, dict) or answer.get("type") != "pair":
-            raise contract.Refused("pairing-required", "this server needs pairing: answer the challenge "
-                                                       "with {\"type\": \"pair\", \"proof\": ...} (docs/bridge.md)")
+            raise PairingRequired("this server needs pairing: answer the challenge "
+                                  "with {\"type\": \"pair\", \"proof\": ...} (docs/bridge.md)")
         if not self.pairing.verify(challenge["nonce"], answer):
-            raise contract.Refused("pairing-failed", "the pairing proof does not match the server's token")
+            raise PairingFailed("the pairing proof does not match the server's token")
         return hs, self.pairing.issue()
 
     async def _json(self, ws: ServerConnection) -> object:
         msg = await ws.recv()
         if len(msg) > 65536:
-            raise contract.Refused("bad-handshake", "a handshake message is a few hundred bytes, not this")
+            raise BadHandshake("a handshake message is a few hundred bytes, not this")
         try:
             return json.loads(msg)
         except ValueError:
-            raise contract.Refused("bad-handshake", "the message is not JSON") from None
+            raise BadHandshake("the message is not JSON") from None
 
-    async def _refuse(self, ws: ServerConnection, e: contract.Refused) -> None:
+    async def _refuse(self, ws: ServerConnection, e: BridgeRefused) -> None:
         try:
-            await ws.send(json.dumps({"type": "refused", "code": e.code, "reason": e.reason, "message": e.message}))
-            await ws.close(e.code, e.reason)
+            await ws.send(json.dumps(e.refusal()))
+            await ws.close(e.close_code, e.code)
         except ConnectionClosed:
             pass

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import re
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+
+from ...errors import BadFrame, DoorError, FrameTooLarge, PayloadTooLarge
 
 MAX_FRAME = 64 * 1024 * 1024
 MAX_HEADER = 8192  # LSP headers are two short lines; more is not a header
@@ -32,11 +34,17 @@ class FrameError:
     """A framing failure to answer with an error (id null). ``fatal``: the stream
     cannot be resynchronised and the connection ends after the reply."""
 
-    code: str  # frame-too-large | bad-frame | payload-too-large
-    message: str
+    error: DoorError  # FrameTooLarge, BadFrame or PayloadTooLarge (its data: the limit and the size)
     fatal: bool = False
     id: object = None  # the request's id when it could be read (payload-too-large)
-    data: dict = field(default_factory=dict)  # more for error.data (the limit and the size)
+
+    @property
+    def code(self) -> str:
+        return self.error.code
+
+    @property
+    def message(self) -> str:
+        return self.error.message
 
 
 _HEADER_LINE = re.compile(rb"^[A-Za-z][A-Za-z0-9-]*:")  # an LSP header field, e.g. Content-Length:
@@ -63,9 +71,10 @@ class FrameReader:
             self.mode = "ndjson" if data[:1] in (b"{", b"[") else "lsp"
         if self.mode == "message":
             if len(data) > self.max_frame:
-                return [FrameError("payload-too-large", f"a message of {len(data)} bytes exceeds the "
-                                   f"server's limit of {self.max_frame} bytes", id=sniff_id(data),
-                                   data={"size": len(data), "maxPayloadSize": self.max_frame})]
+                return [FrameError(PayloadTooLarge(f"a message of {len(data)} bytes exceeds the "
+                                                   f"server's limit of {self.max_frame} bytes",
+                                                   size=len(data), maxPayloadSize=self.max_frame),
+                                   id=sniff_id(data))]
             return [data]
         if self.mode == "ndjson":
             return self._feed_lines(data)
@@ -82,7 +91,7 @@ class FrameReader:
         if self.mode == "ndjson" and rest and not self._discard:
             return [rest]
         if self.mode == "lsp" and (rest or self._need is not None):
-            return [FrameError("bad-frame", "the stream ended in the middle of a frame")]
+            return [FrameError(BadFrame("the stream ended in the middle of a frame"))]
         return []
 
     # -- newline-delimited JSON ------------------------------------------------------
@@ -135,14 +144,14 @@ class FrameReader:
                 if (nl >= 0 or len(self._buf) > MAX_HEADER) and not _HEADER_LINE.match(first):
                     # a first line that is no header: say so now rather than wait for one
                     self._dead = True
-                    out.append(FrameError("bad-frame", f"not JSON (a message starts with {{ or [) and not an "
-                                                       f"LSP header (Content-Length: N): {first[:40]!r}", fatal=True))
+                    out.append(FrameError(BadFrame(f"not JSON (a message starts with {{ or [) and not an "
+                                                   f"LSP header (Content-Length: N): {first[:40]!r}"), fatal=True))
                     return out
                 if end < 0:
                     if len(self._buf) > MAX_HEADER:
                         self._dead = True
-                        out.append(FrameError("bad-frame", "no LSP header (Content-Length: N) "
-                                              "and not newline-delimited JSON", fatal=True))
+                        out.append(FrameError(BadFrame("no LSP header (Content-Length: N) "
+                                                       "and not newline-delimited JSON"), fatal=True))
                     return out
                 header = bytes(self._buf[:end])
                 del self._buf[:end + 4]
@@ -167,8 +176,7 @@ class FrameReader:
         return out
 
     def _too_large(self, size: int, what: str = "a frame of") -> FrameError:
-        return FrameError("frame-too-large",
-                          f"{what} {size} bytes exceeds the server's limit of {self.max_frame} bytes")
+        return FrameError(FrameTooLarge(f"{what} {size} bytes exceeds the server's limit of {self.max_frame} bytes"))
 
 
 _ID = re.compile(rb'^\s*\{.{0,4096}?"id"\s*:\s*(-?\d{1,18}|"(?:[^"\\]|\\.){0,200}")\s*[,}]', re.S)
@@ -193,16 +201,16 @@ def _content_length(header: bytes) -> int | FrameError:
     for line in header.split(b"\r\n"):
         name, sep, value = line.partition(b":")
         if not sep:
-            return FrameError("bad-frame", f"malformed LSP header line {line[:80]!r}")
+            return FrameError(BadFrame(f"malformed LSP header line {line[:80]!r}"))
         if name.strip().lower() == b"content-length":
             try:
                 length = int(value.strip())
             except ValueError:
                 length = -1
             if length < 0:
-                return FrameError("bad-frame", f"bad Content-Length {value.strip()[:40]!r}")
+                return FrameError(BadFrame(f"bad Content-Length {value.strip()[:40]!r}"))
     if length is None:
-        return FrameError("bad-frame", "LSP header without Content-Length")
+        return FrameError(BadFrame("LSP header without Content-Length"))
     return length
 
 

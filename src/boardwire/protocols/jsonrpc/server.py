@@ -30,16 +30,25 @@ from typing import Any, Protocol
 
 from ... import __version__
 from ...commands import REGISTRY
-from ...errors import BoardwireError, Cancelled, Internal, InvalidArgs
+from ...errors import (
+    BoardwireError,
+    Cancelled,
+    FileChangedOnDisk,
+    Internal,
+    InvalidArgs,
+    InvalidJson,
+    InvalidRequest,
+    IOFailure,
+    ReadOnlyFile,
+)
 from ...registry import Context, Registry
 from ...session.chat import chat_box
-from .codes import error_object, protocol_error
 from .discover import discover
 from .framing import MAX_FRAME, FrameError, FrameReader, encode
 
 NOTIFY = object()  # the id of a call that has none (a notification)
 EARLY_LIMIT = 1000  # messages kept for a client that has not spoken yet (its framing is unknown)
-LOGGED = {"internal", "io-error", "read-only", "file-changed"}  # failures every client hears of
+LOGGED = {c.code for c in (Internal, IOFailure, ReadOnlyFile, FileChangedOnDisk)}  # failures every client hears of
 
 
 class Transport(Protocol):
@@ -144,7 +153,7 @@ class Connection:
                 fatal = False
                 for item in items:
                     if isinstance(item, FrameError):
-                        self.send(_err(item.id, protocol_error(item.code, item.message, **item.data)))
+                        self.send(_err(item.id, item.error.rpc_error()))
                         fatal = fatal or item.fatal
                     else:
                         self.server.dispatch_frame(self, item)
@@ -235,11 +244,11 @@ class Server:
         try:
             msg = _loads(frame)
         except (ValueError, RecursionError) as e:  # UnicodeDecodeError is a ValueError
-            conn.send(_err(None, protocol_error("invalid-json", f"parse error: {str(e)[:200]}")))
+            conn.send(_err(None, InvalidJson(f"parse error: {str(e)[:200]}").rpc_error()))
             return
         if isinstance(msg, list):
             if not msg:
-                conn.send(_err(None, protocol_error("invalid-request", "an empty batch")))
+                conn.send(_err(None, InvalidRequest("an empty batch").rpc_error()))
                 return
             parts = [self._dispatch(conn, m) for m in msg]
         else:
@@ -263,18 +272,18 @@ class Server:
     def _dispatch(self, conn: Connection, msg: Any) -> bytes | asyncio.Future | None:
         """One request: its reply now (bytes), later (a future), or never (None)."""
         if not isinstance(msg, dict):
-            return _err(None, protocol_error("invalid-request", f"a request is an object, not {type(msg).__name__}"))
+            return _err(None, InvalidRequest(f"a request is an object, not {type(msg).__name__}").rpc_error())
         has_id = "id" in msg
         rid = msg.get("id")
         if has_id and not _valid_id(rid):
-            return _err(None, protocol_error("invalid-request", "id must be a string, a number or null"))
+            return _err(None, InvalidRequest("id must be a string, a number or null").rpc_error())
         method, params = msg.get("method"), msg.get("params")
         problem = ('"jsonrpc" must be "2.0"' if msg.get("jsonrpc") != "2.0" else
                    '"method" must be a string' if not isinstance(method, str) else
                    '"params" must be an object (or an array)'
                    if params is not None and not isinstance(params, (dict, list)) else None)
         if problem:
-            return _err(rid, protocol_error("invalid-request", problem))
+            return _err(rid, InvalidRequest(problem).rpc_error())
         try:
             builtin = BUILTINS.get(method)
             if builtin is not None:
@@ -288,7 +297,7 @@ class Server:
                                   errors=[{"loc": "(arguments)", "msg": "expected an object", "type": "type"}])
             self.registry.get(method)
         except BoardwireError as e:
-            return _err(rid, error_object(e)) if has_id else None
+            return _err(rid, e.rpc_error()) if has_id else None
         call = Call(conn, rid if has_id else NOTIFY, method, params or {},
                     Context(self.session, actor=conn.actor, door=self.door, client=conn.actor),
                     self._loop.create_future())
@@ -314,7 +323,7 @@ class Server:
                 call.ctx.cancel.cancel()
             else:
                 conn.forget(call)
-                call.reply(_err(call.id, error_object(Cancelled(f"{call.method}: cancelled before it ran"))))
+                call.reply(_err(call.id, Cancelled(f"{call.method}: cancelled before it ran").rpc_error()))
         return found
 
     # -- running ---------------------------------------------------------------------
@@ -330,7 +339,7 @@ class Server:
                 body = await self._loop.run_in_executor(self._executor, self._run, call)
             except Exception as e:  # the executor itself failed (shutting down)
                 body = _err(None if call.id is NOTIFY else call.id,
-                            error_object(Internal(f"{call.method}: {e}")))
+                            Internal(f"{call.method}: {e}").rpc_error())
             finally:
                 call.running = False
                 self._running = None
@@ -341,7 +350,7 @@ class Server:
         """In the worker thread: run the command, save if asked, encode the reply."""
         rid = None if call.id is NOTIFY else call.id
         if call.ctx.cancel.cancelled:
-            return _err(rid, error_object(Cancelled(f"{call.method}: cancelled before it ran")))
+            return _err(rid, Cancelled(f"{call.method}: cancelled before it ran").rpc_error())
         try:
             result = self.registry.call(call.method, call.params, call.ctx)
             if self.auto_save:
@@ -354,10 +363,10 @@ class Server:
         except BoardwireError as e:
             if e.code in LOGGED:
                 self.log("error", f"{call.method}: {e.code}: {e.message}", call.ctx.actor)
-            return _err(rid, error_object(e))
+            return _err(rid, e.rpc_error())
         except Exception as e:  # a result JSON cannot carry, or a bug outside the registry
             self.log("error", f"{call.method}: {type(e).__name__}: {e}", call.ctx.actor)
-            return _err(rid, error_object(Internal(f"{call.method} failed: {type(e).__name__}: {e}")))
+            return _err(rid, Internal(f"{call.method} failed: {type(e).__name__}: {e}").rpc_error())
 
     # -- outgoing --------------------------------------------------------------------
 

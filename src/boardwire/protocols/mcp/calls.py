@@ -26,7 +26,7 @@ import mcp_types as types
 from mcp.shared.exceptions import MCPError
 
 from ...commands import REGISTRY
-from ...errors import BoardwireError, Internal
+from ...errors import BoardwireError, Cancelled, Internal
 from ...registry import Context
 from ...registry.context import CancelToken
 from .resources import connection_of
@@ -91,12 +91,8 @@ def _image_to_file(out: dict, backend: Backend, tool: str) -> dict:
 
 
 def error_result(e: BoardwireError) -> types.CallToolResult:
-    body = {"error": e.to_dict()}
-    human = body["error"].get("needs_human")
-    return types.CallToolResult(content=[types.TextContent(text=f"{e.code}: {e.message}"
-                                                           + (f" ({e.hint})" if e.hint else "")
-                                                           + (f" NEEDS A PERSON: {human['message']}" if human else ""))],
-                                structured_content=body, is_error=True)
+    """The SDK's CallToolResult of a failed call (`BoardwireError.tool_result`)."""
+    return types.CallToolResult.model_validate(e.tool_result())
 
 
 def _call_log(tool: str, args, out: dict | None, error: str | None, seconds: float) -> None:
@@ -137,11 +133,11 @@ async def call_tool(ctx, params: types.CallToolRequestParams, backend: Backend) 
         error = e.code
         return error_result(e)
     except anyio.get_cancelled_exc_class():
-        error = "cancelled"
+        error = Cancelled.code
         raise
     except Exception as e:  # noqa: BLE001 - never let a bug kill the connection
         log.exception("tool %s failed", params.name)
-        error = "internal"
+        error = Internal.code
         return error_result(Internal(f"{cmd.id} failed: {type(e).__name__}: {e}"))
     finally:
         _call_log(params.name, params.arguments, out, error, time.perf_counter() - started)

@@ -17,6 +17,7 @@ from pathlib import Path
 from mcp.server.subscriptions import InMemorySubscriptionBus
 from mcp.server.transport_security import TransportSecuritySettings
 
+from ...errors import KeyRequired, PolicyDenied
 from ...jobs import jobs_of
 from .keys import KeyStore
 from .server import Workspace, build_server
@@ -29,15 +30,17 @@ MAX_IMAGE = 900_000
 LOCAL_ORIGINS = ["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"]
 
 
-def _deny(status: int, code: str, message: str, challenge: bool = False):
-    body = json.dumps({"jsonrpc": "2.0", "id": None,
-                       "error": {"code": -32001, "message": message, "data": {"code": code}}}).encode()
+def _deny(e: PolicyDenied):
+    """An ASGI response refusing a request: ``e.http_status`` (a 401 with the Bearer
+    challenge, RFC 6750 section 3) and a JSON-RPC response, id null, with
+    ``e.rpc_error()``."""
+    body = json.dumps({"jsonrpc": "2.0", "id": None, "error": e.rpc_error()}).encode()
     headers = [(b"content-type", b"application/json")]
-    if challenge:
+    if e.http_status == 401:
         headers.append((b"www-authenticate", b'Bearer realm="boardwire"'))
 
     async def respond(scope, receive, send):
-        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.start", "status": e.http_status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
     return respond
@@ -63,17 +66,17 @@ class KeyAuth:
         else:
             auth = headers.get("authorization", "")
             if not auth.lower().startswith("bearer "):
-                return await _deny(401, "policy-denied", "a bearer key is required (boardwire mcp keys add NAME)",
-                                   True)(scope, receive, send)
+                return await _deny(KeyRequired("a bearer key is required (boardwire mcp keys add NAME)"))(
+                    scope, receive, send)
             found = self.store.lookup(auth[7:].strip())
             if found is None:
-                return await _deny(401, "policy-denied", "unknown or revoked key", True)(scope, receive, send)
+                return await _deny(KeyRequired("unknown or revoked key"))(scope, receive, send)
             name, workspace = found
         sid = headers.get("mcp-session-id")
         with self._lock:
             owner = self.owners.get(sid) if sid else None
         if owner is not None and owner != name:
-            return await _deny(403, "policy-denied", "this MCP session belongs to another key")(scope, receive, send)
+            return await _deny(PolicyDenied("this MCP session belongs to another key"))(scope, receive, send)
         scope.setdefault("state", {})[SCOPE_KEY] = (name, workspace)
 
         async def send_and_bind(message):

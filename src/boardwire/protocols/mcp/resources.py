@@ -29,7 +29,6 @@ from ...errors import BoardwireError
 
 log = logging.getLogger("boardwire.mcp")
 PREFIX = "boardwire://doc/"
-RESOURCE_NOT_FOUND = -32002  # MCP spec, "Resources / Error handling"
 
 # view -> (command, extra arguments, mime type); by document kind.
 VIEWS: dict[str, dict[str, tuple[str, dict, str]]] = {
@@ -89,12 +88,9 @@ def templates() -> list[types.ResourceTemplate]:
 
 
 def error(e: BoardwireError, otherwise: int = types.INTERNAL_ERROR) -> MCPError:
-    """A failed resource read as a JSON-RPC error (resources have no isError): -32002
-    ("Resource not found", MCP spec 2025-11-25, "Resources / Error handling") for an
-    error that names something missing (its class is ``not_found``), ``otherwise``
-    for the others; the stable code, message and hint in ``data``."""
-    return MCPError(RESOURCE_NOT_FOUND if e.not_found else otherwise, f"{e.code}: {e.message}",
-                    data=e.to_dict())
+    """A failed resource read as the SDK's MCPError (`BoardwireError.resource_error`:
+    -32002 for an error that names something missing, ``otherwise`` for the others)."""
+    return MCPError(**e.resource_error(otherwise))
 
 
 def command_for(session, u: str) -> tuple[str, dict, str, str]:

@@ -20,7 +20,7 @@ from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
 from ... import __version__
-from ...errors import BoardwireError, InvalidArgs
+from ...errors import BoardwireError, InvalidArgs, InvalidJson, InvalidRequest
 from ...registry import Context
 from ...registry.context import CancelToken
 from ...session import Session
@@ -197,14 +197,15 @@ def notification_options():
 
 def _line_error(exc: Exception):
     """The JSON-RPC 2.0 error answering a stdin line the SDK could not read (id null,
-    as the JSON-RPC spec section 5 asks when the id cannot be known): -32700 for text
-    that is not JSON, -32600 for JSON that is not a JSON-RPC message."""
+    as the JSON-RPC spec section 5 asks when the id cannot be known): `InvalidJson`
+    (-32700) for text that is not JSON, `InvalidRequest` (-32600) for JSON that is not
+    a JSON-RPC message, their stable code and hint in ``data``."""
     from mcp.shared.message import SessionMessage
 
     not_json = any(e.get("type") == "json_invalid" for e in getattr(exc, "errors", lambda: [])())
-    code, what = (-32700, "Parse error: the line is not JSON") if not_json else \
-        (-32600, "Invalid Request: the line is not a JSON-RPC 2.0 message")
-    return SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=None, error=types.ErrorData(code=code, message=what)))
+    e = InvalidJson("Parse error: the line is not JSON") if not_json else \
+        InvalidRequest("Invalid Request: the line is not a JSON-RPC 2.0 message")
+    return SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=None, error=types.ErrorData(**e.rpc_error())))
 
 
 async def _answer_bad_lines(read, write, forward) -> None:
