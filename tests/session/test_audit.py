@@ -33,22 +33,78 @@ def cli(ws, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run([*CLI, *args], cwd=ws, capture_output=True, text=True, timeout=120)
 
 
-def test_lines_are_trimmed_and_the_log_rotates(tmp_path, monkeypatch):
+def test_lines_are_trimmed_and_the_log_rotates_without_losing_a_line(tmp_path, monkeypatch):
     monkeypatch.setattr(audit, "MAX_BYTES", 4000)
     log = audit.Audit(tmp_path)
     for i in range(60):
         log.record(door="script", command="pcb.addTrack", args={"i": i, "points": [[0, 0]] * 100, "note": "x" * 1000},
                    seconds=0.01, result={"summary": "ok"})
     log.close()
-    assert [p.name for p in audit.files(tmp_path)] == ["session.jsonl.3", "session.jsonl.2", "session.jsonl.1",
-                                                      "session.jsonl"]
+    names = [p.name for p in audit.files(tmp_path)]
+    assert len(names) > audit.BACKUPS + 1 and names[-1] == "session.jsonl" and names[-2] == "session.jsonl.1"
     assert all(p.stat().st_size <= 4000 for p in audit.files(tmp_path))
     lines = list(audit.read(tmp_path))
-    kept = [x["args"]["i"] for x in lines]
-    assert kept == list(range(60 - len(kept), 60))  # the newest, oldest first
+    assert [x["args"]["i"] for x in lines] == list(range(60))  # every line of the session, oldest first
     first = lines[0]["args"]
     assert len(first["points"]) == audit.LIST_LIMIT + 1 and first["points"][-1] == "... 80 more"
     assert first["note"].endswith("(1000 chars)")
+
+
+def test_old_backups_go_when_a_log_opens_recent_ones_stay(tmp_path, monkeypatch):
+    import os
+    import time
+
+    monkeypatch.setattr(audit, "MAX_BYTES", 2000)
+    log = audit.Audit(tmp_path)
+    for i in range(40):
+        log.record(door="script", command="query.nets", args={"i": i, "pad": "y" * 300}, seconds=0.0)
+    log.close()
+    backups = audit.files(tmp_path)[:-1]
+    assert len(backups) > audit.BACKUPS + 2
+    old = time.time() - audit.RETAIN_S - 60
+    for p in backups[:2]:  # the two oldest, last written eight days ago
+        os.utime(p, (old, old))
+    gone = {json.loads(t)["args"]["i"] for p in backups[:2] for t in p.read_text().splitlines()}
+    before = [x["args"]["i"] for x in audit.read(tmp_path)]
+    assert gone and set(before) == set(range(40))
+    audit.Audit(tmp_path).record(door="cli", command="query.nets", args={}, seconds=0.0)  # a new process opens it
+    kept = [x["args"].get("i") for x in audit.read(tmp_path)]
+    assert kept == [i for i in before if i not in gone] + [None]
+    assert len(audit.files(tmp_path)) - 1 >= audit.BACKUPS
+
+
+def test_a_flood_of_huge_nested_arguments_cannot_push_out_the_first_call(tmp_path):
+    """The break-it trial: 16 invalid calls with deeply nested arguments made 1.7 MB
+    lines each and rotated the history away. Lines are now capped as a whole and a
+    session's own lines are never rotated away."""
+    session = Session(tmp_path)
+    ctx = Context(session, door="jsonrpc", client="flooder")
+    REGISTRY.call("session.documents", {}, ctx)
+
+    def nest(depth):
+        return {f"k{i}": nest(depth - 1) for i in range(30)} if depth else "v" * 50
+
+    for _ in range(16):
+        with pytest.raises(Exception):
+            REGISTRY.call("pcb.move", {"path": "x.kicad_pcb", "junk": nest(3)}, ctx)
+    lines = list(audit.read(tmp_path))
+    assert lines[0]["command"] == "session.documents" and not lines[0].get("error")
+    assert len(lines) == 17
+    sizes = [len(t) for p in audit.files(tmp_path) for t in p.read_text().splitlines()]
+    assert max(sizes) < 8000, max(sizes)
+    assert "bytes cut" in json.dumps(lines[1]["args"])
+
+
+def test_a_killed_call_leaves_its_start(tmp_path):
+    """A call whose process dies before it ends (kill -9 during an autoroute) leaves
+    its start line, read back as "started"."""
+    code = (f"import os; from boardwire.session.audit import Audit; "
+            f"a = Audit({str(tmp_path)!r}); a.start(door='mcp', command='pcb.autoroute', args={{'path': 'b.kicad_pcb'}}); "
+            f"os._exit(9)")
+    subprocess.run([sys.executable, "-c", code], check=False, timeout=60)
+    (line,) = list(audit.read(tmp_path))
+    assert line["command"] == "pcb.autoroute" and line["state"] == "started" and line["call"]
+    assert "killed" in audit.markdown([line])
 
 
 def test_every_door_is_logged_and_nested_calls_are_not(ws):

@@ -41,7 +41,9 @@ def log_command(since: str = typer.Option(None, "--since", help="A span back (90
     for x in lines:
         result = (f"[red]{x['error']}[/red] {escape(x.get('message') or '')}" if x.get("error")
                   else escape(x.get("summary") or ""))
+        if x.get("state") == "started":
+            result = "[yellow]no end logged[/yellow]: still running, or its process was killed"
         table.add_row(time.strftime("%m-%d %H:%M:%S", time.localtime(x.get("time", 0))), x.get("door", ""),
                       x.get("client") or x.get("actor") or "", x.get("command", "") + (f" ({x['job']})" if x.get("job") else ""),
-                      f"{x.get('seconds', 0):.2f}", result)
+                      f"{x['seconds']:.2f}" if "seconds" in x else "", result)
     Console().print(table)

@@ -308,6 +308,7 @@ def _abandon(afters: list) -> None:
 class _Call:
     out: Any = None
     job: str | None = None
+    id: str | None = None  # the audit line's call id (`Audit.start`)
 
     def __init__(self) -> None:
         self.read: list[str] = []  # the files the call's arguments (and its nested calls') name, by role
@@ -321,6 +322,8 @@ def _audited(ctx: Context, door: str, command: str, raw: Any, when: float) -> It
     ``out`` (and ``job`` when it answers with a job's handle)."""
     call, error = _Call(), None
     t0 = time.perf_counter()
+    call.id = audit_of(ctx.session).start(door=door, client=ctx.client, actor=ctx.actor, command=command,
+                                          args=raw, when=when)  # a killed call leaves this line
     _calling.door, _calling.call = door, call
     try:
         yield call
@@ -340,7 +343,8 @@ def _record(ctx: Context, door: str, command: str, raw: Any, out, error, seconds
     rolled back)."""
     audit_of(ctx.session).record(door=door, client=ctx.client, actor=ctx.actor, command=command, args=raw,
                                  result=out, error=error, seconds=seconds, job=job, state=state, when=when,
-                                 read=list(call.read), wrote=list(call.wrote) if error is None else [])
+                                 read=list(call.read), wrote=list(call.wrote) if error is None else [],
+                                 call=call.id)
 
 
 REGISTRY = Registry()
