@@ -8,9 +8,12 @@ board, and "new" violations are those the stripped board did not have. Engines:
 - freeroute (PyPI, GPL-3.0: run only as a separate program): pcb.exportDsn, then
   ``freeroute --engine exact``, its session's ``(resolution um 10)`` label fixed to
   ``um 1`` (its numbers are micrometres), then pcb.importSes;
-- tscircuit: @tscircuit/capacity-autorouter (npm, Node 22), fed the board as its
-  SimpleRouteJson (pads as rectangles, each net's pads to connect, the class's width,
-  clearance and via), its traces written back as tracks and vias.
+- tscircuit: @tscircuit/capacity-autorouter (npm, Node 22) as an engine of the router
+  seam (`boardwire.layout.route.engines`, registered in the child as "tscircuit" and
+  run by ``pcb.autoroute engine=tscircuit``): the routing problem pcb.autoroute builds
+  is fed to it as its SimpleRouteJson (obstacles as rectangles, each net's pads to
+  connect, the narrowest class's width, clearance and via), its traces come back as
+  the engine's result, checked by the seam and written by pcb.autoroute.
 
 Each engine runs in a child process (seconds and peak RSS are the child's). Engines
 that are not installed are left out of the run and say so.
@@ -74,7 +77,8 @@ def tscircuit_ok() -> bool:
 # -- the engines (each runs in a child process: python bench_route.py --child ENGINE BOARD) --
 
 def child_boardwire(board: Path, timeout: float) -> dict:
-    from boardwire.registry import REGISTRY, Context
+    from boardwire.commands import REGISTRY
+    from boardwire.registry import Context
     from boardwire.session import Session
 
     s = Session(board.parent)
@@ -84,7 +88,8 @@ def child_boardwire(board: Path, timeout: float) -> dict:
 
 
 def child_freeroute(board: Path, timeout: float) -> dict:
-    from boardwire.registry import REGISTRY, Context
+    from boardwire.commands import REGISTRY
+    from boardwire.registry import Context
     from boardwire.session import Session
 
     s = Session(board.parent)
@@ -117,17 +122,14 @@ fs.writeFileSync(process.argv[3], JSON.stringify({ solved: solver.solved, failed
 """
 
 
-def child_tscircuit(board: Path, timeout: float) -> dict:
-    from boardwire.commands.project_rules import netclass_lookup
-    from boardwire.documents import open_document
-    from boardwire.layout.route_board import build_problem
+def tscircuit_engine(problem, options, progress=None):
+    """An engine of the router seam: ``problem`` as tscircuit's SimpleRouteJson (y up,
+    mm), the Node solver run until solved, failed or ``options.time_limit``, its wire
+    and via steps back as a `layout.route.Result` (its own count: every connection
+    when it says solved, else none; the bench counts KiCad's)."""
+    from boardwire.layout.route import Result, Track, Via
 
-    doc = open_document(board)
-    pro = board.with_suffix(".kicad_pro")
-    project = json.loads(pro.read_text()) if pro.is_file() else {}
-    bp = build_problem(doc, netclass_lookup(project),
-                       project.get("board", {}).get("design_settings", {}).get("rules", {}))
-    p = bp.problem
+    p = problem
     names = ["top"] + [f"inner{i}" for i in range(1, len(p.layers) - 1)] + ["bottom"]
     mm = 1e-6
     obstacles, connections = [], []
@@ -142,6 +144,9 @@ def child_tscircuit(board: Path, timeout: float) -> dict:
         pts = [{"x": q.at[0] * mm, "y": -q.at[1] * mm, "layers": [names[i] for i in q.layers]}
                for c in n.clusters for q in c[:1] if q.at]
         connections.append({"name": n.name, "pointsToConnect": pts})
+    total = sum(len(n.clusters) - 1 for n in p.nets)
+    if not p.nets:
+        return Result([], [], 0, 0, [], 0.0, 0)
     rule = min((n.rule for n in p.nets), key=lambda r: r.width)
     x0, y0, x1, y1 = p.bounds
     srj = {"layerCount": len(p.layers), "minTraceWidth": rule.width * mm, "nominalTraceWidth": rule.width * mm,
@@ -149,41 +154,55 @@ def child_tscircuit(board: Path, timeout: float) -> dict:
            "defaultObstacleMargin": max(rule.clearance, p.rules.min_clearance) * mm,
            "obstacles": obstacles, "connections": connections,
            "bounds": {"minX": x0 * mm, "maxX": x1 * mm, "minY": -y1 * mm, "maxY": -y0 * mm}}
-    (board.parent / "in.json").write_text(json.dumps(srj))
-    (TSC_DIR / "run_bench.mjs").write_text(_TSC_SCRIPT)
-    try:
-        subprocess.run([node_bin(), str(TSC_DIR / "run_bench.mjs"), str(board.parent / "in.json"),
-                        str(board.parent / "out.json"), str(timeout)], capture_output=True,
-                       timeout=timeout + 60, check=False, cwd=TSC_DIR)
-    except subprocess.TimeoutExpired:
-        return {"note": "timed out"}
-    out_file = board.parent / "out.json"
-    if not out_file.is_file():
-        return {"note": "no output"}
-    out = json.loads(out_file.read_text())
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="tscircuit-") as tmp:
+        work = Path(tmp)
+        (work / "in.json").write_text(json.dumps(srj))
+        (TSC_DIR / "run_bench.mjs").write_text(_TSC_SCRIPT)
+        try:
+            subprocess.run([node_bin(), str(TSC_DIR / "run_bench.mjs"), str(work / "in.json"),
+                            str(work / "out.json"), str(options.time_limit)], capture_output=True,
+                           timeout=options.time_limit + 60, check=False, cwd=TSC_DIR)
+        except subprocess.TimeoutExpired:
+            pass
+        out_file = work / "out.json"
+        out = json.loads(out_file.read_text()) if out_file.is_file() else {"solved": False, "traces": []}
     by_name = {n.name: n for n in p.nets}
-    layer_of = {nm_: p.layers[i] for i, nm_ in enumerate(names)}
-    added = 0
+    layer_of = {name: i for i, name in enumerate(names)}
+    tracks, vias = [], []
     for trace in out["traces"]:
         tid = trace.get("connection_name") or trace.get("pcb_trace_id", "")
         net = by_name.get(tid) or next((n for name, n in by_name.items() if tid.startswith(name + "_")), None)
         if net is None:
             continue
-        number = bp.net_numbers[net.id]
         route = trace.get("route", [])
         for a, b in zip(route, route[1:]):
             if a.get("route_type") == "wire" and b.get("route_type") == "wire" and a["layer"] == b["layer"]:
                 pa = (round(a["x"] / mm), round(-a["y"] / mm))
                 pb = (round(b["x"] / mm), round(-b["y"] / mm))
                 if pa != pb:
-                    doc.add_track(pa, pb, round(a.get("width", rule.width * mm) / mm), layer_of[a["layer"]], number)
-                    added += 1
+                    tracks.append(Track(pa, pb, round(a.get("width", rule.width * mm) / mm), layer_of[a["layer"]],
+                                        net.id))
         for v in route:
             if v.get("route_type") == "via":
-                doc.add_via((round(v["x"] / mm), round(-v["y"] / mm)), rule.via_diameter, rule.via_drill,
-                            (p.layers[0], p.layers[-1]), number)
-    board.write_bytes(doc.to_bytes())
-    return {"note": f"solved={out['solved']} {out.get('error', '')[:80]}; {added} segments"}
+                vias.append(Via((round(v["x"] / mm), round(-v["y"] / mm)), rule.via_diameter, rule.via_drill, net.id))
+    routed = total if out["solved"] else 0
+    return Result(tracks, vias, total, routed, [], time.monotonic() - started, 0,
+                  {"solved": out["solved"], "failed": out.get("failed"), "error": str(out.get("error", ""))[:80]})
+
+
+def child_tscircuit(board: Path, timeout: float) -> dict:
+    from boardwire.commands import REGISTRY
+    from boardwire.layout.route import engines
+    from boardwire.registry import Context
+    from boardwire.session import Session
+
+    engines.register("tscircuit", tscircuit_engine)
+    s = Session(board.parent)
+    r = REGISTRY.call("pcb.autoroute", {"path": board.name, "engine": "tscircuit", "time_limit": timeout,
+                                        "refill_zones": False}, Context(s))
+    s.save(board.name)
+    return {"note": f"{r['summary']}; {len(r['violations'])} flagged by the seam's check"}
 
 
 CHILDREN = {"boardwire": child_boardwire, "freeroute": child_freeroute, "tscircuit": child_tscircuit}

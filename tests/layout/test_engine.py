@@ -11,7 +11,6 @@ from shapely.geometry import LineString, Point, box
 from boardwire.layout.route import Keepout, Net, NetRule, Obstacle, Options, Piece, Problem, Rules, route
 from boardwire.layout.route.engine import Router, joins_own_pads
 from boardwire.layout.route.paths import split_at_tee
-from boardwire.layout.route.repair import repair
 from boardwire.layout.route.verify import point_seg_dist, seg_dist
 
 MM = 1_000_000
@@ -194,7 +193,7 @@ def test_repair_reroutes_the_net_in_the_way():
     assert router.route_net(router.nets[1], 0)[0] == 0
     assert router.route_net(router.nets[2], 0)[0] == 1, "gap 1 is taken: B has no way"
     assert max(y for _, geom, _ in router.placed[1] for _, y in geom) > 9 * MM  # A took gap 1
-    repair(router, 1.0)
+    router.repair(1.0)
     result = router._result(2)
     assert router.repaired["before"] == 1 and result.routed == result.total == 2
     assert min(y for t in result.tracks if t.net == 1 for y in (t.start[1], t.end[1])) < 3 * MM  # A: gap 2

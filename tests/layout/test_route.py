@@ -291,12 +291,12 @@ def test_pads_without_a_net_keep_the_default_class_clearance(kicad_cli, tmp_path
     (default,) = [c for c in data["net_settings"]["classes"] if c["name"] == "Default"]
     default["clearance"], default["track_width"] = 0.6, 1.5
     pro.write_text(json.dumps(data, indent=2))
-    from boardwire.commands.pcb.route import _classes
     from boardwire.layout.route_board import build_problem
+    from boardwire.services.rules import session_rules
 
     session = Session(tmp_path)
     od = session.get(board.name, "board", "test")
-    problem = build_problem(od.doc, _classes(Context(session), od), {}).problem
+    problem = build_problem(od.doc, session_rules(Context(session), od)).problem
     no_net = [o for o in problem.obstacles if o.kind == "pad" and o.net == 0]
     assert no_net and {o.clearance for o in no_net} == {600_000}
     before = drc(board)

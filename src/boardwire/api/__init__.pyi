@@ -116,7 +116,7 @@ class _Agent(Namespace):
 class _Board(Namespace):
     """boardwire.api.board: generated from the registry."""
 
-    def autoplace(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, references: Sequence[str] | None = None, pinned: dict[str, dict[str, Any]] | None = None, area: Sequence[float] | None = None, allow_back: bool = False, edges: dict[str, Literal['left', 'right', 'top', 'bottom']] | None = None, clearance: float = 0.25, spacing: float = 0.5, grid: float = 0.127, effort: int = 3, restarts: int = 1, seed: int = 0, time_limit: float = 60, route_trials: int = 0, wait_s: float | None = None) -> dict[str, Any]:
+    def autoplace(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, references: Sequence[str] | None = None, pinned: dict[str, dict[str, Any]] | None = None, area: Sequence[float] | None = None, allow_back: bool = False, edges: dict[str, Literal['left', 'right', 'top', 'bottom']] | None = None, clearance: float = 0.25, spacing: float = 0.5, grid: float = 0.127, effort: int = 3, restarts: int = 1, seed: int = 0, time_limit: float = 60, route_trials: int = 0, route_engine: str = 'builtin', wait_s: float | None = None) -> dict[str, Any]:
         """Place footprints at quarter turns in the outline: no courtyard overlaps, short ratsnest, sheets together, decoupling caps by their IC, connectors on chosen edges, pinned poses kept; trials move parts at failed connections. Same seed, same result.
 
         Registry command ``pcb.autoplace`` (edit, long; units: mm, degrees, seconds).
@@ -138,6 +138,7 @@ class _Board(Namespace):
             seed (int): (default 0)
             time_limit (float): s; per trial too (default 60)
             route_trials (int): (default 0)
+            route_engine (str): (default 'builtin')
             wait_s (float | None): s; then a job
 
         Returns:
@@ -149,13 +150,13 @@ class _Board(Namespace):
                 changes nothing.
 
         Examples:
-            board.autoplace(seed=1, edges={'J1': 'left'})
+            board.autoplace(edges={'J1': 'left'})
             board.autoplace(pinned={'U1': {'at': [50, 40], 'angle': 90}}, allow_back=True)
         """
         ...
 
-    def autoroute(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, nets: Sequence[str] | None = None, netclasses: Sequence[str] | None = None, area: Sequence[float] | None = None, layers: Sequence[str] | None = None, time_limit: float = 120, effort: int = 2, via_cost: float = 2.0, seed: int = 0, refill_zones: bool = True, wait_s: float | None = None) -> dict[str, Any]:
-        """Route unrouted connections with net-class widths, clearances and vias, 0/45/90 degrees, each item checked; zones refilled; same seed, same result. Gives routed/total, unrouted and why, vias, length.
+    def autoroute(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, engine: str = 'builtin', time_limit: float = 120, effort: int = 2, via_cost: float = 2.0, seed: int = 0, nets: Sequence[str] | None = None, netclasses: Sequence[str] | None = None, area: Sequence[float] | None = None, layers: Sequence[str] | None = None, refill_zones: bool = True, wait_s: float | None = None) -> dict[str, Any]:
+        """Route unrouted connections with net-class widths, clearances and vias, 0/45/90 degrees, each item checked; zones refilled; same seed, same result.
 
         Registry command ``pcb.autoroute`` (edit, long; units: mm, seconds).
         One undo step (inside `transaction` it joins the transaction's step).
@@ -163,14 +164,15 @@ class _Board(Namespace):
         Args:
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
             revision (int | None): Fail with stale-revision unless the document is at this revision
-            nets (Sequence[str] | None):
-            netclasses (Sequence[str] | None):
-            area (Sequence[float] | None): [x1,y1,x2,y2]: pads inside
-            layers (Sequence[str] | None):
+            engine (str): (default 'builtin')
             time_limit (float): s (default 120)
             effort (int): (default 2)
             via_cost (float): mm of track (default 2.0)
             seed (int): (default 0)
+            nets (Sequence[str] | None):
+            netclasses (Sequence[str] | None):
+            area (Sequence[float] | None): [x1,y1,x2,y2]: pads inside
+            layers (Sequence[str] | None):
             refill_zones (bool): (default True)
             wait_s (float | None): s; then a job
 

@@ -15,12 +15,13 @@ from pydantic import Field, ValidationError
 
 from ..design.check import __doc__ as CHECK_DOC
 from ..design.check import check
-from ..design.document import Design, Pinned, Router, dumps, schema
+from ..design.document import Design, Pinned, dumps, schema
 from ..design.pipeline import STAGES, Build
 from ..design.verdict import judge
 from ..design.versions import next_version, now, project_files, read_json, settings, write_json
 from ..documents.ids import seeded
 from ..errors import DesignErrors, InvalidArgs, NotFound
+from ..layout.route.engines import RouteOptions
 from ..parts.lines import encode
 from ..registry import Context, command
 from .common import INPUT, WRITE, Args, BoardPath, InputPath, OutputPath, Result, Role, SchematicPath
@@ -156,7 +157,7 @@ class RebuildArgs(Args):
     # read, and the new version folder is written in its builds folder (two up)
     version: Annotated[str, Role(INPUT), Role(WRITE, up=2)] = Field(
         max_length=4096, description="A version folder, e.g. builds/blinker/v001")
-    router: Router | None = Field(None, description="Changed router settings")
+    router: RouteOptions | None = Field(None, description="Changed router settings")
     pinned: dict[str, Pinned] | None = Field(None, description="Changed or added pinned placements")
 
 

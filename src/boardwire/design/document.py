@@ -18,6 +18,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from ..documents.board.tables import bounded_net_name
+from ..layout.route.engines import RouteOptions
 
 SCHEMA_VERSION = 1
 Ref = Annotated[str, Field(pattern=r"^[A-Z][A-Z_]*[0-9]+$", max_length=20, description="Reference designator, e.g. U1")]
@@ -63,19 +64,12 @@ class Pinned(Closed):
     angle: Literal[0, 90, 180, 270] = 0
 
 
-class Router(Closed):
-    seed: int = Field(1, ge=0, le=2**31 - 1)
-    effort: int = Field(2, ge=1, le=3)
-    time_limit: float = Field(60, gt=0, le=1800, description="s")
-    via_cost: float = Field(2.0, ge=0, le=100)
-
-
 class Constraints(Closed):
     pinned: dict[str, Pinned] = Field(default_factory=dict, description="ref -> placement kept as given")
     edge: list[Ref] = Field(default_factory=list, description="Connectors placed at the board edge")
     keepouts: list[Annotated[list[Mm], Field(min_length=4, max_length=4)]] = Field(
         default_factory=list, description="[x1, y1, x2, y2] mm where no footprint is placed")
-    router: Router = Field(default_factory=Router)
+    router: RouteOptions = Field(default_factory=RouteOptions, description="pcb.autoroute's options")
     routing: Literal["auto", "none"] = Field("auto", description="none: leave routing to the caller")
 
 

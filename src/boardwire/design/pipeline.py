@@ -206,9 +206,7 @@ class Build:
         if self.d.constraints.routing == "none":
             st.status = "skipped"
             return "routing left to the caller"
-        r = self.d.constraints.router
-        out = self.call("pcb.autoroute", {"path": self.pcb, "seed": r.seed, "effort": r.effort,
-                                          "time_limit": r.time_limit, "via_cost": r.via_cost})
+        out = self.call("pcb.autoroute", {"path": self.pcb, **self.d.constraints.router.model_dump()})
         self.counts["route"] = {"routed": out["routed"], "total": out["total"], "vias": out["vias"]}
         return out["summary"]
 

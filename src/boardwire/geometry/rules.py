@@ -40,6 +40,12 @@ DEFAULTS = {
 
 WARNINGS_BY_DEFAULT = {"hole_to_hole", "holes_co_located"}
 
+# KiCad 9's Default net class where the project (or board) sets no value (mm;
+# common/netclass.cpp, NETCLASS's defaults)
+DEFAULT_NETCLASS = {"clearance": 0.2, "track_width": 0.2, "via_diameter": 0.6, "via_drill": 0.3,
+                    "microvia_diameter": 0.3, "microvia_drill": 0.1, "diff_pair_width": 0.2,
+                    "diff_pair_gap": 0.25}
+
 
 @dataclass
 class NetClass:
@@ -72,7 +78,7 @@ def _netclass(row: dict) -> NetClass:
             "diff_pair_gap": "diff_pair_gap",
             # KiCad 5 board net_class tokens
             "trace_width": "track_width", "via_dia": "via_diameter", "uvia_dia": "microvia_diameter",
-            "uvia_drill": "microvia_drill", "diff_pair_width ": "diff_pair_width"}
+            "uvia_drill": "microvia_drill"}
     nc = NetClass(str(row.get("name", "Default")))
     for k, attr in keys.items():
         if row.get(k) is not None:
@@ -132,6 +138,7 @@ class Rules:
 
     def __post_init__(self) -> None:
         self.netclass = lru_cache(maxsize=None)(self._netclass)
+        self.effective = lru_cache(maxsize=None)(self._effective)
 
     def value(self, key: str) -> int:
         return self.values[key]
@@ -149,6 +156,20 @@ class Rules:
                     name = cls
                     break
         return self.classes.get(name or "Default") or self.classes["Default"]
+
+    def _effective(self, net: str) -> NetClass:
+        """The net class of ``net`` with every value set (nm): a value its class does
+        not set comes from the Default class, else from KiCad 9's Default
+        (`DEFAULT_NETCLASS`), as KiCad's ``NET_SETTINGS::makeEffectiveNetclass`` fills
+        it. What the router and pcb.route/pcb.addVia's via sizes read."""
+        nc, default = self.netclass(net), self.classes["Default"]
+        out = NetClass(nc.name, priority=nc.priority)
+        for key, mm in DEFAULT_NETCLASS.items():
+            v = getattr(nc, key)
+            if v is None:
+                v = getattr(default, key)
+            setattr(out, key, _nm(mm) if v is None else v)
+        return out
 
     def netclass_clearance(self, net: str) -> int:
         nc = self.netclass(net)
@@ -188,11 +209,9 @@ def build_rules(project: dict | None, legacy: dict | None = None,
         for net in row.get("nets") or []:
             assignments.setdefault(net, nc.name)
     if "Default" not in classes:
-        # KiCad 9's Default class (common/netclass.cpp defaults)
-        classes["Default"] = NetClass("Default", clearance=_nm(legacy.get("trace_clearance", 0.2)),
-                                      track_width=_nm(0.2), via_diameter=_nm(0.6), via_drill=_nm(0.3),
-                                      microvia_diameter=_nm(0.3), microvia_drill=_nm(0.1),
-                                      diff_pair_width=_nm(0.2), diff_pair_gap=_nm(0.25))
+        # KiCad 9's Default class
+        classes["Default"] = NetClass("Default", **{k: _nm(v) for k, v in DEFAULT_NETCLASS.items()})
+        classes["Default"].clearance = _nm(legacy.get("trace_clearance", DEFAULT_NETCLASS["clearance"]))
     elif legacy.get("trace_clearance") and classes["Default"].clearance is None:
         classes["Default"].clearance = _nm(legacy["trace_clearance"])
     for net, cls in (ns.get("netclass_assignments") or {}).items():

@@ -2,14 +2,15 @@
 
 `session_rules` is the one rules model (`geometry.Rules`: board setup constraints, net
 classes, custom ``.kicad_dru`` rules, severities) that the built-in DRC, the edit
-feedback, the placer and the router read. It comes from the project file and custom
-rules open in the session (unsaved edits included), else as on disk.
+feedback, the placer, the router (pcb.autoroute, trial routes) and the via sizes of
+pcb.route and pcb.addVia read. It comes from the project file and custom rules open in
+the session (unsaved edits included), else as on disk.
 
 KiCad 6+ keeps net classes and design rules in the project file beside the board
 (``net_settings.classes`` and ``netclass_patterns``, ``board.design_settings.rules``):
 `editable_project` opens it in the session to be edited (undoable, saved with
 session.save like any document); `net_classes` and `design_rules` read its rows as
-written (mm) for results that show them.
+written (mm) for results that show them (query.describe), not for rules to apply.
 """
 
 from __future__ import annotations
@@ -73,12 +74,6 @@ def net_classes(ctx, od) -> list[dict]:
     """The board's net classes: in the board file up to KiCad 5, else in its project."""
     pro = ctx.session.project_file(od, ".kicad_pro")
     return od.doc.net_classes or (pro.net_classes if pro is not None else [])
-
-
-def netclass_of(ctx, od, net: str | None) -> dict:
-    """The project's net class of ``net`` (`Project.net_class`); {} without a project."""
-    pro = ctx.session.project_file(od, ".kicad_pro")
-    return pro.net_class(net) if pro is not None else {}
 
 
 def design_rules(ctx, od) -> dict:

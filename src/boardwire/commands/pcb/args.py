@@ -18,6 +18,14 @@ def check_layer(board: Board, layer: str, copper: bool) -> str:
     return layer
 
 
+def no_copper(copper) -> None:
+    """Refuse a board without copper layers (no ``layers`` table: a bare
+    ``(kicad_pcb)``), which nothing can route and KiCad's exporter crashes on."""
+    if not copper:
+        raise InvalidArgs("the board has no copper layers (its layers table is missing or empty)",
+                          hint="Open or create a board from KiCad (project.new), which writes its layers.")
+
+
 def net_code(board: Board, net: str | None) -> int:
     if not net:
         return 0

@@ -125,13 +125,16 @@ def add_zone(ctx: Context, a: ZoneArgs) -> dict:
 
 def _via_size(ctx: Context, path: str, net: str | None, size: float | None,
               drill: float | None) -> tuple[int, int]:
-    """Via diameter and drill (nm): given, else the net's class's (in the project as the
-    session has it), else KiCad's default."""
-    from ...services.rules import netclass_of
+    """Via diameter and drill (nm): given, else the net's class's as the DRC and the
+    router read it (`geometry.rules.Rules.effective`: the project as the session has
+    it, or a KiCad 5 board's own classes; the Default class's where the class sets
+    none, else KiCad's default)."""
+    from ...services.rules import session_rules
 
-    cls = netclass_of(ctx, ctx.session.get(path, "board", ctx.actor), net)
-    size_nm = nm(size if size is not None else cls.get("via_diameter", 0.6))
-    drill_nm = nm(drill if drill is not None else cls.get("via_drill", 0.3))
+    od = ctx.session.get(path, "board", ctx.actor)
+    cls = session_rules(ctx, od).effective(net or "")
+    size_nm = nm(size) if size is not None else cls.via_diameter
+    drill_nm = nm(drill) if drill is not None else cls.via_drill
     if drill_nm >= size_nm:
         raise InvalidArgs("the via drill must be smaller than its diameter",
                           errors=[{"loc": "drill", "msg": "not smaller than size", "type": "value"}])

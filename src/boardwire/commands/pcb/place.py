@@ -1,5 +1,7 @@
 """pcb.autoplace and pcb.scorePlacement: placing footprints with boardwire's placer
-(`layout.place`, through `layout.place_board`) and judging a placement."""
+(`layout.place`, through `layout.place_board`) and judging a placement. Trial routes
+(``route_trials``) go through the router seam (`layout.route_board.route`), with
+pcb.autoroute's options (`RouteOptions`) but ``route_engine`` and ``time_limit``."""
 
 from __future__ import annotations
 
@@ -11,10 +13,12 @@ from pydantic import Field
 from ...errors import InvalidArgs
 from ...layout.place import Options, OutOfTime
 from ...layout.place_board import NoRegion, Pin, judge, run
+from ...layout.route import engines
+from ...layout.route_board import route
 from ...registry import Context, command
 from ...services.rules import session_rules
 from ..common import Args, Coord, DocArgs, EditArgs, Name, Result, nm, not_empty, pt
-from .route import no_copper, trial_route
+from .args import no_copper
 
 Edge = Literal["left", "right", "top", "bottom"]
 Area = Annotated[list[Coord] | None, Field(None, min_length=4, max_length=4, description="[x1,y1,x2,y2]")]
@@ -40,6 +44,7 @@ class AutoplaceArgs(EditArgs):
     seed: int = Field(0, ge=0, le=2**31 - 1)
     time_limit: float = Field(60, gt=0, le=3600, description="s; per trial too")
     route_trials: int = Field(0, ge=0, le=5)
+    route_engine: engines.EngineName = engines.DEFAULT
 
 
 def _area(area) -> tuple[int, int, int, int] | None:
@@ -65,7 +70,7 @@ def _check_refs(board, refs, loc: str) -> None:
 
 
 @command("pcb.autoplace", kind="edit", args=AutoplaceArgs, result=Result, long=True, units="mm, degrees, seconds",
-         examples=({"path": "board.kicad_pcb", "seed": 1, "edges": {"J1": "left"}},
+         examples=({"path": "board.kicad_pcb", "edges": {"J1": "left"}},
                    {"path": "board.kicad_pcb", "pinned": {"U1": {"at": [50, 40], "angle": 90}}, "allow_back": True}))
 def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
     """Place footprints at quarter turns in the outline: no courtyard overlaps, short ratsnest, sheets together, decoupling caps by their IC, connectors on chosen edges, pinned poses kept; trials move parts at failed connections. Same seed, same result."""
@@ -98,9 +103,11 @@ def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
                    progress=lambda f, msg: ctx.progress(0.02 + share * f, msg))
 
     def trial(k: int):
+        # pcb.autoroute's defaults on every net and copper layer; nothing written
         lo = 0.02 + share * (1 + 4 * k)
-        return trial_route(ctx, od, a.time_limit,
-                           lambda f, msg: ctx.progress(lo + 4 * share * f, f"trial route {k + 1}: {msg}"))
+        options = engines.RouteOptions(engine=a.route_engine, time_limit=a.time_limit)
+        return route(board, rules, options,
+                     lambda f, msg: ctx.progress(lo + 4 * share * f, f"trial route {k + 1}: {msg}"))[1]
 
     try:
         bp, result, moved, legends, trials = run(

@@ -1,10 +1,14 @@
 """pcb.autoroute, pcb.exportDsn, pcb.importSes: routing a board, ours or another
-router's (Specctra DSN out, SES in)."""
+router's (Specctra DSN out, SES in).
+
+pcb.autoroute routes through the router seam (`layout.route.engines`): the engine its
+``engine`` argument names, with the options every router caller shares
+(`RouteOptions`), the board's rules as the DRC resolves them
+(`services.rules.session_rules`), and the seam's check of the result."""
 
 from __future__ import annotations
 
 import math
-from typing import Annotated
 
 from pydantic import Field
 from shapely.geometry import Point
@@ -14,57 +18,32 @@ from ...geometry import geometry_of
 from ...kicad.pcbnew import pcbnew_python
 from ...kicad.snapshot import snapshot
 from ...kicad.specctra import export_dsn, import_ses, ses_nets
-from ...layout.route import Options, route
+from ...layout.route import engines
+from ...layout.route.engines import RouteOptions
 from ...layout.route_board import apply_result, build_problem
 from ...registry import Context, command
 from ...registry.roles import InputPath, OutputPath
-from ...services.rules import design_rules
+from ...services.rules import session_rules
 from ..common import Coord, DocArgs, EditArgs, Name, Result, mm, nm, not_empty
+from .args import no_copper
 
 
-class AutorouteArgs(EditArgs):
+class AutorouteArgs(RouteOptions, EditArgs):
     nets: list[Name] | None = Field(None, max_length=100_000)
     netclasses: list[Name] | None = Field(None, max_length=10_000)
     area: list[Coord] | None = Field(None, min_length=4, max_length=4, description="[x1,y1,x2,y2]: pads inside")
     layers: list[Name] | None = None
-    time_limit: float = Field(120, gt=0, le=3600, description="s")
-    effort: Annotated[int, Field(ge=1, le=3)] = 2
-    via_cost: float = Field(2.0, ge=0, le=100, description="mm of track")
-    seed: int = Field(0, ge=0, le=2**31 - 1)
     refill_zones: bool = True
-
-
-# KiCad 5 kept net classes in the board file, under other names
-_V5_KEYS = {"clearance": "clearance", "trace_width": "track_width", "via_dia": "via_diameter",
-            "via_drill": "via_drill"}
-
-
-def _classes(ctx: Context, od):
-    """``net -> class`` from the project file (the session's copy when open); for a
-    KiCad 5 board without one, from the board's own ``net_class`` lists (as KiCad
-    imports them)."""
-    pro = ctx.session.project_file(od, ".kicad_pro")
-    by_project = pro.net_class if pro is not None else (lambda net: {})
-    if pro is not None and pro.net_classes:
-        return by_project
-    rows = [r for r in od.doc.net_classes if "nets" in r or r.get("name") == "Default"]
-    if not rows:
-        return by_project
-    classes = {r["name"]: {"name": r["name"], **{_V5_KEYS[k]: v for k, v in r.items() if k in _V5_KEYS}}
-               for r in rows}
-    member = {net: r["name"] for r in rows for net in r.get("nets", [])}
-    return lambda net: classes.get(member.get(net, "Default"), classes.get("Default", {}))
 
 
 @command("pcb.autoroute", kind="edit", args=AutorouteArgs, result=Result, long=True, units="mm, seconds",
          examples=({"path": "board.kicad_pcb", "seed": 1},
                    {"path": "board.kicad_pcb", "nets": ["SDA", "SCL"], "layers": ["F.Cu", "B.Cu"], "seed": 1}))
 def autoroute(ctx: Context, a: AutorouteArgs) -> dict:
-    """Route unrouted connections with net-class widths, clearances and vias, 0/45/90 degrees, each item checked; zones refilled; same seed, same result. Gives routed/total, unrouted and why, vias, length."""
+    """Route unrouted connections with net-class widths, clearances and vias, 0/45/90 degrees, each item checked; zones refilled; same seed, same result."""
     od = ctx.session.get(a.path, "board", ctx.actor)
     board = od.doc
-    lookup = _classes(ctx, od)
-    rules = design_rules(ctx, od)
+    rules = session_rules(ctx, od)
     copper = board.copper_layers
     no_copper(copper)
     for loc, values in (("nets", a.nets), ("netclasses", a.netclasses), ("layers", a.layers)):
@@ -84,7 +63,7 @@ def autoroute(ctx: Context, a: AutorouteArgs) -> dict:
             raise InvalidArgs(f"no net {', '.join(map(repr, unknown[:5]))} on the board",
                               errors=[{"loc": "nets", "msg": "unknown net", "type": "value"}])
     if a.netclasses:
-        class_of = {n.name: (lookup(n.name).get("name") or "Default") for n in board.nets if n.name}
+        class_of = {n.name: rules.netclass(n.name).name for n in board.nets if n.name}
         known = set(class_of.values()) | {"Default"}
         wanted = {c.lower() for c in a.netclasses}  # net class names match regardless of case
         missing = sorted(c for c in a.netclasses if c.lower() in wanted - {k.lower() for k in known})
@@ -111,12 +90,11 @@ def autoroute(ctx: Context, a: AutorouteArgs) -> dict:
     area = tuple(nm(v) for v in a.area) if a.area is not None else None
     ctx.progress(0.0, "reading the board")
     layers = list(dict.fromkeys(a.layers)) if a.layers else None  # a layer named twice is the layer
-    bp = build_problem(board, lookup, rules, nets=nets, layers=layers, area=area)
+    bp = build_problem(board, rules, nets=nets, layers=layers, area=area)
     ctx.progress(0.02, f"routing {len(bp.problem.nets)} nets")
     span = 0.9 if has_zones and a.refill_zones else 0.97
-    opts = Options(time_limit=a.time_limit, effort=a.effort, via_cost=a.via_cost, seed=a.seed,
-                   progress=lambda f, msg: ctx.progress(0.02 + span * f, msg))
-    result = route(bp.problem, opts)
+    options = RouteOptions(**{k: getattr(a, k) for k in RouteOptions.model_fields})
+    result = engines.run(bp.problem, options, lambda f, msg: ctx.progress(0.02 + span * f, msg))
     ids = apply_result(board, bp, result, a.seed)
     ctx.created(*ids)
     if has_zones and a.refill_zones and ids:
@@ -128,29 +106,25 @@ def autoroute(ctx: Context, a: AutorouteArgs) -> dict:
     pct = 100.0 * result.routed / result.total if result.total else 100.0
     unrouted = [{"net": u.net, "between": list(u.between), "reason": u.reason} for u in result.unrouted]
     empty = " (no unrouted connection has all its pads inside the area)" if area is not None and not result.total else ""
+    flagged = f"; {len(result.violations)} items failed the router's check" if result.violations else ""
     return {"summary": f"routed {result.routed}/{result.total} connections ({pct:.1f}%){empty}, "
                        f"{len(result.tracks)} segments, {len(result.vias)} vias, "
-                       f"{mm(result.length):.1f} mm in {result.seconds:.1f} s",
+                       f"{mm(result.length):.1f} mm in {result.seconds:.1f} s{flagged}",
             "routed": result.routed, "total": result.total, "completion": round(pct, 2),
             "unrouted": unrouted[:200], "segments": len(result.tracks), "vias": len(result.vias),
             "length": round(mm(result.length), 3), "seconds": round(result.seconds, 2),
-            "pitch": mm(result.pitch)}
+            "pitch": mm(result.pitch), "engine": result.engine,
+            "violations": [_violation(result, v) for v in result.violations[:200]]}
 
 
-def trial_route(ctx: Context, od, time_limit: float, progress=None):
-    """Route the board of ``od`` as `pcb.autoroute` would with its defaults (every
-    net, every copper layer, seed 0) and give the engine's `layout.route.Result`
-    without writing it: a trial, for `pcb.autoplace`'s ``route_trials``."""
-    bp = build_problem(od.doc, _classes(ctx, od), design_rules(ctx, od))
-    return route(bp.problem, Options(time_limit=time_limit, progress=progress))
-
-
-def no_copper(copper) -> None:
-    """Refuse a board without copper layers (no ``layers`` table: a bare
-    ``(kicad_pcb)``), which nothing can route and KiCad's exporter crashes on."""
-    if not copper:
-        raise InvalidArgs("the board has no copper layers (its layers table is missing or empty)",
-                          hint="Open or create a board from KiCad (project.new), which writes its layers.")
+def _violation(result, v) -> dict:
+    """A violation the seam's check found, with the item's place (mm)."""
+    if v.kind == "track":
+        t = result.tracks[v.index]
+        where = {"start": [mm(c) for c in t.start], "end": [mm(c) for c in t.end]}
+    else:
+        where = {"at": [mm(c) for c in result.vias[v.index].at]}
+    return {"kind": v.kind, "net": v.net, "reason": v.reason, **where}
 
 
 class DsnArgs(DocArgs):

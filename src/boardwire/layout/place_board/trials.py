@@ -2,9 +2,10 @@
 the connections the trial left unrouted (`layout.place.rework`), route again, and
 keep the placement whose trial routed most.
 
-The router is the caller's (``trial``): this module only writes poses and reads what
+The router is the caller's (``trial``; pcb.autoplace routes through the router seam,
+`layout.route_board.route`): this module only writes poses and reads what
 a trial reports (``routed``, ``total``, ``unrouted`` items with ``net`` and
-``between``, two pad labels "REF-PAD", as `layout.route.Result` gives them). The
+``between``, two pad labels "REF-PAD", as the seam's `layout.route.Result` gives them). The
 trials' tracks are never written; the board gets the kept placement only.
 """
 

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include <time.h>
 
 /* Directions counter-clockwise from +x: E, NE, N, NW, W, SW, S, SE (grid y grows down:
  * "N" is -y). */
@@ -80,24 +81,37 @@ static int get_buf(PyObject *o, Py_buffer *b, int writable, Py_ssize_t need, con
  *        net, sources, source_costs, costs, pref) -> (cost, [nodes]) or None
  * dims = (L, H, W); window = (x0, y0, x1, y1) inclusive; masks = (planar layer mask,
  * via landing layer mask); costs = (step, diag, via, bend, ripup, gen, tgen,
- * max_expand, heuristic weight percent, pref penalty percent); pref: bytes, one per
+ * deadline, heuristic weight percent, pref penalty percent); pref: bytes, one per
  * layer (0 none, 1 horizontal preferred, 2 vertical preferred). ripup 0: nodes covered
  * by other nets' routes are blocked; > 0: they cost that much more. via < 0: no vias.
+ * deadline: seconds on the monotonic clock (CLOCK_MONOTONIC, Python's time.monotonic
+ * on Linux), <= 0 for none; the search gives None at once when it has passed, and
+ * stops with None when it passes (checked every DEADLINE_EVERY expansions).
  * No path: None, or False when the search never met the window's edge (every node it
  * could reach lies inside the window: a larger window finds no path either).
  */
+#define DEADLINE_EVERY 1024
+
+static double monotonic_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 static PyObject *search(PyObject *self, PyObject *args) {
     PyObject *o[9], *srcs, *scost, *pref_o;
     int L, H, W, x0, y0, x1, y1, net;
     long long lmask, vmask;
     int step, diag, via, bend, ripup, gen, tgen, hweight, prefpen;
-    long long max_expand;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOO(iii)(iiii)(LL)iOO(iiiiiiiLii)O",
+    double deadline;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOO(iii)(iiii)(LL)iOO(iiiiiiidii)O",
                           &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &o[6], &o[7], &o[8],
                           &L, &H, &W, &x0, &y0, &x1, &y1, &lmask, &vmask, &net, &srcs, &scost,
-                          &step, &diag, &via, &bend, &ripup, &gen, &tgen, &max_expand,
+                          &step, &diag, &via, &bend, &ripup, &gen, &tgen, &deadline,
                           &hweight, &prefpen, &pref_o))
         return NULL;
+    if (deadline > 0 && monotonic_s() > deadline)
+        Py_RETURN_NONE;  /* out of time before it starts */
     Py_ssize_t N = (Py_ssize_t)L * H * W, C = (Py_ssize_t)H * W;
     Py_buffer b[12];
     const char *names[9] = {"fixed", "occ", "vfixed", "vocc", "hist", "target", "g", "stamp", "move"};
@@ -124,6 +138,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
         int found = -1;
         int32_t found_g = 0;
         long long expanded = 0;
+        int timed_out = 0;
         /* the heuristic: octile distance to the targets' bounding box */
         int tx0 = W, ty0 = H, tx1 = -1, ty1 = -1;
         Py_BEGIN_ALLOW_THREADS
@@ -166,7 +181,10 @@ static PyObject *search(PyObject *self, PyObject *args) {
             int32_t n = e.n;
             if (e.g != g[n]) continue;  /* a stale entry */
             if (target[n] == tgen) { found = n; found_g = e.g; break; }
-            if (max_expand > 0 && ++expanded > max_expand) break;
+            if (deadline > 0 && ++expanded % DEADLINE_EVERY == 0 && monotonic_s() > deadline) {
+                timed_out = 1;
+                break;
+            }
             int l = (int)(n / C), cell = (int)(n % C), y = cell / W, x = cell % W;
             uint8_t came = move[n];
             if (lmask >> l & 1) {
@@ -239,7 +257,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
             for (int i = 0; i < got; i++) PyBuffer_Release(&b[i]);
             /* False: every node reachable was expanded and none lay past the window,
              * so no larger window can find a path either */
-            if (!clipped && !(max_expand > 0 && expanded > max_expand)) Py_RETURN_FALSE;
+            if (!clipped && !timed_out) Py_RETURN_FALSE;
             Py_RETURN_NONE;
         }
         PyObject *path = PyList_New(0);

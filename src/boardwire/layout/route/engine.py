@@ -10,7 +10,12 @@ route collides with are ripped up and queued again; then the nets still missing
 connections are routed through the others once more, one at a time, each change kept
 unless it leaves more missing (`repair`). Every segment and via is checked
 exactly (`verify.Checker`) before it is kept. The same problem, options and seed give
-the same result; only the time limit (a safety net) depends on the machine.
+the same result; only the time limit (a safety net) depends on the machine: the
+compiled search itself stops when it passes (its deadline).
+
+This is the engine "builtin" of the router seam (`engines`); `Options` are its own
+settings. Negotiation (`negotiate`) and the rip-up and reroute (`repair`) drive a
+`Router` through its public methods.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ from __future__ import annotations
 import math
 import random
 import time
+from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 from shapely.geometry import Point
@@ -26,7 +33,7 @@ from shapely.ops import nearest_points
 from . import maze
 from .grid import DIAG, STEP, Grid
 from .paths import Access, path_geometry, piece_access, split_at_tee
-from .problem import Net, Options, Problem, Result, Track, Unrouted, Via
+from .problem import Net, Problem, Result, Track, Unrouted, Via
 from .profiles import Profile, build_fixed, stamp_routes
 from .negotiate import negotiate
 from .repair import LAST_SHARE, repair
@@ -36,6 +43,22 @@ BEND = 6
 PREF_PENALTY = 25  # percent more for a step against a layer's preferred direction
 HEURISTIC = 110  # percent: a slightly greedy A*
 HIST_STEP = STEP * 2  # history cost added where a route collides (negotiated congestion)
+
+
+@dataclass
+class Options:
+    """The built-in router's settings. ``time_limit`` s; ``effort`` 1 (fast) to 3
+    (thorough: finer grid, more rip-up rounds); ``via_cost``: a via costs as much as
+    this much track (mm; at least one grid step's); ``seed``: the same seed gives the
+    same result; ``pitch``: grid step (nm), None to choose from the rules.
+    ``progress(fraction, message)`` is called between nets and may raise to cancel."""
+
+    time_limit: float = 120.0
+    effort: int = 2
+    via_cost: float = 2.0
+    seed: int = 0
+    pitch: int | None = None
+    progress: Callable[[float, str], None] | None = None
 
 
 def choose_pitch(problem: Problem, effort: int) -> tuple[int, tuple[int, int]]:
@@ -62,8 +85,13 @@ def choose_pitch(problem: Problem, effort: int) -> tuple[int, tuple[int, int]]:
 
 
 class Router:
+    """One routing of ``problem``: `run` routes it all. Negotiation (`negotiate`) and
+    repair (`repair`) work on its state through `route_net`, `rip`, `snapshot`,
+    `restore`, `access`, `missing`, `out_of_time` and `report`."""
+
     def __init__(self, problem: Problem, options: Options):
         self.t0 = time.monotonic()
+        self.deadline = self.t0 + options.time_limit  # the compiled search stops there too
         self.p = problem
         self.o = options
         self.rng = random.Random(options.seed)
@@ -93,7 +121,7 @@ class Router:
         # hole): 23 of pic_programmer's 125 connections were left unrouted
         self.via_cost = max(STEP, int(options.via_cost * 1e6 / pitch * STEP))
         self.placed: dict[int, list] = {}  # net id -> [(kind, geom, layer)]
-        self.access: dict[int, list[Access]] = {}
+        self.accesses: dict[int, list[Access]] = {}
         self.unrouted: dict[int, list[Unrouted]] = {}
         self.ends: dict[tuple[int, int], tuple[str, str]] = {}
         self.searches = 0
@@ -109,9 +137,10 @@ class Router:
 
     # -- access nodes ----------------------------------------------------------------
 
-    def _access(self, net: Net) -> list[Access]:
-        if net.id in self.access:
-            return self.access[net.id]
+    def access(self, net: Net) -> list[Access]:
+        """Per cluster of ``net``, where a route may start or end on it (kept)."""
+        if net.id in self.accesses:
+            return self.accesses[net.id]
         prof = self.profiles[net.rule]
         layers = set(self.p.routable)
 
@@ -135,7 +164,7 @@ class Router:
                        if p.kind != "plane"]
             out.append(Access(nodes.astype(np.int32), costs.astype(np.int32), stubs, anchors,
                               [p.label for p in cluster]))
-        self.access[net.id] = out
+        self.accesses[net.id] = out
         return out
 
     # -- one net ---------------------------------------------------------------------
@@ -145,7 +174,7 @@ class Router:
         collided with). Placed routes of other nets are walls (ripup 0) or passable at
         that extra cost; the nets crossed are ripped up, or with ``overlap`` left in
         place (negotiation resolves the collision later)."""
-        acc = self._access(net)
+        acc = self.access(net)
         prof = self.profiles[net.rule]
         grid = self.grid
         first = max(range(len(acc)), key=lambda i: (len(acc[i].nodes), -i))
@@ -194,6 +223,8 @@ class Router:
                     if found is None:
                         why = ("no path (blocked by other copper, keep-outs or the board edge)"
                                if ripup else "no path around the routes placed so far")
+                        if self.out_of_time():
+                            why = "the time limit was reached during its search"
                         break
                     path = found
                     runs, vias = path_geometry(grid, path, src.stubs.get(path[0]), stubs.get(path[-1]))
@@ -309,7 +340,7 @@ class Router:
             res = maze.search(prof.fixed, prof.occ, prof.vfixed, prof.vocc, self.hist, self.target,
                               self.g, self.stamp, self.move, (grid.L, grid.H, grid.W), win,
                               (self.lmask, self.vmask), net.id, src.nodes, src.costs,
-                              (STEP, DIAG, self.via_cost, BEND, ripup, self.gen, self.tgen, 0,
+                              (STEP, DIAG, self.via_cost, BEND, ripup, self.gen, self.tgen, self.deadline,
                                HEURISTIC, PREF_PENALTY), self.pref)
             if res:
                 return res[1]
@@ -350,20 +381,21 @@ class Router:
     def _all_unrouted(self, net: Net, why: str) -> None:
         """Every connection of ``net`` unrouted, for ``why``."""
         self.unrouted[net.id] = [Unrouted(net.name, self._ends(net, i), why)
-                                 for i in range(1, len(self._access(net)))]
+                                 for i in range(1, len(self.access(net)))]
 
     def _ends(self, net: Net, j: int) -> tuple[str, str]:
         """The labels naming connection ``j`` of ``net``: its cluster's first pad and
         the nearest pad of another cluster (kept: a net is ripped up many times)."""
         key = (net.id, j)
         if key not in self.ends:
-            acc = self._access(net)
+            acc = self.access(net)
             self.ends[key] = (acc[j].labels[0] if acc[j].labels else "?", _nearest_label(acc, j))
         return self.ends[key]
 
     # -- all nets --------------------------------------------------------------------
 
-    def _out_of_time(self, share: float = 1.0) -> bool:
+    def out_of_time(self, share: float = 1.0) -> bool:
+        """Whether ``share`` of the time limit is spent."""
         return time.monotonic() - self.t0 > self.o.time_limit * share
 
     def run(self) -> Result:
@@ -375,22 +407,33 @@ class Router:
         done = 0
         failed: list[int] = []
         for net in order:
-            self._progress(done, total, f"routing {net.name}")
-            if self._out_of_time():
+            self.report(done, total, f"routing {net.name}")
+            if self.out_of_time():
                 self._all_unrouted(net, "not tried: the time limit was reached first")
                 continue
             bad, _ = self.route_net(net, 0)
             if bad:
                 failed.append(net.id)
             done += len(net.clusters) - 1
-        negotiate(self, failed, total)
-        repair(self, LAST_SHARE)
+        self.negotiate(failed, total)
+        self.repair(LAST_SHARE)
         return self._result(total)
 
-    def _missing(self) -> int:
+    def negotiate(self, failed: list[int], total: int) -> None:
+        """Negotiated congestion from the nets ``failed`` in the first pass
+        (`negotiate.negotiate`); its statistics kept in ``negotiation``."""
+        self.negotiation = negotiate(self, failed, total)
+
+    def repair(self, share: float) -> None:
+        """Rip-up and reroute of the nets still missing connections, until ``share`` of
+        the time limit (`repair.repair`); its statistics kept in ``repaired``."""
+        self.repaired = repair(self, share)
+
+    def missing(self) -> int:
+        """Connections missing now."""
         return sum(len(v) for v in self.unrouted.values())
 
-    def _progress(self, done: int, total: int, msg: str) -> None:
+    def report(self, done: int, total: int, msg: str) -> None:
         """Report progress (never backwards: rip-up may undo connections) and let the
         caller cancel."""
         self._shown = max(getattr(self, "_shown", 0.0), done / total if total else 1.0)

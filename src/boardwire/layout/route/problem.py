@@ -1,7 +1,9 @@
 """What the router takes and gives: a routing problem in, tracks and vias out.
 
-Plain data, no documents: `boardwire.layout.route_board` builds a `Problem` from a
-board and writes a `Result` back. Lengths are integer nanometres (KiCad's internal
+Plain data, no documents, and no engine's settings: the neutral terms of the router
+seam (`engines`): every engine takes a `Problem` and gives a `Result`.
+`boardwire.layout.route_board` builds a `Problem` from a board and writes a `Result`
+back. Lengths are integer nanometres (KiCad's internal
 unit), shapes are shapely geometries in nanometres, layers are indices into
 `Problem.layers` (copper layers front to back, KiCad's names).
 """
@@ -9,7 +11,6 @@ unit), shapes are shapely geometries in nanometres, layers are indices into
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
 
 
 @dataclass(frozen=True)
@@ -113,22 +114,6 @@ class Problem:
 
 
 @dataclass
-class Options:
-    """How hard to try. ``time_limit`` s; ``effort`` 1 (fast) to 3 (thorough: finer
-    grid, more rip-up rounds); ``via_cost``: a via costs as much as this much track
-    (mm; at least one grid step's); ``seed``: the same seed gives the same result; ``pitch``: grid step (nm),
-    None to choose from the rules. ``progress(fraction, message)`` is called between
-    nets and may raise to cancel."""
-
-    time_limit: float = 120.0
-    effort: int = 2
-    via_cost: float = 2.0
-    seed: int = 0
-    pitch: int | None = None
-    progress: Callable[[float, str], None] | None = None
-
-
-@dataclass
 class Track:
     start: tuple[int, int]
     end: tuple[int, int]
@@ -153,7 +138,24 @@ class Unrouted:
 
 
 @dataclass
+class Violation:
+    """What the check of a result (`verify.check_result`) found wrong with one of its
+    items: ``kind`` "track" or "via", its index in the result's ``tracks`` or
+    ``vias``, its net's name ("" for a net id the problem does not have) and why."""
+
+    kind: str
+    index: int
+    net: str
+    reason: str
+
+
+@dataclass
 class Result:
+    """What an engine gives: new ``tracks`` and ``vias``, connections ``routed`` of
+    ``total`` and the ``unrouted`` ones, seconds, the grid ``pitch`` (nm; 0 for an
+    engine without a grid) and its own ``stats``. The seam (`engines.run`) sets
+    ``engine`` (its name) and ``violations`` (what its check found)."""
+
     tracks: list[Track]
     vias: list[Via]
     total: int  # connections to make (KiCad's unconnected count before)
@@ -162,6 +164,8 @@ class Result:
     seconds: float
     pitch: int
     stats: dict = field(default_factory=dict)
+    engine: str = ""
+    violations: list[Violation] = field(default_factory=list)
 
     @property
     def length(self) -> int:

@@ -6,6 +6,9 @@ pad, hole and drawing shapes), the board edge, keep-outs, and the routes already
 placed (closed-form segment distances), with the clearance KiCad's DRC applies: the
 larger of both items' clearances and the board minimum, plus `SAFETY`; holes keep the
 board's hole-to-hole distance from every other hole, whatever their nets.
+
+`check_result` runs the same checks on a whole result, whatever engine made it: the
+gate of the router seam (`engines.run`).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import shapely
 from shapely.geometry import LineString, Point
 
 from . import maze
-from .problem import Problem
+from .problem import Problem, Result, Violation
 
 SAFETY = 5_000  # nm beyond each rule: shapely's round shapes are polygons inside the curve
 BUCKET = 2_000_000  # nm: the spatial hash of placed routes
@@ -201,3 +204,43 @@ def _dist(kind, geom, okind, ogeom) -> float:
     a = geom if kind == "track" else (geom[0], geom[0])
     b = ogeom if okind == "track" else (ogeom[0], ogeom[0])
     return seg_dist(a[0], a[1], b[0], b[1])
+
+
+def check_result(problem: Problem, result: Result) -> list[Violation]:
+    """Every track and via of ``result`` checked against ``problem`` as the built-in
+    router checks its own before keeping them (`Checker`): a net of the problem, a
+    routable layer (tracks), clear of the fixed world (obstacles, holes, keep-outs, the
+    board edge) and of the result's other items of other nets, with the clearance
+    KiCad's DRC applies (the larger of both nets' classes and the board minimum, plus
+    `SAFETY`); vias keep hole to hole from every hole, their own net's vias included.
+    Each pair of new items is measured once (an item against those before it). Returns
+    the violations found, in the order of ``result.tracks`` then ``result.vias``."""
+    nets = {n.id: n for n in problem.nets}
+    routable = set(problem.routable)
+    checker = Checker(problem)
+    out: list[Violation] = []
+    items = [("track", i, t) for i, t in enumerate(result.tracks)] + \
+        [("via", i, v) for i, v in enumerate(result.vias)]
+    for kind, i, item in items:
+        net = nets.get(item.net)
+        if net is None:
+            out.append(Violation(kind, i, "", f"net id {item.net} is not a net of the problem"))
+            continue
+        clear = net.rule.clearance
+        if kind == "track":
+            if item.layer not in routable:
+                out.append(Violation(kind, i, net.name, f"on layer {item.layer}, not one routed"))
+                continue
+            geom, size, drill, layer = (item.start, item.end), item.width, 0, item.layer
+            fixed_ok = checker.track_ok(item.start, item.end, size, layer, item.net, clear)
+        else:
+            geom, size, drill, layer = (item.at,), item.diameter, item.drill, -1
+            fixed_ok = checker.via_ok(item.at, size, drill, item.net, clear)
+        if not fixed_ok:
+            out.append(Violation(kind, i, net.name, "too close to copper, a hole, a keep-out or the board edge"))
+        hit = checker.conflicts(item.net, kind, geom, size, clear, drill, layer)
+        if hit:
+            names = ", ".join(sorted(nets[n].name if n in nets else str(n) for n in hit))
+            out.append(Violation(kind, i, net.name, f"too close to the new copper of {names}"))
+        checker.add(item.net, kind, geom, size, clear, drill, layer)
+    return out

@@ -5,22 +5,21 @@ documents) and a KiCad board. It reads:
 
 - copper and connectivity from `boardwire.netlist.copper` (pads of every shape,
   tracks, vias, clusters of connected copper);
-- net classes through a ``netclass_of(net name) -> dict`` the caller passes (the
-  project file's classes and patterns, as `commands.project_rules.netclass_of` reads
-  them) and the board's design rules as the project's ``board.design_settings.rules``
-  dict (KiCad's keys, mm);
+- the board's rules as the DRC resolves them (`geometry.rules.Rules`: net classes with
+  their patterns and assignments, the board setup constraints of the project or of a
+  KiCad 5 board, KiCad 9's defaults), turned into the router's own `route.problem.Rules`
+  and `NetRule` (nm) by `router_rules` and `net_rule`;
 - the board outline (Edge.Cuts), copper drawings and text, pad and via holes, local
   clearances and keep-out rule areas from the document views.
 
-When `boardwire.geometry` (the board's copper geometry model) lands, this package is
-the only code to switch over.
+`route` builds the problem and runs a routing engine on it through the seam
+(`layout.route.engines`); `apply_result` writes a result into the board.
 """
 
 from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from typing import Callable
 
 import shapely
 from shapely.geometry import LineString, Point, Polygon
@@ -28,15 +27,11 @@ from shapely.geometry import LineString, Point, Polygon
 from ...documents.board import Board, Zone
 from ...documents.views import View
 from ...geometry.items import copper_order
+from ...geometry.rules import Rules as BoardRules
 from ...netlist.copper import connectivity
+from ..route import engines
 from ..route.problem import Net, NetRule, Obstacle, Piece, Plane, Problem, Result, Rules
 from .shapes import MM, _nm, copper_art, edge_lines, hole_of, keepouts, local_clearance, outline_of
-
-# KiCad 9's defaults for rules a project file leaves out (pcbnew's board design settings)
-DEFAULT_RULES = {"min_clearance": 0.0, "min_copper_edge_clearance": 0.5, "min_hole_to_hole": 0.25,
-                 "min_hole_clearance": 0.25, "min_track_width": 0.0, "min_via_diameter": 0.5,
-                 "min_through_hole_diameter": 0.3, "min_via_annular_width": 0.1}
-DEFAULT_CLASS = {"clearance": 0.2, "track_width": 0.2, "via_diameter": 0.6, "via_drill": 0.3}
 
 
 @dataclass
@@ -46,28 +41,35 @@ class BoardProblem:
     layer_names: list[str]
 
 
-def net_rule(cls: dict, rules: dict) -> NetRule:
-    """A net class (project file keys, mm) within the board's minimums, in nm."""
-    def get(key):
-        v = cls.get(key)
-        return DEFAULT_CLASS[key] if v is None else v
+def net_rule(rules: BoardRules, net: str) -> NetRule:
+    """What ``net`` gets from its net class (`BoardRules.effective`: values it does not
+    set come from the Default class) within the board's minimums (track width, through
+    hole, via diameter, via annular ring), in nm. Raises KeyError for rules without
+    those minimums (`geometry.rules.build_rules` always sets them)."""
+    nc, v = rules.effective(net), rules.values
+    width = max(nc.track_width, v["min_track_width"])
+    drill = max(nc.via_drill, v["min_through_hole_diameter"])
+    dia = max(nc.via_diameter, v["min_via_diameter"], drill + 2 * v["min_via_annular_width"])
+    return NetRule(width, nc.clearance, dia, drill)
 
-    width = max(get("track_width"), rules["min_track_width"])
-    drill = max(get("via_drill"), rules["min_through_hole_diameter"])
-    dia = max(get("via_diameter"), rules["min_via_diameter"], drill + 2 * rules["min_via_annular_width"])
-    return NetRule(_nm(width), _nm(get("clearance")), _nm(dia), _nm(drill))
+
+def router_rules(rules: BoardRules) -> Rules:
+    """The board setup constraints the router honours, from the board's rules (nm)."""
+    v = rules.values
+    return Rules(v["min_clearance"], v["min_copper_edge_clearance"], v["min_hole_to_hole"],
+                 v["min_hole_clearance"])
 
 
-def build_problem(board: Board, netclass_of: Callable[[str], dict], design_rules: dict, *,
+def build_problem(board: Board, board_rules: BoardRules, *,
                   nets: set[str] | None = None, layers: list[str] | None = None,
                   area: tuple[int, int, int, int] | None = None) -> BoardProblem:
-    """The routing problem of ``board``: its unrouted connections (only ``nets``, or
-    only connections with every pad inside ``area`` (x0, y0, x1, y1 nm), when given),
+    """The routing problem of ``board`` under ``board_rules`` (`geometry.rules.Rules`, as
+    `services.rules.session_rules` gives them): its unrouted connections (only ``nets``,
+    or only connections with every pad inside ``area`` (x0, y0, x1, y1 nm), when given),
     routed on ``layers`` (default: every copper layer but inner planes).
 
     Zones: their fills are redrawn after routing, so they are neither obstacles nor
     connections, except on planes (`plane_zones`), which a via reaches."""
-    rules_mm = {**DEFAULT_RULES, **{k: v for k, v in design_rules.items() if v is not None}}
     copper = copper_order(board.layers)
     layer_index = {name: i for i, name in enumerate(copper)}
     outline = outline_of(board)
@@ -78,13 +80,12 @@ def build_problem(board: Board, netclass_of: Callable[[str], dict], design_rules
     planes = plane_zones(board, copper, outline)
     default = [n for n in copper if n not in {z.layer for z in planes}]
     routable = tuple(layer_index[n] for n in (layers or default) if n in layer_index)
-    rules = Rules(_nm(rules_mm["min_clearance"]), _nm(rules_mm["min_copper_edge_clearance"]),
-                  _nm(rules_mm["min_hole_to_hole"]), _nm(rules_mm["min_hole_clearance"]))
+    rules = router_rules(board_rules)
     class_cache: dict[str, NetRule] = {}
 
     def rule_of(net: str) -> NetRule:
         if net not in class_cache:
-            class_cache[net] = net_rule(netclass_of(net) or {}, rules_mm)
+            class_cache[net] = net_rule(board_rules, net)
         return class_cache[net]
 
     conn = connectivity(_without_zones(board))
@@ -250,6 +251,16 @@ def _inside(p: Piece, area) -> bool:
     return area[0] <= x <= area[2] and area[1] <= y <= area[3]
 
 
+def route(board: Board, board_rules: BoardRules, options: engines.RouteOptions | None = None,
+          progress=None, **kw) -> tuple[BoardProblem, Result]:
+    """Route ``board`` under ``board_rules`` with the engine ``options`` names
+    (`engines.run`: its result checked by the gate) and write nothing: the problem
+    (`build_problem`; ``kw``: its ``nets``, ``layers``, ``area``) and the result.
+    ``progress(fraction, message)`` may raise to cancel."""
+    bp = build_problem(board, board_rules, **kw)
+    return bp, engines.run(bp.problem, options, progress)
+
+
 def apply_result(board: Board, bp: BoardProblem, result: Result, seed: int = 0) -> list[str]:
     """Add the result's tracks and vias to the board (KiCad's formatting, through the
     document's edit primitives); returns the new items' ids. The ids are derived from
@@ -274,4 +285,4 @@ def apply_result(board: Board, bp: BoardProblem, result: Result, seed: int = 0) 
 _ID_SPACE = uuid.UUID("6f1d3c2a-5b7e-4e51-9a53-2d0c8e1b7a41")  # boardwire's router
 
 
-__all__ = ["BoardProblem", "build_problem", "apply_result", "outline_of", "net_rule"]
+__all__ = ["BoardProblem", "build_problem", "route", "apply_result", "outline_of", "net_rule", "router_rules"]
