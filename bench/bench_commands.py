@@ -18,7 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from boardwire.registry import REGISTRY, Context
+from boardwire.commands import REGISTRY
+from boardwire.registry import Context
 from boardwire.session import Session
 
 DEFAULT = Path("/usr/share/kicad/demos/video/video.kicad_pcb")

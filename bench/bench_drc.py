@@ -20,7 +20,7 @@ Default boards: KiCad's video demo (5.8 MB) and four other demos. For each board
 
 Incremental: the board is opened in a session and --edits times a via is moved (pcb.move
 by 0.1 mm, through the registry as every door calls it); timed is the work the edit
-hook adds (drc_feedback.new_violations: the geometry re-read of what the edit touched and
+hook adds (checks.feedback.new_violations: the geometry re-read of what the edit touched and
 the before/after check of those items), and the whole pcb.move call with the hook. Prints a
 Markdown table.
 """
@@ -106,7 +106,8 @@ def incremental(board: Path, edits: int) -> dict:
     from boardwire.checks.feedback import new_violations
 
     from boardwire.geometry import geometry_of
-    from boardwire.registry import REGISTRY, Context
+    from boardwire.commands import REGISTRY
+    from boardwire.registry import Context
     from boardwire.services.rules import session_rules
     from boardwire.session import Session
 

@@ -20,7 +20,8 @@ QUERIES = ["0603 resistor", "LM358", "USB-C receptacle"]
 
 CHILD = r"""
 import json, statistics, sys, time
-from boardwire.registry import REGISTRY, Context
+from boardwire.commands import REGISTRY
+from boardwire.registry import Context
 from boardwire.session import Session
 queries, repeat = json.loads(sys.argv[1]), int(sys.argv[2])
 ctx = Context(Session("."))

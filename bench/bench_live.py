@@ -33,7 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 from boardwire import __version__  # noqa: E402
 from boardwire.kicad.ipc.editor import Editor  # noqa: E402
 from boardwire.kicad.ipc.launch import PcbEditor  # noqa: E402
-from boardwire.registry import REGISTRY, Context  # noqa: E402
+from boardwire.commands import REGISTRY  # noqa: E402
+from boardwire.registry import Context
 from boardwire.session import Session  # noqa: E402
 from boardwire.session.live import attach  # noqa: E402
 

@@ -70,7 +70,8 @@ if kind == "pcbnew":
     res["t"] = time.perf_counter() - t
 elif kind == "query":
     import shutil
-    from boardwire.registry import REGISTRY, Context
+    from boardwire.commands import REGISTRY
+    from boardwire.registry import Context
     from boardwire.session import Session
     REGISTRY.get("query.nets")  # imports every command module: not timed
     tmp = tempfile.mkdtemp()

@@ -43,7 +43,8 @@ FOUR = ["ecc83-pp", "pic_programmer", "interf_u", "StickHub"]
 
 
 def _call(folder: Path, name: str, command: str, **args) -> dict:
-    from boardwire.registry import REGISTRY, Context
+    from boardwire.commands import REGISTRY
+    from boardwire.registry import Context
     from boardwire.session import Session
 
     session = Session(folder)

@@ -24,7 +24,8 @@ from pathlib import Path
 
 from boardwire.jobs import jobs_of
 from boardwire.jobs.queue import QueueRunner
-from boardwire.registry import REGISTRY, Context
+from boardwire.commands import REGISTRY
+from boardwire.registry import Context
 from boardwire.session import Session
 
 BLINKER = Path(__file__).resolve().parent.parent / "src" / "boardwire" / "examples" / "blinker" / "blinker.kicad_pcb"

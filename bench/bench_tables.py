@@ -16,7 +16,8 @@ import tempfile
 from pathlib import Path
 
 from boardwire.protocols.mcp.tools import measured_tokens
-from boardwire.registry import REGISTRY, Context
+from boardwire.commands import REGISTRY
+from boardwire.registry import Context
 from boardwire.session import Session
 
 DEMOS = Path("/usr/share/kicad/demos")

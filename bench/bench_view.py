@@ -35,7 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 from boardwire.geometry import geometry_of  # noqa: E402
 from boardwire.kicad.cli import kicad_cli  # noqa: E402
 from boardwire.kicad.snapshot import snapshot  # noqa: E402
-from boardwire.registry import REGISTRY, Context  # noqa: E402
+from boardwire.commands import REGISTRY  # noqa: E402
+from boardwire.registry import Context
 from boardwire.session import Session  # noqa: E402
 from boardwire.web.app import View  # noqa: E402
 from boardwire.web.board_svg import board_svg  # noqa: E402

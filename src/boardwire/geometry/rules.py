@@ -175,17 +175,6 @@ class Rules:
         nc = self.netclass(net)
         return nc.clearance or 0
 
-    def dp_gap_override(self, a: str, b: str) -> int | None:
-        """The clearance between the two nets of a coupled differential pair when their
-        class's gap is below its clearance (KiCad's "netclass (diff pair)" rule)."""
-        if not a or not b or not coupled(a, b):
-            return None
-        nc = self.netclass(a)
-        if nc.diff_pair_gap and nc.clearance and nc.diff_pair_gap < nc.clearance:
-            return nc.diff_pair_gap
-        return None
-
-
 def build_rules(project: dict | None, legacy: dict | None = None,
                 board_classes: list[dict] | None = None, custom: list | None = None,
                 unsupported: list[str] | None = None) -> Rules:

@@ -16,7 +16,7 @@ def _plural(n: int, word: str) -> str:
 
 def describe_board(board: Board, rules: dict, net_classes: list[dict]) -> dict:
     """The board's one-screen summary; ``rules`` and ``net_classes`` are its project's
-    (`project_rules.design_rules`, `project_rules.net_classes`)."""
+    (`services.rules.design_rules`, `services.rules.net_classes`)."""
     s = board.summary()
     nm_box = board.outline_bbox()
     box = None if nm_box is None else [mm(v) for v in nm_box]
