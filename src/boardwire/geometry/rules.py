@@ -109,14 +109,6 @@ def diff_pair_base(name: str) -> tuple[str, str] | None:
     return name[:i - 1] + "\x00" + name[i:], name[i - 1]
 
 
-def coupled(a: str, b: str) -> bool:
-    """True when nets ``a`` and ``b`` are the two members of one differential pair."""
-    pa, pb = diff_pair_base(a), diff_pair_base(b)
-    if not pa or not pb or pa[0] != pb[0]:
-        return False
-    return {pa[1], pb[1]} in ({"+", "-"}, {"P", "N"})
-
-
 @dataclass
 class Rules:
     """A board's resolved rules. ``values`` holds the board setup constraints in nm
