@@ -21,7 +21,6 @@ from boardwire import __version__
 from boardwire.protocols.bridge import Bridge, contract
 from boardwire.protocols.bridge.pairing import proof
 from boardwire.registry import REGISTRY, Registry, command
-from boardwire.registry.registry import _load_commands
 from boardwire.session import Session
 from tests.inputs import DEMOS, need
 
@@ -159,7 +158,6 @@ def test_not_json_handshake_refused(tmp_path):
 
 
 def test_method_registry_hash_changes_when_a_method_is_added(tmp_path):
-    _load_commands()
     session = Session(tmp_path)
     extended = Registry()
     for c in REGISTRY.all():

@@ -13,8 +13,9 @@ from ...firmware.monitor import session as monitors
 from ...firmware.monitor.session import MonitorSession
 from ...firmware.monitor.sources import Recorder, ReplaySource, SerialSource
 from ...registry import Context, command
-from ..common import Args, Result
+from ..common import Args
 from .common import BoardArgs, project_of, target
+from .results import MonitorInfo, MonitorRead, MonitorWritten
 
 Pattern = str
 
@@ -55,7 +56,7 @@ def open_session(ctx: Context, project, port: str, baud: int, *, reset: bool, re
     return session
 
 
-@command("fw.monitor.start", kind="session", args=StartArgs, result=Result,
+@command("fw.monitor.start", kind="session", args=StartArgs, result=MonitorInfo,
          examples=({"dir": "blinky"}, {"replay": "boot.jsonl"}, {"dir": "blinky", "record": "logs/run1.jsonl"}))
 def start(ctx: Context, a: StartArgs) -> dict:
     """Open (or return) a monitor session on a board, or replay a recording; record writes one."""
@@ -96,7 +97,7 @@ def read_session(s: MonitorSession, a, *, cursor: int | None = None, wait_s: flo
                   level=getattr(a, "level", None), pattern=getattr(a, "pattern", None))
 
 
-@command("fw.monitor.read", kind="session", args=ReadArgs, result=Result, idempotent=True,
+@command("fw.monitor.read", kind="session", args=ReadArgs, result=MonitorRead, idempotent=True,
          examples=({"since": "boot"}, {"expect": ["WiFi connected", "got ip"], "reject": ["Guru Meditation"]}))
 def read(ctx: Context, a: ReadArgs) -> dict:
     """Read a monitor session: repeats collapsed xN, boots with reset reasons, panics decoded with source lines, watchdog/brown-out/reset loops named; until/expect/reject wait up to wait_s."""
@@ -110,7 +111,7 @@ class WriteArgs(Args):
     newline: bool = Field(True, description="Append \\n")
 
 
-@command("fw.monitor.write", kind="session", args=WriteArgs, result=Result)
+@command("fw.monitor.write", kind="session", args=WriteArgs, result=MonitorWritten)
 def write(ctx: Context, a: WriteArgs) -> dict:
     """Send text to the board's serial input."""
     s = monitors.get(a.session)
@@ -122,7 +123,7 @@ class StopArgs(Args):
     session: str | None = Field(None, min_length=1, max_length=64)
 
 
-@command("fw.monitor.stop", kind="session", args=StopArgs, result=Result)
+@command("fw.monitor.stop", kind="session", args=StopArgs, result=MonitorInfo)
 def stop(ctx: Context, a: StopArgs) -> dict:
     """Close a monitor session and its recording."""
     s = monitors.get(a.session)

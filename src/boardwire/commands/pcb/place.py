@@ -13,7 +13,8 @@ from ...layout.place import Options, OutOfTime
 from ...layout.place_board import NoRegion, Pin, judge, run
 from ...registry import Context, command
 from ...services.rules import session_rules
-from ..common import Args, Coord, DocArgs, EditArgs, Name, Result, nm, not_empty, pt
+from ..common import Args, Coord, DocArgs, EditArgs, Name, nm, not_empty, pt
+from .results import Autoplaced, ScoreResult
 from .route import no_copper, trial_route
 
 Edge = Literal["left", "right", "top", "bottom"]
@@ -64,7 +65,7 @@ def _check_refs(board, refs, loc: str) -> None:
                           errors=[{"loc": loc, "msg": "unknown reference", "type": "value"}])
 
 
-@command("pcb.autoplace", kind="edit", args=AutoplaceArgs, result=Result, long=True, units="mm, degrees, seconds",
+@command("pcb.autoplace", kind="edit", args=AutoplaceArgs, result=Autoplaced, long=True, units="mm, degrees, seconds",
          examples=({"path": "board.kicad_pcb", "seed": 1, "edges": {"J1": "left"}},
                    {"path": "board.kicad_pcb", "pinned": {"U1": {"at": [50, 40], "angle": 90}}, "allow_back": True}))
 def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
@@ -158,7 +159,7 @@ class ScoreArgs(DocArgs):
     area: Area = None
 
 
-@command("pcb.scorePlacement", kind="query", args=ScoreArgs, result=Result, idempotent=True, units="mm",
+@command("pcb.scorePlacement", kind="query", args=ScoreArgs, result=ScoreResult, idempotent=True, units="mm",
          examples=({"path": "board.kicad_pcb"},))
 def score_placement(ctx: Context, a: ScoreArgs) -> dict:
     """Judge a placement: courtyard overlaps, parts off the board, ratsnest length, routability (0-1), decoupling cap distances."""

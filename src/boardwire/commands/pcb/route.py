@@ -18,7 +18,8 @@ from ...layout.route import Options, route
 from ...layout.route_board import apply_result, build_problem
 from ...registry import Context, command
 from ...services.rules import design_rules
-from ..common import Coord, DocArgs, EditArgs, Name, Result, mm, nm, not_empty
+from ..common import Coord, DocArgs, EditArgs, Name, mm, nm, not_empty
+from .results import Autorouted, DsnWritten, SesImported
 
 
 class AutorouteArgs(EditArgs):
@@ -55,7 +56,7 @@ def _classes(ctx: Context, od):
     return lambda net: classes.get(member.get(net, "Default"), classes.get("Default", {}))
 
 
-@command("pcb.autoroute", kind="edit", args=AutorouteArgs, result=Result, long=True, units="mm, seconds",
+@command("pcb.autoroute", kind="edit", args=AutorouteArgs, result=Autorouted, long=True, units="mm, seconds",
          examples=({"path": "board.kicad_pcb", "seed": 1},
                    {"path": "board.kicad_pcb", "nets": ["SDA", "SCL"], "layers": ["F.Cu", "B.Cu"], "seed": 1}))
 def autoroute(ctx: Context, a: AutorouteArgs) -> dict:
@@ -156,7 +157,7 @@ class DsnArgs(DocArgs):
     output: str = Field(min_length=1, max_length=4096, description=".dsn path")
 
 
-@command("pcb.exportDsn", kind="export", args=DsnArgs, result=Result, long=True,
+@command("pcb.exportDsn", kind="export", args=DsnArgs, result=DsnWritten, long=True,
          examples=({"path": "board.kicad_pcb", "output": "board.dsn"},))
 def export_specctra(ctx: Context, a: DsnArgs) -> dict:
     """Write the board as a Specctra DSN (KiCad's exporter) for an external router."""
@@ -203,7 +204,7 @@ def _near(outline, p) -> bool:
     return outline.distance(Point(p)) <= 1_000_000
 
 
-@command("pcb.importSes", kind="edit", args=SesArgs, result=Result, long=True, destructive=True,
+@command("pcb.importSes", kind="edit", args=SesArgs, result=SesImported, long=True, destructive=True,
          examples=({"path": "board.kicad_pcb", "session": "board.ses"},))
 def import_specctra(ctx: Context, a: SesArgs) -> dict:
     """Replace the board's tracks and vias with a Specctra session's (.ses; KiCad's importer); only routing changes."""
