@@ -9,6 +9,8 @@ import shutil
 # CI machine a render or DRC can take longer, and a test that is not about jobs wants the
 # result. tests/jobs passes wait_s itself. Set before boardwire starts (servers inherit it).
 os.environ.setdefault("BOARDWIRE_WAIT_S", "900")
+# Every command result is checked against its command's result model (registry.check_result).
+os.environ.setdefault("BOARDWIRE_CHECK_RESULTS", "1")
 
 import pytest
 

@@ -3,7 +3,7 @@
 
 import os
 from contextlib import AbstractContextManager
-from typing import Any, Literal, Sequence
+from typing import Any, Literal, NotRequired, Sequence, TypedDict
 
 from boardwire.errors import BoardwireError as BoardwireError
 from boardwire.session import Session
@@ -28,10 +28,1458 @@ def refresh() -> None: ...
 namespaces: dict[str, Namespace]
 
 
+class _Agreement(TypedDict):
+    kicad: int
+    builtin: int
+    both: int
+    only_kicad: list[dict[str, Any]]  # KiCad's report entries
+    only_builtin: list[dict[str, Any]]
+
+_Annotation = TypedDict('_Annotation', {
+    'sheet': str,
+    'from': str,
+    'to': str,
+    'id': str,
+})
+
+class _AuditExport(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    calls: NotRequired[list[dict[str, Any]]]  # report json: the log's lines
+    markdown: NotRequired[str]  # report markdown: the report
+
+class _Autoplaced(TypedDict):
+    summary: str  # One line saying what happened
+    overlaps: int  # Courtyard pairs overlapping
+    overlapping: list[list[str]]  # The pairs (the first 50)
+    overlaps_ignored_by_project: bool
+    off_board: int
+    off_board_parts: list[str]
+    on_art: int  # Parts with a pad on copper or mask art not theirs
+    on_art_parts: list[str]
+    ratsnest_length: float  # mm
+    routability: float  # 0..1
+    peak_demand: float
+    crossings: int  # Ratsnest crossings
+    decoupling: list[_DecouplingCap]
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+    moved: int
+    moved_references: list[str]
+    unplaced: list[str]  # Found no free spot; left where they were
+    locked: list[str]
+    legends_moved: int
+    legends_unplaced: list[str]
+    seconds: float  # s
+    off_board_fixed: list[str]  # Parts off the board that were not placed here
+    route_trials: NotRequired[list[_TrialRoute]]
+    trial_kept: NotRequired[int | None]  # 1-based (null when no trial ran)
+
+class _Autorouted(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+    routed: int
+    total: int
+    completion: float  # percent
+    unrouted: list[_UnroutedConnection]  # The first 200
+    segments: int
+    vias: int
+    length: float  # Track added, mm
+    seconds: float  # s
+    pitch: float  # The routing grid, mm
+
+class _BackAnnotated(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+    dry_run: bool
+    changed: list[_SheetChange]
+    unlinked: list[str]  # Footprints linked to no symbol
+    unannotated: list[str]
+
+class _Batch(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    results: list[dict[str, Any]]  # Each step's result, in order (its command's result)
+
+class _BoardInfo(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    port: str
+    chip: str
+    description: str
+    features: list[str]
+    crystal_mhz: float
+    mac: str
+    board_id: str  # The MAC
+    revision: NotRequired[str]
+    flash_size: NotRequired[str | None]
+
+class _BoardItem(TypedDict):
+    """One board item: the keys its kind has (footprint, track, via, zone, text, drawing)."""
+    kind: str
+    id: NotRequired[str]
+    ref: NotRequired[str]  # Footprint reference
+    value: NotRequired[str]
+    lib_id: NotRequired[str]
+    at: NotRequired[list[float]]  # [x, y] mm
+    angle: NotRequired[float]  # degrees
+    side: NotRequired[str]  # front or back
+    pads: NotRequired[int]
+    start: NotRequired[list[float]]  # [x, y] mm
+    end: NotRequired[list[float]]  # [x, y] mm
+    mid: NotRequired[list[float]]  # [x, y] mm
+    center: NotRequired[list[float]]  # [x, y] mm
+    width: NotRequired[float]  # mm
+    layer: NotRequired[str]
+    size: NotRequired[float]  # Via diameter, mm
+    drill: NotRequired[float]  # mm
+    layers: NotRequired[list[str]]
+    type: NotRequired[str]  # Via type: blind, micro (through is left out)
+    name: NotRequired[str]  # Zone name
+    corners: NotRequired[int]  # Zone outline corners
+    filled: NotRequired[bool]
+    keepout: NotRequired[bool]
+    text: NotRequired[str]
+    net: NotRequired[str]
+
+class _Bom(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    files: list[_FileWritten]
+    revision: int
+    source: Literal['schematic', 'board']
+
+class _Boot(TypedDict):
+    boot: int  # Boot number (0: before the first seen)
+    seq: int  # Its first line
+    t: float  # s
+    cause: str
+    reason: NotRequired[str]
+    reset: NotRequired[str]  # The reason's category
+    rom: NotRequired[str]
+    panic: NotRequired[str]
+
+class _BuildBrief(TypedDict):
+    summary: str
+    size: NotRequired[_ImageSize]
+    diagnostics: NotRequired[list[_Diagnostic]]
+
+class _Built(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    version: str  # The version folder, OUT/NAME/vNNN
+    schematic: str | None
+    board: str | None
+    stages: list[_StageRow]
+    verdict: _Verdict | None
+
+# One value changed, as ``from`` and ``to``.
+_Change = TypedDict('_Change', {
+    'from': str,
+    'to': str,
+})
+
+class _ChatAsked(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    chatId: str
+    listening: bool
+
+class _ChatEdit(TypedDict):
+    path: str
+    revision: int
+    label: str
+    actor: str
+
+class _ChatReplied(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    state: Literal['pending', 'running', 'done', 'error']
+    edits: int  # Edits counted for the request
+
+class _ChatRequest(TypedDict):
+    chatId: str
+    text: str
+    path: str | None
+    at: float  # Unix time
+
+class _ChatRequests(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    requests: list[_ChatState]
+    listening: bool
+
+class _ChatState(TypedDict):
+    chatId: str
+    text: str
+    path: str | None
+    at: float  # Unix time
+    state: Literal['pending', 'running', 'done', 'error']
+    takenBy: str | None
+    answer: str
+    progress: str
+    percent: float | None  # 0..100
+    error: str | None
+    edits: list[_ChatEdit]
+
+class _ChatTaken(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    requests: list[_ChatRequest]
+
+class _ConnectCounts(TypedDict):
+    wire: int
+    label: int
+    power: int
+    no_connect: int
+
+class _Connected(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+    counts: _ConnectCounts  # Items added
+    overlaps: list[str]  # Overlaps left (the first 20)
+    unplaced: list[str]  # Pins whose label still overlaps (the first 20)
+
+class _Connectivity(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    total: int  # Rows that match, all pages
+    offset: int  # Index of the first row shown
+    nets: list[_SchematicNet]
+
+class _Courtyard(TypedDict):
+    min: list[float]  # [x, y] mm
+    max: list[float]  # [x, y] mm
+    size: list[float]  # [x, y] mm
+
+class _Created(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+    id: str  # The new item's id (uuid)
+
+class _DanglingEnd(TypedDict):
+    index: int  # Of the point
+    at: list[float]  # [x, y] mm
+
+class _Decoupling(TypedDict):
+    ref: str
+    net: str
+    to: str  # REF.PIN of the nearest IC pin on the net
+    mm: float
+
+class _DecouplingCap(TypedDict):
+    capacitor: str
+    ic: str
+    net: str
+    distance: float  # mm
+
+class _Deleted(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+    deleted: list[str]  # Ids
+
+class _DesignBrief(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    schema: dict[str, Any]  # The design document's JSON Schema
+    checks: str
+    stages: list[str]
+    rules: str
+    example: dict[str, Any]
+
+class _DesignChecked(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    ok: bool
+    errors: list[_DesignFinding]
+    warnings: list[_DesignFinding]
+    components: str  # Line table: ref, symbol, footprint, value, lcsc
+    power: list[str]
+
+class _DesignFinding(TypedDict):
+    code: str
+    where: str
+    message: str
+    fix: str
+
+class _Device(TypedDict):
+    port: str
+    vid: NotRequired[str]
+    pid: NotRequired[str]
+    serial_number: NotRequired[str]
+    description: NotRequired[str]
+    vendor: NotRequired[str]
+    board_id: NotRequired[str]  # The MAC, once read
+    chip: NotRequired[str]
+    lease: NotRequired[_Lease]
+    monitors: NotRequired[list[_MonitorHolder]]
+
+class _Devices(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    devices: list[_Device]
+
+class _Diagnostic(TypedDict):
+    level: str  # error, warning, note
+    message: str
+    file: NotRequired[str]
+    line: NotRequired[int]
+    column: NotRequired[int]
+    code: NotRequired[str]
+    rendered: NotRequired[str]
+
+class _DiffPair(TypedDict):
+    positive: str
+    negative: str
+    length_p: float  # mm
+    length_n: float  # mm
+    skew: float  # mm
+
+class _DiffPairs(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    pairs: list[_DiffPair]
+
+class _Doctor(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    tools: list[_Tool]
+    bare_metal_esp32c3: bool  # The bare-metal ESP32-C3 template builds here
+
+class _DocumentDescribed(TypedDict):
+    """A board's or a schematic's one-screen summary: the keys of its kind."""
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    format: int | None  # The file's format version
+    counts: dict[str, int]
+    size_mm: NotRequired[list[float] | None]  # Board: [width, height] mm of the outline (null without one)
+    outline_bbox: NotRequired[list[float] | None]  # [x1, y1, x2, y2] mm
+    copper_layers: NotRequired[list[str]]
+    unrouted: NotRequired[int]
+    unrouted_by_net: NotRequired[dict[str, int]]  # Board: the nets with most unrouted
+    design_rules: NotRequired[dict[str, float]]  # Board: minimum rules, mm
+    net_classes: NotRequired[list[str | None]]
+    title: NotRequired[str | None]
+    power_nets: NotRequired[list[str]]
+    sheets: NotRequired[list[dict[str, Any]]]  # Schematic: path, file, symbols (the first 12)
+    sheets_more: NotRequired[int]
+    largest_nets: NotRequired[list[dict[str, Any]]]  # Schematic: net, pins
+    missing_sheets: NotRequired[list[str]]
+
+class _DocumentInfo(TypedDict):
+    path: str
+    kind: str  # board, schematic, symbol_library, footprint, library_table, design_rules, project, worksheet
+    revision: int
+    modified: bool  # Unsaved changes
+    undo: int  # Undo steps kept
+    redo: int
+
+class _DocumentResult(TypedDict):
+    summary: str  # One line saying what happened
+    path: str
+    kind: str  # board, schematic, symbol_library, footprint, library_table, design_rules, project, worksheet
+    revision: int
+    modified: bool  # Unsaved changes
+    undo: int  # Undo steps kept
+    redo: int
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+
+class _Documents(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    root: str  # The working directory
+    documents: list[_DocumentInfo]
+
+class _Done(TypedDict):
+    """A summary and nothing else."""
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+
+class _Drc(TypedDict):
+    summary: str  # One line saying what happened
+    violations: list[_DrcViolation] | str  # rows; a line table (one string) when the call's format is table
+    unconnected: list[_Unconnected] | str  # rows; a line table (one string) when the call's format is table
+    parity: list[_ParityIssue] | str  # rows; a line table (one string) when the call's format is table
+    counts: _DrcCounts
+    by_type: dict[str, int]  # Violations per type
+    kicad_version: str | None
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: int
+    engine: NotRequired[Literal['builtin']]  # engine builtin: the built-in rules ran
+    unsupported_rules: NotRequired[list[str]]  # engine builtin: custom rules it skipped
+    builtin: NotRequired[_DrcReport]  # engine both: the built-in engine's report
+    agreement: NotRequired[dict[str, _Agreement]]  # engine both: per built-in rule
+
+class _DrcCount(TypedDict):
+    errors: int
+    warnings: int
+    unconnected: int
+    parity: int
+
+class _DrcCounts(TypedDict):
+    """Of every finding, not only those listed: errors and warnings are severities over violations, unconnected items and parity issues alike."""
+    violations: int
+    unconnected: int
+    parity: int
+    errors: int
+    warnings: int
+    library_checks: int  # Library parity findings (lib_footprint_issues...)
+
+class _DrcItem(TypedDict):
+    id: str | None
+    description: str | None
+    at: list[float] | None  # [x, y] mm
+
+class _DrcReport(TypedDict):
+    violations: list[_DrcViolation] | str  # rows; a line table (one string) when the call's format is table
+    unconnected: list[_Unconnected] | str  # rows; a line table (one string) when the call's format is table
+    parity: list[_ParityIssue] | str  # rows; a line table (one string) when the call's format is table
+    counts: _DrcCounts
+    by_type: dict[str, int]  # Violations per type
+    kicad_version: str | None
+
+class _DrcViolation(TypedDict):
+    type: str | None
+    severity: str | None
+    description: str | None
+    items: list[_DrcItem]
+
+class _DsnWritten(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    output: str
+    bytes: int
+
+class _EdgeDistance(TypedDict):
+    ref: str
+    mm: float
+
+class _Edited(TypedDict):
+    """The base of edit results: what the registry and the edit hooks add."""
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+
+class _Erased(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    chip: str
+    esptool: list[str]
+
+class _Erc(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    violations: list[_ErcViolation] | str  # rows; a line table (one string) when the call's format is table
+    counts: _ErcCounts
+    by_type: dict[str, int]
+    by_sheet: dict[str, int]  # Violations per sheet instance path
+    kicad_version: str | None
+    missing_sheets: NotRequired[list[str]]
+    revision: int
+
+class _ErcCount(TypedDict):
+    errors: int
+    warnings: int
+
+class _ErcCounts(TypedDict):
+    violations: int
+    errors: int
+    warnings: int
+    library_checks: int
+
+class _ErcItem(TypedDict):
+    id: NotRequired[str]
+    description: NotRequired[str]
+    at: NotRequired[list[float]]  # [x, y] mm
+
+class _ErcViolation(TypedDict):
+    type: str | None
+    severity: str | None
+    description: str | None
+    sheet: str | None  # Sheet instance path
+    items: list[_ErcItem]
+
+class _ErrorInfo(TypedDict):
+    code: str
+    message: str
+    hint: NotRequired[str]
+    data: NotRequired[dict[str, Any]]
+    needs_human: NotRequired[dict[str, Any]]
+
+class _FabDrc(TypedDict):
+    violations: int
+    unconnected: int
+    parity: int
+    errors: int
+    warnings: int
+    library_checks: int  # Library parity findings (lib_footprint_issues...)
+    blocking: int  # Findings that block the package (forced past when not 0)
+
+class _FabFiles(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    files: list[_FileWritten]
+    revision: int
+
+class _FeedbackItem(TypedDict):
+    id: str | None
+    description: str
+    at: list[float]  # [x, y] mm
+
+class _FieldSet(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+    sheet: NotRequired[str]  # Reference: the sheet instance whose reference changed
+    shared_by: NotRequired[list[str]]  # Sheet instances sharing the change
+
+class _FileWritten(TypedDict):
+    path: str  # Relative to the working directory
+    bytes: int
+
+class _Filled(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+    zones: int  # Zones filled
+
+class _FirmwareBuilt(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    ok: bool
+    command: list[str]
+    seconds: float  # s
+    diagnostics: list[_Diagnostic]  # The first 50
+    size: NotRequired[_ImageSize]
+    elf: NotRequired[str]
+
+class _FirmwareCreated(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    dir: str
+    framework: str
+    files: list[str]  # The first 50
+    bound: dict[str, str]  # port, id
+
+class _FlashBrief(TypedDict):
+    chip: str
+    written: list[_Written]
+
+class _Flashed(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    chip: str
+    written: list[_Written]
+    esptool: list[str]  # esptool's last lines
+    boot: NotRequired[_Boot | None]  # The boot that followed, null if none within 3 s
+    build: NotRequired[_BuildBrief]
+
+class _Flipped(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+    side: str  # front or back
+
+class _FootprintKept(TypedDict):
+    ref: str
+    board: str  # The board's library id
+    symbol: str  # The symbol's Footprint field
+
+class _FootprintResult(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    kind: str
+    id: NotRequired[str]
+    ref: str
+    value: NotRequired[str]
+    lib_id: NotRequired[str]
+    at: list[float]  # [x, y] mm
+    angle: float  # degrees
+    side: str
+    fields: dict[str, str]
+    pads: list[_PadOfFootprint]
+    attributes: list[str]
+    texts: list[_FootprintText]
+
+_FootprintSwap = TypedDict('_FootprintSwap', {
+    'from': str,
+    'to': str,
+    'ref': str,
+    'dropped_pads': NotRequired[list[str]],  # Pads without a match: their nets are dropped
+})
+
+class _FootprintText(TypedDict):
+    name: str  # Field name, or user for a free text
+    text: str
+    id: str | None
+    at: list[float]  # [x, y] mm
+    angle: float  # degrees
+    layer: str | None
+    visible: bool
+
+class _Gerbers(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    files: list[_FileWritten]
+    revision: int
+    layers: list[str]
+    options: _PlotOptions
+
+class _Image(TypedDict):
+    mime_type: str
+    data: str  # base64
+
+class _ImageSize(TypedDict):
+    image: str
+    bytes: int
+    limit: NotRequired[int]  # Bytes of the app partition
+    free: NotRequired[int]
+    used_percent: NotRequired[float]
+    limit_from: NotRequired[str]
+
+class _Items(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    total: int  # Rows that match, all pages
+    offset: int  # Index of the first row shown
+    items: list[_BoardItem] | str  # rows; a line table (one string) when the call's format is table
+
+class _ItemsDeleted(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+    dangling: NotRequired[list[list[float]]]  # Wire ends left dangling ([x, y] mm)
+    deleted: list[str]  # Ids
+
+class _JobInfo(TypedDict):
+    job: str
+    command: str
+    state: Literal['running', 'done', 'failed', 'cancelled']
+    progress: float  # 0..1
+    tail: list[str]  # Its last output lines
+    seconds: float  # s
+    error: NotRequired[_ErrorInfo]
+
+class _JobResult(TypedDict):
+    summary: str  # One line saying what happened
+    job: str
+    command: str
+    state: Literal['running', 'done', 'failed', 'cancelled']
+    progress: float  # 0..1
+    tail: list[str]  # Its last output lines
+    seconds: float  # s
+    error: NotRequired[_ErrorInfo]
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+
+class _JobStatus(TypedDict):
+    """With ``job``: that job's fields; without: ``jobs``."""
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    job: NotRequired[str]
+    command: NotRequired[str]
+    state: NotRequired[Literal['running', 'done', 'failed', 'cancelled']]
+    progress: NotRequired[float]  # 0..1
+    tail: NotRequired[list[str]]
+    seconds: NotRequired[float]  # s
+    error: NotRequired[_ErrorInfo]
+    jobs: NotRequired[list[_JobInfo] | str]  # rows; a line table (one string) when the call's format is table
+
+class _LabelRow(TypedDict):
+    kind: str  # label, global_label, hierarchical_label, sheet_pin
+    text: str
+    sheet: str
+    at: list[float]  # [x, y] mm
+    net: NotRequired[str]
+    id: NotRequired[str]
+    bus: NotRequired[bool]
+
+class _Labelled(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+    id: str  # The new item's id (uuid)
+    connects: list[str]  # What the point connects to
+    dangling: NotRequired[bool]
+
+class _Labels(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    total: int  # Rows that match, all pages
+    offset: int  # Index of the first row shown
+    labels: list[_LabelRow]
+
+class _Lease(TypedDict):
+    holder: str
+    since: float  # Unix time
+
+class _LengthGroup(TypedDict):
+    rule: str
+    condition: str
+    constraints: dict[str, dict[str, str]]  # As written: {"length": {"min": "10mm"}}
+    nets: list[_NetLength]
+
+class _LengthGroups(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    groups: list[_LengthGroup]
+
+class _LibFootprint(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    id: str
+    description: str
+    tags: str
+    attributes: list[str]
+    fields: dict[str, str]
+    courtyard: dict[str, _Courtyard]  # Per courtyard layer
+    pads: list[_LibPad]
+    models: list[str]
+
+class _LibPad(TypedDict):
+    number: str
+    type: str
+    shape: str
+    at: list[float]  # [x, y] mm
+    angle: NotRequired[float]  # degrees
+    size: NotRequired[list[float]]  # [x, y] mm
+    drill: NotRequired[float | list[float]]  # mm, or [w, h] mm for an oval
+    layers: list[str]
+
+class _LibPin(TypedDict):
+    number: str
+    name: str
+    type: str  # Electrical type
+    unit: int  # 0: common to all units
+    at: list[float]  # [x, y] mm
+    orientation: float  # degrees
+    length: float  # mm
+    hidden: NotRequired[bool]
+
+class _LibRow(TypedDict):
+    kind: Literal['symbol', 'footprint']
+    id: str  # Library:Name
+    description: str
+    keywords: NotRequired[str]
+    pins: NotRequired[int]
+    pads: NotRequired[int]
+    units: NotRequired[int]
+
+class _LibSearch(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    total: int  # Rows that match, all pages
+    offset: int  # Index of the first row shown
+    items: list[_LibRow] | str  # rows; a line table (one string) when the call's format is table
+    skipped_libraries: NotRequired[list[str]]
+
+class _LibSymbol(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    id: str
+    description: str
+    keywords: str
+    footprint_filters: list[str]
+    units: int
+    body_styles: int
+    power: bool
+    fields: dict[str, str]
+    pins: list[_LibPin]
+    extends: NotRequired[str]
+    unit_names: NotRequired[dict[str, str]]
+
+_Link = TypedDict('_Link', {
+    'net': str,
+    'from': str,  # REF.PAD
+    'to': str,
+    'from_at': list[float],  # [x, y] mm
+    'to_at': list[float],  # [x, y] mm
+    'length': float,  # mm
+})
+
+class _LiveStatus(TypedDict):
+    """The board's attach to a running KiCad PCB editor (session.live)."""
+    attached: bool
+    path: str | None
+    editor: str  # KiCad's version
+    kicad_commits: int  # Edits mirrored into KiCad
+    kicad_edits_taken: int  # A person's edits in KiCad taken in
+    unmirrored: int  # Items KiCad's API could not carry (shown after a save)
+    reason: NotRequired[str]  # Why it detached
+
+class _Mcu(TypedDict):
+    reference: str
+    value: NotRequired[str]
+    lib_id: NotRequired[str]
+
+class _McuPin(TypedDict):
+    number: str
+    name: str
+    type: str
+    gpio: NotRequired[int]
+    net: NotRequired[str]
+    power: NotRequired[bool]
+    on_net: NotRequired[list[str]]  # What is on the net, one phrase per part
+    parts: NotRequired[list[str]]  # REF.PIN of the other pins on the net
+
+class _McuPins(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    schematic: str
+    mcu: _Mcu
+    pins: list[_McuPin]
+    lines: list[str]  # One line per pin that is not power
+
+class _MonitorHolder(TypedDict):
+    session: str
+    holder: str
+
+class _MonitorInfo(TypedDict):
+    summary: str  # One line saying what happened
+    session: str
+    port: str
+    holder: str
+    lines: int  # Lines read so far
+    boots: int
+    ended: bool
+    recording: NotRequired[str]
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    reset: NotRequired[bool]  # The board was reset at the start
+
+class _MonitorRead(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    session: str
+    events: list[dict[str, Any]]  # Lines: seq, t, kind, text, level; repeats counted; panics decoded
+    text: str  # The events as text
+    next: int  # The cursor to read on from
+    boots: list[_Boot]
+    boot_summary: str
+    ended: bool
+    reset_loop: NotRequired[_ResetLoop]
+    truncated: NotRequired[bool]
+    matched: NotRequired[dict[str, Any]]  # The until pattern or the expectations matched
+
+class _MonitorWritten(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    session: str
+    bytes: int
+
+class _Moved(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+    at: list[float]  # Where it is now, [x, y] mm (a footprint's anchor)
+
+class _NetClass(TypedDict):
+    """A net class as KiCad keeps it (its project's keys; sizes mm)."""
+    name: str
+
+class _NetClassSet(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+    netclass: _OpenRow  # The class as the project now holds it (mm)
+    project: str
+
+class _NetClasses(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    netclasses: list[_NetClass]
+
+class _NetLength(TypedDict):
+    net: str
+    length: float  # mm
+
+class _NetRow(TypedDict):
+    net: str
+    number: int
+    pads: int
+    tracks: int  # Segments and arcs
+    vias: int
+
+class _Nets(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    total: int  # Rows that match, all pages
+    offset: int  # Index of the first row shown
+    nets: list[_NetRow] | str  # rows; a line table (one string) when the call's format is table
+
+class _NewViolation(TypedDict):
+    """A DRC violation the edit introduced (boardwire's built-in rules)."""
+    rule: str  # KiCad's violation type, e.g. clearance
+    severity: str
+    description: str
+    items: list[_FeedbackItem]
+    at: list[float]  # [x, y] mm
+    actual_mm: NotRequired[float]  # What the board has, mm
+    required_mm: NotRequired[float]  # What the rule asks, mm
+    layer: NotRequired[str]
+
+class _NoConnect(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+    id: str  # The new item's id (uuid)
+    pins: list[str]
+
+class _OpenRow(TypedDict):
+    """An object whose keys are another program's (KiCad's net class settings, a raw report entry): only the keys named here are typed."""
+
+class _Package(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    files: list[_FileWritten]
+    revision: int
+    zip: _FileWritten
+    groups: dict[str, list[str]]  # gerbers, drill, positions, bom: their paths
+    layers: list[str]
+    bom_source: Literal['schematic', 'board']
+    options: _PlotOptions
+    preset: Literal['generic', 'jlcpcb']
+    drc: _FabDrc
+
+_PadNetChange = TypedDict('_PadNetChange', {
+    'from': str,
+    'to': str,
+    'ref': str,
+    'pad': str,
+})
+
+class _PadOfFootprint(TypedDict):
+    number: str
+    type: str
+    shape: str
+    at: list[float]  # Board position [x, y] mm
+    size: list[float]  # [w, h] mm
+    layers: list[str]
+    net: NotRequired[str]
+
+class _PadRow(TypedDict):
+    number: str
+    reference: str
+    id: NotRequired[str]
+    type: str
+    shape: str
+    at: list[float]  # [x, y] mm
+    angle: float  # Absolute, degrees 0..360
+    size: list[float]  # [x, y] mm
+    layers: list[str]
+    net: NotRequired[str]
+    bbox: list[float]  # [x1, y1, x2, y2] mm in board axes
+    drill: NotRequired[list[float]]  # [w, h] mm
+
+class _Pads(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    total: int  # Rows that match, all pages
+    offset: int  # Index of the first row shown
+    pads: list[_PadRow] | str  # rows; a line table (one string) when the call's format is table
+
+class _ParityIssue(TypedDict):
+    type: str | None
+    description: str | None
+
+class _PartFields(TypedDict):
+    LCSC: str
+    MPN: str | None
+    Manufacturer: str | None
+
+class _PartPin(TypedDict):
+    number: str | None
+    name: str | None
+    type: str | None
+    unit: int | None
+    pad: str | None
+
+class _PartRow(TypedDict):
+    lcsc: str | None
+    mpn: str | None
+    package: str | None
+    tier: str | None
+    stock: int | None
+    usd: float | None
+    footprint: str | None
+    description: str | None
+
+class _PartsImported(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    rows: int
+    added: int
+    replaced: int
+    total: int  # Parts in the catalogue
+
+class _PartsPins(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    table: NotRequired[str]  # format lines: the line table
+    chosen: NotRequired[int | None]  # format json: the index of the row a build picks
+    cut: NotRequired[int]  # format json: rows left out
+    symbol: str
+    footprint: str | None
+    pads_without_pin: list[str]
+    pins_without_pad: list[str]
+    rows: NotRequired[list[_PartPin]]
+    fields: NotRequired[_PartFields]
+
+class _PartsSearch(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    table: NotRequired[str]  # format lines: the line table
+    chosen: NotRequired[int | None]  # format json: the index of the row a build picks
+    cut: NotRequired[int]  # format json: rows left out
+    total: int
+    match: Literal['all', 'some', 'none']
+    rows: NotRequired[list[_PartRow]]
+    missing: NotRequired[bool]  # No row has every word
+    library_candidates: NotRequired[list[_LibRow]]
+
+class _PcbUpdated(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+    dry_run: bool
+    added: list[str]  # References of the footprints added
+    references_changed: list[_Change]
+    footprints_swapped: list[_FootprintSwap]
+    nets_changed: list[_PadNetChange]
+    nets_renamed: list[_Change]
+    values_changed: list[_RefChange]
+    deleted: list[str]
+    extra_footprints: list[str]  # Footprints without a symbol, kept
+    relinked: NotRequired[list[str]]
+    footprints_differ: NotRequired[list[_FootprintKept]]  # swap false: kept with another library id
+    problems: NotRequired[list[_Problem]]
+
+class _PinAt(TypedDict):
+    number: str
+    at: list[float]  # [x, y] mm
+
+class _PinRow(TypedDict):
+    number: str
+    name: str
+    type: str  # Electrical type
+    at: list[float]  # On the sheet, [x, y] mm
+    net: NotRequired[str]
+    unit: int
+    hidden: NotRequired[bool]
+    sheet: NotRequired[str]  # When the reference is on several sheet instances
+
+class _Pins(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    reference: str
+    value: str
+    lib_id: str
+    sheets: list[str]
+    pins: list[_PinRow]
+
+class _Placed(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+    id: str  # The new item's id (uuid)
+    pads: int
+    new_nets: list[str]  # Nets the board did not have (often a typo)
+
+class _PlotOptions(TypedDict):
+    protel_extensions: bool
+    subtract_mask_from_silk: bool
+    x2: bool
+    netlist: bool
+    aperture_macros: bool
+    use_drill_origin: bool
+
+class _Png(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    output: NotRequired[str]  # The file written, when output was given
+    image: NotRequired[_Image]
+
+class _Problem(TypedDict):
+    ref: str
+    message: str
+
+class _ProjectCreated(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    project: str
+    board: str
+    schematic: str
+    template: str
+    kicad_version: int
+    files: list[_FileWritten]
+    library_tables: NotRequired[dict[str, str]]  # What the project's library tables list, and why
+    rules: NotRequired[dict[str, float]]  # 2layer-starter: its design rules, mm
+    outline: NotRequired[list[float]]  # 2layer-starter: [x1, y1, x2, y2] mm
+
+class _Ran(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    session: str
+    events: list[dict[str, Any]]  # Lines: seq, t, kind, text, level; repeats counted; panics decoded
+    text: str  # The events as text
+    next: int  # The cursor to read on from
+    boots: list[_Boot]
+    boot_summary: str
+    ended: bool
+    reset_loop: NotRequired[_ResetLoop]
+    truncated: NotRequired[bool]
+    matched: NotRequired[dict[str, Any]]  # The until pattern or the expectations matched
+    flash: _FlashBrief
+    build: NotRequired[_BuildBrief]
+
+class _Rebuilt(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    version: str  # The version folder, OUT/NAME/vNNN
+    schematic: str | None
+    board: str | None
+    stages: list[_StageRow]
+    verdict: _Verdict | None
+    identical: list[str]  # Project files byte-identical to the version's
+    different: list[str]
+
+_RefChange = TypedDict('_RefChange', {
+    'from': str,
+    'to': str,
+    'ref': str,
+})
+
+class _Renumbered(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+    changes: list[_Annotation]
+
+class _Reset(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    port: str
+    reset: bool
+    note: NotRequired[str]  # Why not
+    boot: NotRequired[_Boot | None]  # The boot that followed, null if none within 3 s
+
+class _ResetLoop(TypedDict):
+    cause: str
+    boots: int
+
+class _Rotated(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+    angle: float  # degrees
+
+class _Routed(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+    ids: list[str]  # One segment per pair of points
+    vias: list[str]  # Ids of the vias added where the layer changes
+
+class _Rubric(TypedDict):
+    decoupling: list[_Decoupling]
+    connectors_to_edge: list[_EdgeDistance]
+    area_used: NotRequired[float | None]  # Courtyard area / board area (null for an empty board)
+    silk_findings: int
+    schematic_overlaps: NotRequired[int]
+
+class _RulesSet(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+    rules: dict[str, float]  # The rules set, mm
+    project: str
+
+class _Saved(TypedDict):
+    summary: str  # One line saying what happened
+    path: str
+    kind: str  # board, schematic, symbol_library, footprint, library_table, design_rules, project, worksheet
+    revision: int
+    modified: bool  # Unsaved changes
+    undo: int  # Undo steps kept
+    redo: int
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    hash: str  # SHA-256 of the file written
+
+class _SchematicNet(TypedDict):
+    net: str
+    code: int
+    pins: list[str]  # REF.PIN
+    sheets: list[str]
+    no_connect: NotRequired[bool]
+
+class _ScoreResult(TypedDict):
+    summary: str  # One line saying what happened
+    overlaps: int  # Courtyard pairs overlapping
+    overlapping: list[list[str]]  # The pairs (the first 50)
+    overlaps_ignored_by_project: bool
+    off_board: int
+    off_board_parts: list[str]
+    on_art: int  # Parts with a pad on copper or mask art not theirs
+    on_art_parts: list[str]
+    ratsnest_length: float  # mm
+    routability: float  # 0..1
+    peak_demand: float
+    crossings: int  # Ratsnest crossings
+    decoupling: list[_DecouplingCap]
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+
+class _SesImported(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+    added: int
+    removed: int
+    kept: int
+    outside_outline: int
+    unknown_nets: list[str]
+    moved_footprints_ignored: list[str]
+
+class _SessionDescribed(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    root: str  # The working directory
+    documents: list[_DocumentInfo]
+    commands: dict[str, int]  # Commands per scope
+
+class _SheetAdded(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+    id: str  # The new item's id (uuid)
+    file: str  # The sheet file, relative to the working directory
+    created_file: bool
+    pins: list[_SheetPin]
+
+_SheetChange = TypedDict('_SheetChange', {
+    'from': str,
+    'to': str,
+    'sheet': str,
+})
+
+class _SheetPin(TypedDict):
+    name: str
+    at: list[float]  # [x, y] mm
+
+class _SheetRow(TypedDict):
+    path: str  # Sheet instance path, e.g. /Power/
+    name: NotRequired[str]
+    file: str
+    page: NotRequired[str]
+    uuid_path: str
+    parent: NotRequired[str]
+    symbols: int
+    missing: NotRequired[bool]
+
+class _SheetTree(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    sheets: list[_SheetRow]
+
+class _StageRow(TypedDict):
+    summary: str
+    stage: str
+    status: str  # done, failed, skipped...
+    seconds: float  # s
+    data: NotRequired[dict[str, Any]]
+
+class _Svg(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    mime_type: str
+    output: NotRequired[str]
+    svg: NotRequired[str]
+
+class _Swapped(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+    dropped_pads: list[str]  # Pads of the old footprint without a match
+
+class _SymbolMoved(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+    dangling: NotRequired[list[list[float]]]  # Wire ends left dangling ([x, y] mm)
+    at: list[float]  # [x, y] mm
+
+class _SymbolPlaced(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+    id: str  # The new item's id (uuid)
+    reference: str
+    value: str
+    angle: int  # degrees
+    mirror: str  # none, x or y
+    pins: list[_PinAt]
+    instances: list[str]  # Sheet instance paths
+
+class _SymbolRow(TypedDict):
+    reference: str
+    value: str
+    footprint: NotRequired[str]
+    lib_id: str
+    unit: int
+    sheet: str  # Sheet instance path
+    at: list[float]  # [x, y] mm
+    angle: float  # degrees
+    mirror: NotRequired[str]  # x or y
+    dnp: NotRequired[bool]
+    in_bom: bool
+    on_board: bool
+    id: str
+    power: NotRequired[bool]
+
+class _SymbolTurned(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+    dangling: NotRequired[list[list[float]]]  # Wire ends left dangling ([x, y] mm)
+    angle: int  # degrees
+    mirror: str  # none, x or y
+
+class _Symbols(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    total: int  # Rows that match, all pages
+    offset: int  # Index of the first row shown
+    symbols: list[_SymbolRow]
+
+_Tool = TypedDict('_Tool', {
+    'tool': str,
+    'found': bool,
+    'for': str,  # What it is for
+    'path': NotRequired[str],
+    'version': NotRequired[str],
+})
+
+class _Tracks(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+    ids: list[str]  # One segment per pair of points
+
+class _TrialRoute(TypedDict):
+    routed: int
+    total: int
+
+class _Unconnected(TypedDict):
+    description: str | None
+    items: list[_DrcItem]
+
+class _Unrouted(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    total: int
+    links: list[_Link]  # Shortest first per net
+
+class _UnroutedConnection(TypedDict):
+    net: str
+    between: list[str]
+    reason: str
+
+class _Verdict(TypedDict):
+    summary: str
+    clean: bool
+    erc: _ErcCount
+    drc: _DrcCount
+    unrouted: int
+    rubric: _Rubric
+    render: str  # board.png, or why not rendered
+
+class _VerdictResult(TypedDict):
+    summary: str  # One line saying what happened
+    clean: bool
+    erc: _ErcCount
+    drc: _DrcCount
+    unrouted: int
+    rubric: _Rubric
+    render: str  # board.png, or why not rendered
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+
+class _Wired(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+    ids: list[str]
+    junctions: NotRequired[list[list[float]]]  # [x, y] mm
+    dangling: NotRequired[list[_DanglingEnd]]
+
+class _Written(TypedDict):
+    offset: str  # Hex
+    file: str
+    bytes: int
+
 class _Agent(Namespace):
     """boardwire.api.agent: generated from the registry."""
 
-    def ask(self, *, text: str, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    def ask(self, *, text: str, path: str | os.PathLike[str] | None = None) -> _ChatAsked:
         """(The live view's chat box) Send a request to the agents; says whether one is listening.
 
         Registry command ``agent.ask`` (session).
@@ -50,7 +1498,7 @@ class _Agent(Namespace):
         """
         ...
 
-    def chat(self, *, wait: float = 0) -> dict[str, Any]:
+    def chat(self, *, wait: float = 0) -> _ChatTaken:
         """Take the requests typed in the live view's chat box: [{chatId, text, path, at}]; each is yours until agent_reply done or error.
 
         Registry command ``agent.chat`` (session; units: seconds).
@@ -71,7 +1519,7 @@ class _Agent(Namespace):
         """
         ...
 
-    def reply(self, *, chatId: str, progress: str | None = None, percent: float | None = None, text: str | None = None, done: bool = False, error: str | None = None) -> dict[str, Any]:
+    def reply(self, *, chatId: str, progress: str | None = None, percent: float | None = None, text: str | None = None, done: bool = False, error: str | None = None) -> _ChatReplied:
         """Answer a chat request: progress, answer text, then done (or error); the edits you made meanwhile are listed on the page with their undo.
 
         Registry command ``agent.reply`` (session; units: percent 0..100).
@@ -98,7 +1546,7 @@ class _Agent(Namespace):
         """
         ...
 
-    def requests(self) -> dict[str, Any]:
+    def requests(self) -> _ChatRequests:
         """(The live view's chat box) Every request with its state, answer, progress and edits.
 
         Registry command ``agent.requests`` (session, read-only).
@@ -116,7 +1564,7 @@ class _Agent(Namespace):
 class _Board(Namespace):
     """boardwire.api.board: generated from the registry."""
 
-    def autoplace(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, references: Sequence[str] | None = None, pinned: dict[str, dict[str, Any]] | None = None, area: Sequence[float] | None = None, allow_back: bool = False, edges: dict[str, Literal['left', 'right', 'top', 'bottom']] | None = None, clearance: float = 0.25, spacing: float = 0.5, grid: float = 0.127, effort: int = 3, restarts: int = 1, seed: int = 0, time_limit: float = 60, route_trials: int = 0, route_engine: str = 'builtin', wait_s: float | None = None) -> dict[str, Any]:
+    def autoplace(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, references: Sequence[str] | None = None, pinned: dict[str, dict[str, Any]] | None = None, area: Sequence[float] | None = None, allow_back: bool = False, edges: dict[str, Literal['left', 'right', 'top', 'bottom']] | None = None, clearance: float = 0.25, spacing: float = 0.5, grid: float = 0.127, effort: int = 3, restarts: int = 1, seed: int = 0, time_limit: float = 60, route_trials: int = 0, route_engine: str = 'builtin', wait_s: float | None = None) -> _Autoplaced:
         """Place footprints at quarter turns in the outline: no courtyard overlaps, short ratsnest, sheets together, decoupling caps by their IC, connectors on chosen edges, pinned poses kept; trials move parts at failed connections. Same seed, same result.
 
         Registry command ``pcb.autoplace`` (edit, long; units: mm, degrees, seconds).
@@ -155,7 +1603,7 @@ class _Board(Namespace):
         """
         ...
 
-    def autoroute(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, engine: str = 'builtin', time_limit: float = 120, effort: int = 2, via_cost: float = 2.0, seed: int = 0, nets: Sequence[str] | None = None, netclasses: Sequence[str] | None = None, area: Sequence[float] | None = None, layers: Sequence[str] | None = None, refill_zones: bool = True, wait_s: float | None = None) -> dict[str, Any]:
+    def autoroute(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, engine: str = 'builtin', time_limit: float = 120, effort: int = 2, via_cost: float = 2.0, seed: int = 0, nets: Sequence[str] | None = None, netclasses: Sequence[str] | None = None, area: Sequence[float] | None = None, layers: Sequence[str] | None = None, refill_zones: bool = True, wait_s: float | None = None) -> _Autorouted:
         """Route unrouted connections with net-class widths, clearances and vias, 0/45/90 degrees, each item checked; zones refilled; same seed, same result.
 
         Registry command ``pcb.autoroute`` (edit, long; units: mm, seconds).
@@ -190,7 +1638,7 @@ class _Board(Namespace):
         """
         ...
 
-    def delete(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, reference: str | None = None, ids: Sequence[str] | None = None) -> dict[str, Any]:
+    def delete(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, reference: str | None = None, ids: Sequence[str] | None = None) -> _Deleted:
         """Delete a footprint (by reference) or items (by id).
 
         Registry command ``pcb.delete`` (edit, destructive).
@@ -212,7 +1660,7 @@ class _Board(Namespace):
         """
         ...
 
-    def describe(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    def describe(self, *, path: str | os.PathLike[str] | None = None) -> _DocumentDescribed:
         """A one-screen summary to read first: for a board its size, layers, counts, nets, unrouted connections, design rules; for a schematic its sheets, parts, power nets and largest nets.
 
         Registry command ``query.describe`` (query, read-only; units: mm).
@@ -230,7 +1678,7 @@ class _Board(Namespace):
         """
         ...
 
-    def diff_pairs(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    def diff_pairs(self, *, path: str | os.PathLike[str] | None = None) -> _DiffPairs:
         """Differential pairs found by KiCad's naming rule (NAME+/NAME-, NAMEP/NAMEN), with each side's routed length and the skew.
 
         Registry command ``query.diffPairs`` (query, read-only; units: mm).
@@ -248,7 +1696,7 @@ class _Board(Namespace):
         """
         ...
 
-    def drc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', refill_zones: bool = False, schematic_parity: bool = False, limit: int = 200, engine: Literal['kicad', 'builtin', 'both'] = 'kicad', wait_s: float | None = None, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
+    def drc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', refill_zones: bool = False, schematic_parity: bool = False, limit: int = 200, engine: Literal['kicad', 'builtin', 'both'] = 'kicad', wait_s: float | None = None, format: Literal['table', 'json'] | None = None) -> _Drc:
         """KiCad's design rules check (kicad-cli) on the board as it is in memory (nothing is saved): violations with type, severity, description, items (id, position), unconnected items, counts. engine builtin runs boardwire's own rules instead (milliseconds), both runs both and compares.
 
         Registry command ``check.drc`` (check, read-only, long; units: mm).
@@ -276,7 +1724,7 @@ class _Board(Namespace):
         """
         ...
 
-    def export_dsn(self, *, output: str, path: str | os.PathLike[str] | None = None, wait_s: float | None = None) -> dict[str, Any]:
+    def export_dsn(self, *, output: str, path: str | os.PathLike[str] | None = None, wait_s: float | None = None) -> _DsnWritten:
         """Write the board as a Specctra DSN (KiCad's exporter) for an external router.
 
         Registry command ``pcb.exportDsn`` (export, read-only, long).
@@ -299,7 +1747,7 @@ class _Board(Namespace):
         """
         ...
 
-    def fill_zones(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, ids: Sequence[str] | None = None, wait_s: float | None = None) -> dict[str, Any]:
+    def fill_zones(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, ids: Sequence[str] | None = None, wait_s: float | None = None) -> _Filled:
         """Fill (refill) copper zones with KiCad's own filler (pcbnew in the system Python) and keep the fills in the board.
 
         Registry command ``pcb.fillZones`` (edit, long).
@@ -321,7 +1769,7 @@ class _Board(Namespace):
         """
         ...
 
-    def flip(self, *, reference: str, path: str | os.PathLike[str] | None = None, revision: int | None = None) -> dict[str, Any]:
+    def flip(self, *, reference: str, path: str | os.PathLike[str] | None = None, revision: int | None = None) -> _Flipped:
         """Move a footprint to the other side of the board, mirrored as KiCad mirrors it (top-bottom flip about its anchor).
 
         Registry command ``pcb.flip`` (edit).
@@ -342,7 +1790,7 @@ class _Board(Namespace):
         """
         ...
 
-    def footprint(self, *, reference: str, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    def footprint(self, *, reference: str, path: str | os.PathLike[str] | None = None) -> _FootprintResult:
         """One footprint: fields, library id, placement, side, its pads with board positions and nets, and its texts (fields and free texts: id, board position, angle, layer, visible).
 
         Registry command ``query.footprint`` (query, read-only; units: mm, degrees).
@@ -364,7 +1812,7 @@ class _Board(Namespace):
         """
         ...
 
-    def graphic(self, *, shape: Literal['line', 'rect', 'circle', 'arc', 'poly'], points: Sequence[Sequence[float]], path: str | os.PathLike[str] | None = None, revision: int | None = None, layer: str = 'Edge.Cuts', width: float = 0.1, fill: bool = False) -> dict[str, Any]:
+    def graphic(self, *, shape: Literal['line', 'rect', 'circle', 'arc', 'poly'], points: Sequence[Sequence[float]], path: str | os.PathLike[str] | None = None, revision: int | None = None, layer: str = 'Edge.Cuts', width: float = 0.1, fill: bool = False) -> _Created:
         """Add a board drawing (line, rectangle, circle, arc, polygon) on any layer.
 
         Registry command ``pcb.addGraphic`` (edit; units: mm).
@@ -389,7 +1837,7 @@ class _Board(Namespace):
         """
         ...
 
-    def import_ses(self, *, session: str, path: str | os.PathLike[str] | None = None, revision: int | None = None, wait_s: float | None = None) -> dict[str, Any]:
+    def import_ses(self, *, session: str, path: str | os.PathLike[str] | None = None, revision: int | None = None, wait_s: float | None = None) -> _SesImported:
         """Replace the board's tracks and vias with a Specctra session's (.ses; KiCad's importer); only routing changes.
 
         Registry command ``pcb.importSes`` (edit, destructive, long).
@@ -414,7 +1862,7 @@ class _Board(Namespace):
         """
         ...
 
-    def items(self, *, path: str | os.PathLike[str] | None = None, kind: Sequence[Literal['footprint', 'module', 'segment', 'arc', 'via', 'zone', 'gr_line', 'gr_rect', 'gr_circle', 'gr_arc', 'gr_poly', 'gr_curve', 'gr_bezier', 'gr_text', 'gr_text_box', 'group', 'dimension']] | None = None, layer: str | None = None, net: str | None = None, reference: str | None = None, bbox: Sequence[float] | None = None, offset: int = 0, limit: int = 50, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
+    def items(self, *, path: str | os.PathLike[str] | None = None, kind: Sequence[Literal['footprint', 'module', 'segment', 'arc', 'via', 'zone', 'gr_line', 'gr_rect', 'gr_circle', 'gr_arc', 'gr_poly', 'gr_curve', 'gr_bezier', 'gr_text', 'gr_text_box', 'group', 'dimension']] | None = None, layer: str | None = None, net: str | None = None, reference: str | None = None, bbox: Sequence[float] | None = None, offset: int = 0, limit: int = 50, format: Literal['table', 'json'] | None = None) -> _Items:
         """Board items filtered by kind, layer, net, footprint reference and bounding box; paged.
 
         Registry command ``query.items`` (query, read-only; units: mm, degrees).
@@ -443,7 +1891,7 @@ class _Board(Namespace):
         """
         ...
 
-    def length_groups(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    def length_groups(self, *, path: str | os.PathLike[str] | None = None) -> _LengthGroups:
         """Length-matched groups: the custom rules (.kicad_dru) with a length or skew constraint, the nets their condition names, and each net's routed length.
 
         Registry command ``query.lengthGroups`` (query, read-only; units: mm).
@@ -461,7 +1909,7 @@ class _Board(Namespace):
         """
         ...
 
-    def move(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, reference: str | None = None, id: str | None = None, at: Sequence[float] | None = None, by: Sequence[float] | None = None) -> dict[str, Any]:
+    def move(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, reference: str | None = None, id: str | None = None, at: Sequence[float] | None = None, by: Sequence[float] | None = None) -> _Moved:
         """Move a footprint (by reference) or any item (by id) to a position or by an offset; pads and texts follow their footprint.
 
         Registry command ``pcb.move`` (edit; units: mm, degrees).
@@ -489,7 +1937,7 @@ class _Board(Namespace):
         """
         ...
 
-    def netclasses(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    def netclasses(self, *, path: str | os.PathLike[str] | None = None) -> _NetClasses:
         """Net classes and their rules (from the board's project file, or the board for KiCad 5).
 
         Registry command ``query.netclasses`` (query, read-only).
@@ -507,7 +1955,7 @@ class _Board(Namespace):
         """
         ...
 
-    def nets(self, *, path: str | os.PathLike[str] | None = None, offset: int = 0, limit: int = 100, match: str | None = None, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
+    def nets(self, *, path: str | os.PathLike[str] | None = None, offset: int = 0, limit: int = 100, match: str | None = None, format: Literal['table', 'json'] | None = None) -> _Nets:
         """The board's nets (by net number, paged) with how many pads, tracks and vias each has.
 
         Registry command ``query.nets`` (query, read-only).
@@ -532,7 +1980,7 @@ class _Board(Namespace):
         """
         ...
 
-    def outline(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, rect: Sequence[float] | None = None, polygon: Sequence[Sequence[float]] | None = None, replace: bool = True, width: float = 0.1) -> dict[str, Any]:
+    def outline(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, rect: Sequence[float] | None = None, polygon: Sequence[Sequence[float]] | None = None, replace: bool = True, width: float = 0.1) -> _Created:
         """Set the board outline on Edge.Cuts: a rectangle or a polygon (closed).
 
         Registry command ``pcb.outline`` (edit; units: mm).
@@ -559,7 +2007,7 @@ class _Board(Namespace):
         """
         ...
 
-    def pads(self, *, path: str | os.PathLike[str] | None = None, reference: str | None = None, net: str | None = None, layer: str | None = None, area: Sequence[float] | None = None, offset: int = 0, limit: int = 200, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
+    def pads(self, *, path: str | os.PathLike[str] | None = None, reference: str | None = None, net: str | None = None, layer: str | None = None, area: Sequence[float] | None = None, offset: int = 0, limit: int = 200, format: Literal['table', 'json'] | None = None) -> _Pads:
         """Pad positions: the pads of one footprint, or of the board (paged; filter by net, reference, layer, area): number, footprint, type, shape, board position, absolute angle, size, layers, net, and bounding box [x1, y1, x2, y2] in board axes.
 
         Registry command ``query.pads`` (query, read-only; units: mm, degrees).
@@ -589,7 +2037,7 @@ class _Board(Namespace):
         """
         ...
 
-    def place(self, *, footprint: str, reference: str, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, value: str | None = None, angle: float = 0, side: Literal['front', 'back'] = 'front', nets: dict[str, str] = ...) -> dict[str, Any]:
+    def place(self, *, footprint: str, reference: str, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, value: str | None = None, angle: float = 0, side: Literal['front', 'back'] = 'front', nets: dict[str, str] = ...) -> _Placed:
         """Copy a library footprint (found through fp-lib-table and KiCad's library variables) onto the board as KiCad places it, pads given nets.
 
         Registry command ``pcb.placeFootprint`` (edit; units: mm, degrees).
@@ -619,7 +2067,7 @@ class _Board(Namespace):
         """
         ...
 
-    def render_png(self, *, path: str | os.PathLike[str] | None = None, view: Literal['2d', '3d'] = '2d', layers: Sequence[str] | None = None, side: Literal['top', 'bottom'] = 'top', width: int = 1024, output: str | None = None, page: str | None = None, wait_s: float | None = None) -> dict[str, Any]:
+    def render_png(self, *, path: str | os.PathLike[str] | None = None, view: Literal['2d', '3d'] = '2d', layers: Sequence[str] | None = None, side: Literal['top', 'bottom'] = 'top', width: int = 1024, output: str | None = None, page: str | None = None, wait_s: float | None = None) -> _Png:
         """A PNG of the board as it is in memory (chosen layers in 2D, or KiCad's 3D view of one side), or of one schematic sheet.
 
         Registry command ``render.png`` (export, read-only, long).
@@ -648,7 +2096,7 @@ class _Board(Namespace):
         """
         ...
 
-    def render_svg(self, *, path: str | os.PathLike[str] | None = None, view: Literal['2d', '3d'] = '2d', layers: Sequence[str] | None = None, side: Literal['top', 'bottom'] = 'top', width: int = 1024, output: str | None = None, page: str | None = None, wait_s: float | None = None) -> dict[str, Any]:
+    def render_svg(self, *, path: str | os.PathLike[str] | None = None, view: Literal['2d', '3d'] = '2d', layers: Sequence[str] | None = None, side: Literal['top', 'bottom'] = 'top', width: int = 1024, output: str | None = None, page: str | None = None, wait_s: float | None = None) -> _Svg:
         """An SVG of chosen layers of the board, or of one schematic sheet, as it is in memory (KiCad's plotter).
 
         Registry command ``render.svg`` (export, read-only, long).
@@ -673,7 +2121,7 @@ class _Board(Namespace):
         """
         ...
 
-    def rotate(self, *, reference: str, angle: float, path: str | os.PathLike[str] | None = None, revision: int | None = None, relative: bool = False) -> dict[str, Any]:
+    def rotate(self, *, reference: str, angle: float, path: str | os.PathLike[str] | None = None, revision: int | None = None, relative: bool = False) -> _Rotated:
         """Turn a footprint about its anchor, as pcbnew does (pads and texts turn with it).
 
         Registry command ``pcb.rotate`` (edit; units: mm, degrees).
@@ -699,7 +2147,7 @@ class _Board(Namespace):
         """
         ...
 
-    def route(self, *, points: Sequence[Sequence[float]], layers: Sequence[str], width: float, path: str | os.PathLike[str] | None = None, revision: int | None = None, net: str | None = None, via_size: float | None = None, via_drill: float | None = None) -> dict[str, Any]:
+    def route(self, *, points: Sequence[Sequence[float]], layers: Sequence[str], width: float, path: str | os.PathLike[str] | None = None, revision: int | None = None, net: str | None = None, via_size: float | None = None, via_drill: float | None = None) -> _Routed:
         """Route a polyline that may change layer: a through via is added at every point where consecutive segments change layer.
 
         Registry command ``pcb.route`` (edit; units: mm).
@@ -728,7 +2176,7 @@ class _Board(Namespace):
         """
         ...
 
-    def score_placement(self, *, path: str | os.PathLike[str] | None = None, area: Sequence[float] | None = None) -> dict[str, Any]:
+    def score_placement(self, *, path: str | os.PathLike[str] | None = None, area: Sequence[float] | None = None) -> _ScoreResult:
         """Judge a placement: courtyard overlaps, parts off the board, ratsnest length, routability (0-1), decoupling cap distances.
 
         Registry command ``pcb.scorePlacement`` (query, read-only; units: mm).
@@ -750,7 +2198,7 @@ class _Board(Namespace):
         """
         ...
 
-    def set_design_rules(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, min_clearance: float | None = None, min_track_width: float | None = None, min_via_diameter: float | None = None, min_via_annular_width: float | None = None, min_through_hole_diameter: float | None = None, min_hole_to_hole: float | None = None, min_copper_edge_clearance: float | None = None, min_silk_clearance: float | None = None) -> dict[str, Any]:
+    def set_design_rules(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, min_clearance: float | None = None, min_track_width: float | None = None, min_via_diameter: float | None = None, min_via_annular_width: float | None = None, min_through_hole_diameter: float | None = None, min_hole_to_hole: float | None = None, min_copper_edge_clearance: float | None = None, min_silk_clearance: float | None = None) -> _RulesSet:
         """Set the board's minimum design rules (Board Setup > Constraints) in its project file.
 
         Registry command ``pcb.setDesignRules`` (edit; units: mm).
@@ -781,7 +2229,7 @@ class _Board(Namespace):
         """
         ...
 
-    def set_field(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, reference: str | None = None, id: str | None = None, field: str | None = None, value: str | None = None, dnp: bool | None = None, exclude_from_bom: bool | None = None, exclude_from_pos_files: bool | None = None, board_only: bool | None = None, at: Sequence[float] | None = None, angle: float | None = None, visible: bool | None = None) -> dict[str, Any]:
+    def set_field(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, reference: str | None = None, id: str | None = None, field: str | None = None, value: str | None = None, dnp: bool | None = None, exclude_from_bom: bool | None = None, exclude_from_pos_files: bool | None = None, board_only: bool | None = None, at: Sequence[float] | None = None, angle: float | None = None, visible: bool | None = None) -> _Edited:
         """Set a footprint's reference, value or any property, its DNP / BOM / position-file / board-only flags, and move, turn, show or hide a field's text (query.footprint lists the texts).
 
         Registry command ``pcb.setField`` (edit; units: mm, degrees).
@@ -817,7 +2265,7 @@ class _Board(Namespace):
         """
         ...
 
-    def set_netclass(self, *, name: str, path: str | os.PathLike[str] | None = None, revision: int | None = None, nets: Sequence[str] | None = None, clearance: float | None = None, track_width: float | None = None, via_diameter: float | None = None, via_drill: float | None = None, diff_pair_width: float | None = None, diff_pair_gap: float | None = None) -> dict[str, Any]:
+    def set_netclass(self, *, name: str, path: str | os.PathLike[str] | None = None, revision: int | None = None, nets: Sequence[str] | None = None, clearance: float | None = None, track_width: float | None = None, via_diameter: float | None = None, via_drill: float | None = None, diff_pair_width: float | None = None, diff_pair_gap: float | None = None) -> _NetClassSet:
         """Create or change a net class (clearance, widths, via sizes) and assign nets to it, in the board's project file.
 
         Registry command ``pcb.setNetclass`` (edit; units: mm).
@@ -848,7 +2296,7 @@ class _Board(Namespace):
         """
         ...
 
-    def set_pad_net(self, *, reference: str, pad: str, net: str, path: str | os.PathLike[str] | None = None, revision: int | None = None) -> dict[str, Any]:
+    def set_pad_net(self, *, reference: str, pad: str, net: str, path: str | os.PathLike[str] | None = None, revision: int | None = None) -> _Edited:
         """Give one pad a net (all pads with that number, as KiCad does for repeated numbers).
 
         Registry command ``pcb.setPadNet`` (edit).
@@ -871,7 +2319,7 @@ class _Board(Namespace):
         """
         ...
 
-    def swap(self, *, reference: str, footprint: str, path: str | os.PathLike[str] | None = None, revision: int | None = None) -> dict[str, Any]:
+    def swap(self, *, reference: str, footprint: str, path: str | os.PathLike[str] | None = None, revision: int | None = None) -> _Swapped:
         """Replace a footprint with another library footprint in the same place, side and angle, keeping its reference, value, other fields, DNP/BOM flags, id, schematic link and pad nets by pad number.
 
         Registry command ``pcb.swapFootprint`` (edit).
@@ -893,7 +2341,7 @@ class _Board(Namespace):
         """
         ...
 
-    def text(self, *, text: str, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, layer: str = 'F.SilkS', angle: float = 0, size: float = 1.0, thickness: float = 0.15) -> dict[str, Any]:
+    def text(self, *, text: str, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, layer: str = 'F.SilkS', angle: float = 0, size: float = 1.0, thickness: float = 0.15) -> _Created:
         """Add text to the board (mirrored on back layers, as KiCad does).
 
         Registry command ``pcb.addText`` (edit; units: mm, degrees).
@@ -919,7 +2367,7 @@ class _Board(Namespace):
         """
         ...
 
-    def track(self, *, points: Sequence[Sequence[float]], width: float, path: str | os.PathLike[str] | None = None, revision: int | None = None, layer: str = 'F.Cu', net: str | None = None) -> dict[str, Any]:
+    def track(self, *, points: Sequence[Sequence[float]], width: float, path: str | os.PathLike[str] | None = None, revision: int | None = None, layer: str = 'F.Cu', net: str | None = None) -> _Tracks:
         """Add a track (one segment per pair of consecutive points) on one copper layer.
 
         Registry command ``pcb.addTrack`` (edit; units: mm).
@@ -946,7 +2394,7 @@ class _Board(Namespace):
         """
         ...
 
-    def unrouted(self, *, path: str | os.PathLike[str] | None = None, offset: int = 0, limit: int = 100) -> dict[str, Any]:
+    def unrouted(self, *, path: str | os.PathLike[str] | None = None, offset: int = 0, limit: int = 100) -> _Unrouted:
         """The ratsnest: connections not routed yet, computed from the board's own copper (pads, tracks, vias, zone fills), shortest first per net.
 
         Registry command ``query.unrouted`` (query, read-only; units: mm).
@@ -966,7 +2414,7 @@ class _Board(Namespace):
         """
         ...
 
-    def via(self, *, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, size: float | None = None, drill: float | None = None, net: str | None = None) -> dict[str, Any]:
+    def via(self, *, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, size: float | None = None, drill: float | None = None, net: str | None = None) -> _Created:
         """Add a through via.
 
         Registry command ``pcb.addVia`` (edit; units: mm).
@@ -993,7 +2441,7 @@ class _Board(Namespace):
         """
         ...
 
-    def zone(self, *, outline: Sequence[Sequence[float]], path: str | os.PathLike[str] | None = None, revision: int | None = None, layer: str = 'F.Cu', net: str | None = None, clearance: float = 0.5, min_width: float = 0.25, priority: int = 0, name: str | None = None, pads: Literal['thermal', 'solid', 'thermal_tht'] = 'thermal') -> dict[str, Any]:
+    def zone(self, *, outline: Sequence[Sequence[float]], path: str | os.PathLike[str] | None = None, revision: int | None = None, layer: str = 'F.Cu', net: str | None = None, clearance: float = 0.5, min_width: float = 0.25, priority: int = 0, name: str | None = None, pads: Literal['thermal', 'solid', 'thermal_tht'] = 'thermal') -> _Created:
         """Add a copper zone (unfilled; run pcb.fillZones).
 
         Registry command ``pcb.addZone`` (edit; units: mm).
@@ -1027,7 +2475,7 @@ class _Board(Namespace):
 class _Check(Namespace):
     """boardwire.api.check: generated from the registry."""
 
-    def drc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', refill_zones: bool = False, schematic_parity: bool = False, limit: int = 200, engine: Literal['kicad', 'builtin', 'both'] = 'kicad', wait_s: float | None = None, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
+    def drc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', refill_zones: bool = False, schematic_parity: bool = False, limit: int = 200, engine: Literal['kicad', 'builtin', 'both'] = 'kicad', wait_s: float | None = None, format: Literal['table', 'json'] | None = None) -> _Drc:
         """KiCad's design rules check (kicad-cli) on the board as it is in memory (nothing is saved): violations with type, severity, description, items (id, position), unconnected items, counts. engine builtin runs boardwire's own rules instead (milliseconds), both runs both and compares.
 
         Registry command ``check.drc`` (check, read-only, long; units: mm).
@@ -1055,7 +2503,7 @@ class _Check(Namespace):
         """
         ...
 
-    def erc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', limit: int = 200, wait_s: float | None = None, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
+    def erc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', limit: int = 200, wait_s: float | None = None, format: Literal['table', 'json'] | None = None) -> _Erc:
         """KiCad's electrical rules check (kicad-cli) on the schematic hierarchy as it is in memory (nothing is saved): violations with type, severity, description, sheet, items (id, position), and counts by type and sheet. Give the root sheet.
 
         Registry command ``check.erc`` (check, read-only, long; units: mm).
@@ -1083,7 +2531,7 @@ class _Check(Namespace):
 class _Design(Namespace):
     """boardwire.api.design: generated from the registry."""
 
-    def brief(self) -> dict[str, Any]:
+    def brief(self) -> _DesignBrief:
         """What a design document must contain (its JSON Schema), the checks it must pass, the build stages, and an example; write one, then design.check and design.build.
 
         Registry command ``design.brief`` (query, read-only).
@@ -1098,7 +2546,7 @@ class _Design(Namespace):
         """
         ...
 
-    def build(self, *, design: dict[str, Any] | None = None, file: str | None = None, out: str = 'builds', until: Literal['project', 'schematic', 'erc', 'update', 'outline', 'placement', 'route', 'zones', 'save', 'drc', 'verdict', 'fab'] | None = None, wait_s: float | None = None) -> dict[str, Any]:
+    def build(self, *, design: dict[str, Any] | None = None, file: str | None = None, out: str = 'builds', until: Literal['project', 'schematic', 'erc', 'update', 'outline', 'placement', 'route', 'zones', 'save', 'drc', 'verdict', 'fab'] | None = None, wait_s: float | None = None) -> _Built:
         """Build the board from a design document (parts, nets, board): a new version folder OUT/NAME/vNNN, with progress per stage: project, schematic (layout, sch.connect, annotate), erc, update, outline, placement (pcb.autoplace, or a marked fallback; pinned parts kept), route (pcb.autoroute), zones (GND on B.Cu), save, drc (with parity), verdict, fab (fab.zip when clean). Errors: design-errors with design.check's errors.
 
         Registry command ``design.build`` (session, long).
@@ -1124,7 +2572,7 @@ class _Design(Namespace):
         """
         ...
 
-    def check(self, *, design: dict[str, Any] | None = None, file: str | None = None) -> dict[str, Any]:
+    def check(self, *, design: dict[str, Any] | None = None, file: str | None = None) -> _DesignChecked:
         """Validate a design: schema, then each component resolved (catalogue part -> symbol, footprint, LCSC/MPN fields), pins, nets of one pin, unconnected pins, power without a source, footprints that do not fit the symbol. Errors and warnings carry code, where, message and fix; components as a compact table.
 
         Registry command ``design.check`` (query, read-only).
@@ -1146,7 +2594,7 @@ class _Design(Namespace):
         """
         ...
 
-    def rebuild(self, *, version: str, router: dict[str, Any] | None = None, pinned: dict[str, dict[str, Any]] | None = None, wait_s: float | None = None) -> dict[str, Any]:
+    def rebuild(self, *, version: str, router: dict[str, Any] | None = None, pinned: dict[str, dict[str, Any]] | None = None, wait_s: float | None = None) -> _Rebuilt:
         """Build a version again into a new version folder from its design.json and settings.json (same id seed): unchanged, the KiCad project files are byte-identical (identical lists them); router or pinned change what they name.
 
         Registry command ``design.rebuild`` (session, long).
@@ -1170,7 +2618,7 @@ class _Design(Namespace):
         """
         ...
 
-    def verdict(self, *, board: str, schematic: str | None = None, wait_s: float | None = None) -> dict[str, Any]:
+    def verdict(self, *, board: str, schematic: str | None = None, wait_s: float | None = None) -> _VerdictResult:
         """Judge any board as design.build judges its own: ERC and DRC counts (kicad-cli, with parity), unrouted, a rubric (decoupling distances, connectors to the edge, silk findings, schematic text overlaps) and a render (board.png beside the board).
 
         Registry command ``design.verdict`` (check, read-only, long).
@@ -1196,7 +2644,7 @@ class _Design(Namespace):
 class _Fab(Namespace):
     """boardwire.api.fab: generated from the registry."""
 
-    def bom(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', created: datetime | None = None, exclude_dnp: bool = True, source: Literal['auto', 'schematic', 'board'] = 'auto', wait_s: float | None = None) -> dict[str, Any]:
+    def bom(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', created: datetime | None = None, exclude_dnp: bool = True, source: Literal['auto', 'schematic', 'board'] = 'auto', wait_s: float | None = None) -> _Bom:
         """Bill of materials: a grouped CSV BOM (Reference, Value, Footprint, Qty) from the schematic (kicad-cli), else the footprints; result's source says which.
 
         Registry command ``fab.bom`` (export, read-only, long; units: mm; sizes in bytes).
@@ -1222,7 +2670,7 @@ class _Fab(Namespace):
         """
         ...
 
-    def drill(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', created: datetime | None = None, drill_map: bool = False, separate_th: bool = True, wait_s: float | None = None) -> dict[str, Any]:
+    def drill(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', created: datetime | None = None, drill_map: bool = False, separate_th: bool = True, wait_s: float | None = None) -> _FabFiles:
         """Excellon drill files (mm) of the in-memory board (kicad-cli), optional drill map.
 
         Registry command ``fab.drill`` (export, read-only, long; units: mm; sizes in bytes).
@@ -1248,7 +2696,7 @@ class _Fab(Namespace):
         """
         ...
 
-    def gerbers(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', created: datetime | None = None, layers: Sequence[str] | None = None, protel_extensions: bool | None = None, subtract_mask_from_silk: bool | None = None, wait_s: float | None = None) -> dict[str, Any]:
+    def gerbers(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', created: datetime | None = None, layers: Sequence[str] | None = None, protel_extensions: bool | None = None, subtract_mask_from_silk: bool | None = None, wait_s: float | None = None) -> _Gerbers:
         """Gerber X2 and job files of the in-memory board (kicad-cli); unset options follow its plot settings.
 
         Registry command ``fab.gerbers`` (export, read-only, long; units: mm; sizes in bytes).
@@ -1276,7 +2724,7 @@ class _Fab(Namespace):
         """
         ...
 
-    def package(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', created: datetime | None = None, exclude_dnp: bool = True, side: Literal['both', 'front', 'back'] = 'both', drill_map: bool = False, separate_th: bool = True, layers: Sequence[str] | None = None, protel_extensions: bool | None = None, subtract_mask_from_silk: bool | None = None, preset: Literal['generic', 'jlcpcb'] = 'generic', force: bool = False, wait_s: float | None = None) -> dict[str, Any]:
+    def package(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', created: datetime | None = None, exclude_dnp: bool = True, side: Literal['both', 'front', 'back'] = 'both', drill_map: bool = False, separate_th: bool = True, layers: Sequence[str] | None = None, protel_extensions: bool | None = None, subtract_mask_from_silk: bool | None = None, preset: Literal['generic', 'jlcpcb'] = 'generic', force: bool = False, wait_s: float | None = None) -> _Package:
         """DRC gate, then Gerbers, drill, positions, BOM, fab.zip of the in-memory board; DRC errors refuse (drc-errors) unless force.
 
         Registry command ``fab.package`` (export, read-only, long; units: mm; sizes in bytes).
@@ -1310,7 +2758,7 @@ class _Fab(Namespace):
         """
         ...
 
-    def positions(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', created: datetime | None = None, exclude_dnp: bool = True, side: Literal['both', 'front', 'back'] = 'both', wait_s: float | None = None) -> dict[str, Any]:
+    def positions(self, *, path: str | os.PathLike[str] | None = None, output: str = 'fab', created: datetime | None = None, exclude_dnp: bool = True, side: Literal['both', 'front', 'back'] = 'both', wait_s: float | None = None) -> _FabFiles:
         """Pick-and-place CSV of the in-memory board (kicad-cli): mm, degrees.
 
         Registry command ``fab.positions`` (export, read-only, long; units: mm; sizes in bytes).
@@ -1339,7 +2787,7 @@ class _Fab(Namespace):
 class _Fw(Namespace):
     """boardwire.api.fw: generated from the registry."""
 
-    def board_info(self, *, dir: str = '.', port: str | None = None, stub: bool = True, wait_s: float | None = None) -> dict[str, Any]:
+    def board_info(self, *, dir: str = '.', port: str | None = None, stub: bool = True, wait_s: float | None = None) -> _BoardInfo:
         """Chip, revision, crystal, flash size and MAC (the board id) through esptool; resets the board.
 
         Registry command ``fw.boardInfo`` (session, long).
@@ -1363,7 +2811,7 @@ class _Fw(Namespace):
         """
         ...
 
-    def build(self, *, dir: str = '.', timeout_s: float = 1800, wait_s: float | None = None) -> dict[str, Any]:
+    def build(self, *, dir: str = '.', timeout_s: float = 1800, wait_s: float | None = None) -> _FirmwareBuilt:
         """Build with the project's build system: compiler messages as diagnostics (file, line, column, code), image size against the app partition (too large: image-too-large).
 
         Registry command ``fw.build`` (export, read-only, long).
@@ -1386,7 +2834,7 @@ class _Fw(Namespace):
         """
         ...
 
-    def devices(self) -> dict[str, Any]:
+    def devices(self) -> _Devices:
         """Attached boards, untouched: ports with USB ids, board id (MAC) once read, monitor sessions, lease holders.
 
         Registry command ``fw.devices`` (session, read-only).
@@ -1401,7 +2849,7 @@ class _Fw(Namespace):
         """
         ...
 
-    def doctor(self) -> dict[str, Any]:
+    def doctor(self) -> _Doctor:
         """Firmware tools found offline: ESP-IDF, PlatformIO, Arduino CLI, cargo/espflash, make, RISC-V/Xtensa compilers, picolibc, esptool, pyserial.
 
         Registry command ``fw.doctor`` (query, read-only).
@@ -1416,7 +2864,7 @@ class _Fw(Namespace):
         """
         ...
 
-    def erase(self, *, dir: str = '.', port: str | None = None, wait_s: float | None = None) -> dict[str, Any]:
+    def erase(self, *, dir: str = '.', port: str | None = None, wait_s: float | None = None) -> _Erased:
         """Erase the whole flash. Needs [agent] erase = true.
 
         Registry command ``fw.erase`` (session, destructive, long).
@@ -1436,7 +2884,7 @@ class _Fw(Namespace):
         """
         ...
 
-    def flash(self, *, dir: str = '.', port: str | None = None, build: bool = True, erase_all: bool = False, no_stub: bool = False, wait_s: float | None = None) -> dict[str, Any]:
+    def flash(self, *, dir: str = '.', port: str | None = None, build: bool = True, erase_all: bool = False, no_stub: bool = False, wait_s: float | None = None) -> _Flashed:
         """Build, check the image fits, flash with esptool (verified), reset. Policy: by default only the project's bound board.
 
         Registry command ``fw.flash`` (session, destructive, long).
@@ -1462,7 +2910,7 @@ class _Fw(Namespace):
         """
         ...
 
-    def monitor_read(self, *, until: str | None = None, expect: Sequence[str] | None = None, reject: Sequence[str] | None = None, session: str | None = None, since: Literal['new', 'boot', 'start'] = 'new', cursor: int | None = None, wait_s: float | None = None, max_events: int = 200, max_bytes: int = 16384, level: Literal['trace', 'debug', 'info', 'warn', 'error'] | None = None, pattern: str | None = None) -> dict[str, Any]:
+    def monitor_read(self, *, until: str | None = None, expect: Sequence[str] | None = None, reject: Sequence[str] | None = None, session: str | None = None, since: Literal['new', 'boot', 'start'] = 'new', cursor: int | None = None, wait_s: float | None = None, max_events: int = 200, max_bytes: int = 16384, level: Literal['trace', 'debug', 'info', 'warn', 'error'] | None = None, pattern: str | None = None) -> _MonitorRead:
         """Read a monitor session: repeats collapsed xN, boots with reset reasons, panics decoded with source lines, watchdog/brown-out/reset loops named; until/expect/reject wait up to wait_s.
 
         Registry command ``fw.monitor.read`` (session, read-only).
@@ -1494,7 +2942,7 @@ class _Fw(Namespace):
         """
         ...
 
-    def monitor_start(self, *, dir: str = '.', port: str | None = None, baud: int | None = None, reset: bool = True, replay: str | None = None, speed: float = 0.0, record: str | None = None) -> dict[str, Any]:
+    def monitor_start(self, *, dir: str = '.', port: str | None = None, baud: int | None = None, reset: bool = True, replay: str | None = None, speed: float = 0.0, record: str | None = None) -> _MonitorInfo:
         """Open (or return) a monitor session on a board, or replay a recording; record writes one.
 
         Registry command ``fw.monitor.start`` (session).
@@ -1523,7 +2971,7 @@ class _Fw(Namespace):
         """
         ...
 
-    def monitor_stop(self, *, session: str | None = None) -> dict[str, Any]:
+    def monitor_stop(self, *, session: str | None = None) -> _MonitorInfo:
         """Close a monitor session and its recording.
 
         Registry command ``fw.monitor.stop`` (session).
@@ -1541,7 +2989,7 @@ class _Fw(Namespace):
         """
         ...
 
-    def monitor_write(self, *, text: str, session: str | None = None, newline: bool = True) -> dict[str, Any]:
+    def monitor_write(self, *, text: str, session: str | None = None, newline: bool = True) -> _MonitorWritten:
         """Send text to the board's serial input.
 
         Registry command ``fw.monitor.write`` (session).
@@ -1561,7 +3009,7 @@ class _Fw(Namespace):
         """
         ...
 
-    def new(self, *, name: str, dir: str = '.', chip: str = 'esp32c3', framework: Literal['auto', 'baremetal', 'idf', 'platformio', 'arduino'] = 'auto', port: str | None = None, board_id: str | None = None, kicad: str | None = None, wait_s: float | None = None) -> dict[str, Any]:
+    def new(self, *, name: str, dir: str = '.', chip: str = 'esp32c3', framework: Literal['auto', 'baremetal', 'idf', 'platformio', 'arduino'] = 'auto', port: str | None = None, board_id: str | None = None, kicad: str | None = None, wait_s: float | None = None) -> _FirmwareCreated:
         """New firmware project bound to a board, with AGENTS.md listing its pins from the schematic; by the installed framework, else bare-metal ESP32-C3 (Debian's RISC-V GCC).
 
         Registry command ``fw.new`` (export, read-only, long).
@@ -1589,7 +3037,7 @@ class _Fw(Namespace):
         """
         ...
 
-    def pins(self, *, path: str | os.PathLike[str] | None = None, dir: str = '.', reference: str | None = None, gpio_only: bool = True) -> dict[str, Any]:
+    def pins(self, *, path: str | os.PathLike[str] | None = None, dir: str = '.', reference: str | None = None, gpio_only: bool = True) -> _McuPins:
         """The MCU's pins from the KiCad schematic: GPIO, net, and what is on it (LED D1 through R3, pull-up R4 to +3.3V, button to GND, a chip's pin).
 
         Registry command ``fw.pins`` (query, read-only).
@@ -1614,7 +3062,7 @@ class _Fw(Namespace):
         """
         ...
 
-    def reset(self, *, dir: str = '.', port: str | None = None) -> dict[str, Any]:
+    def reset(self, *, dir: str = '.', port: str | None = None) -> _Reset:
         """Reset the board (RTS); with a monitor open, name the new boot's reason.
 
         Registry command ``fw.reset`` (session).
@@ -1633,7 +3081,7 @@ class _Fw(Namespace):
         """
         ...
 
-    def run(self, *, until: str | None = None, expect: Sequence[str] | None = None, reject: Sequence[str] | None = None, dir: str = '.', port: str | None = None, build: bool = True, erase_all: bool = False, no_stub: bool = False, timeout_s: float | None = None, record: str | None = None, wait_s: float | None = None) -> dict[str, Any]:
+    def run(self, *, until: str | None = None, expect: Sequence[str] | None = None, reject: Sequence[str] | None = None, dir: str = '.', port: str | None = None, build: bool = True, erase_all: bool = False, no_stub: bool = False, timeout_s: float | None = None, record: str | None = None, wait_s: float | None = None) -> _Ran:
         """Build, flash, open a monitor and watch until a pattern (until; expect in order; reject fails); the session stays open.
 
         Registry command ``fw.run`` (session, destructive, long).
@@ -1668,7 +3116,7 @@ class _Fw(Namespace):
 class _Job(Namespace):
     """boardwire.api.job: generated from the registry."""
 
-    def cancel(self, *, job: str) -> dict[str, Any]:
+    def cancel(self, *, job: str) -> _JobResult:
         """Cancel a job: its child processes are killed, documents stay as before it.
 
         Registry command ``job.cancel`` (session).
@@ -1686,7 +3134,7 @@ class _Job(Namespace):
         """
         ...
 
-    def status(self, *, job: str | None = None, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
+    def status(self, *, job: str | None = None, format: Literal['table', 'json'] | None = None) -> _JobStatus:
         """A job's state (running, done, failed, cancelled), progress and last output lines; without job, every job kept (the newest 64).
 
         Registry command ``job.status`` (session, read-only).
@@ -1727,7 +3175,7 @@ class _Job(Namespace):
 class _Lib(Namespace):
     """boardwire.api.lib: generated from the registry."""
 
-    def footprint(self, *, id: str, project: str | None = None) -> dict[str, Any]:
+    def footprint(self, *, id: str, project: str | None = None) -> _LibFootprint:
         """One library footprint: pads (number, type, shape, position relative to the footprint origin, angle, size, drill, layers; mm), courtyard bounding box per side (F.CrtYd, B.CrtYd: min, max, size in mm), description, tags, attributes (smd, through_hole, exclude_from_bom...), fields and 3D models. Errors: invalid-args for an id that is not Library:Name; not-found for an unknown library (with similar names) or footprint.
 
         Registry command ``lib.footprint`` (query, read-only; units: mm, degrees).
@@ -1749,7 +3197,7 @@ class _Lib(Namespace):
         """
         ...
 
-    def search(self, *, query: str, kind: Literal['symbol', 'footprint', 'both'] = 'both', project: str | None = None, offset: int = 0, limit: int = 20, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
+    def search(self, *, query: str, kind: Literal['symbol', 'footprint', 'both'] = 'both', project: str | None = None, offset: int = 0, limit: int = 20, format: Literal['table', 'json'] | None = None) -> _LibSearch:
         """Find parts: search the symbol and footprint libraries (project tables, then global ones) by name, keywords, description and footprint filters (e.g. 0603 resistor, LM358); best first: exact name, all words in the name, all words anywhere, some words. With kind both, the best symbol and the best footprint both lead. Rows: kind, id (Library:Name for lib.symbol / lib.footprint / placing), description, keywords, pins or pads (distinct numbers), units. The first search indexes the libraries (10-25 s; 2 s with a disk cache); later ones take milliseconds.
 
         Registry command ``lib.search`` (query, read-only).
@@ -1777,7 +3225,7 @@ class _Lib(Namespace):
         """
         ...
 
-    def symbol(self, *, id: str, project: str | None = None) -> dict[str, Any]:
+    def symbol(self, *, id: str, project: str | None = None) -> _LibSymbol:
         """One library symbol: units, pins (number, name, electrical type, unit — 0 means common to all units — position and length in mm relative to the symbol's origin as placed unrotated in a schematic, x right, y down; orientation is the direction from the pin's connection point into the body: 0 right, 90 up, 180 left, 270 down), description, keywords, footprint filters and fields. A derived symbol (extends) shows its parent's pins. Pins of the alternate (De Morgan) body style are not listed; body_styles says whether there is one. Errors: invalid-args for an id that is not Library:Name; not-found for an unknown library (with similar names) or symbol.
 
         Registry command ``lib.symbol`` (query, read-only; units: mm, degrees).
@@ -1803,7 +3251,7 @@ class _Lib(Namespace):
 class _Parts(Namespace):
     """boardwire.api.parts: generated from the registry."""
 
-    def import_(self, *, file: str) -> dict[str, Any]:
+    def import_(self, *, file: str) -> _PartsImported:
         """Index a catalogue file (jlcpcb-parts-database CSV or jlcparts SQLite) into the project's local catalogue (.boardwire/parts.sqlite); rows with the same LCSC code are replaced. Errors: invalid-args for a file in neither format.
 
         Registry command ``parts.import`` (session).
@@ -1824,7 +3272,7 @@ class _Parts(Namespace):
         """
         ...
 
-    def pins(self, *, part: str | None = None, symbol: str | None = None, footprint: str | None = None, format: Literal['lines', 'json'] = 'lines') -> dict[str, Any]:
+    def pins(self, *, part: str | None = None, symbol: str | None = None, footprint: str | None = None, format: Literal['lines', 'json'] = 'lines') -> _PartsPins:
         """A part's pins mapped to its KiCad symbol and footprint pads (by number): number, name, type, unit, pad; pads without a pin and pins without a pad. Give an LCSC code (the catalogue picks symbol and footprint) or a symbol. Errors: not-found for an unknown part, symbol or footprint.
 
         Registry command ``parts.pins`` (query, read-only).
@@ -1849,7 +3297,7 @@ class _Parts(Namespace):
         """
         ...
 
-    def search(self, *, query: str, kind: Literal['led', 'resistor', 'capacitor', 'inductor', 'crystal', 'fuse', 'diode', 'transistor', 'connector', 'switch', 'regulator', 'ic'] | None = None, package: str | None = None, basic: bool = False, in_stock: bool = False, limit: int = 10, offset: int = 0, format: Literal['lines', 'json'] = 'lines') -> dict[str, Any]:
+    def search(self, *, query: str, kind: Literal['led', 'resistor', 'capacitor', 'inductor', 'crystal', 'fuse', 'diode', 'transistor', 'connector', 'switch', 'regulator', 'ic'] | None = None, package: str | None = None, basic: bool = False, in_stock: bool = False, limit: int = 10, offset: int = 0, format: Literal['lines', 'json'] = 'lines') -> _PartsSearch:
         """Find a part to buy (resistor, capacitor, regulator, IC) in the imported parts catalogue (parts.import), with its LCSC code and MPN: every word must match (values in any spelling: 10k, 4k7, 100nF, 0.1uF); ranked basic, preferred, in stock, cheapest; > marks the row a build picks. Columns: lcsc, mpn, package, tier, stock, usd (smallest order), footprint (KiCad), description. When no row has every word, says missing and lists KiCad library candidates.
 
         Registry command ``parts.search`` (query, read-only).
@@ -1882,7 +3330,7 @@ class _Parts(Namespace):
 class _Project(Namespace):
     """boardwire.api.project: generated from the registry."""
 
-    def back_annotate(self, *, schematic: str, board: str, dry_run: bool = False, revision: int | None = None) -> dict[str, Any]:
+    def back_annotate(self, *, schematic: str, board: str, dry_run: bool = False, revision: int | None = None) -> _BackAnnotated:
         """KiCad's Update Schematic from PCB: each symbol instance gets the reference of the footprint linked to it by path.
 
         Registry command ``project.backAnnotate`` (edit).
@@ -1907,7 +3355,7 @@ class _Project(Namespace):
         """
         ...
 
-    def new(self, *, name: str, template: Literal['blank', '2layer-starter'] = 'blank', folder: str | None = None, kicad_version: Literal[9, 10] = 9) -> dict[str, Any]:
+    def new(self, *, name: str, template: Literal['blank', '2layer-starter'] = 'blank', folder: str | None = None, kicad_version: Literal[9, 10] = 9) -> _ProjectCreated:
         """A new KiCad 9 (default: kicad-cli here checks it) or 10 project: NAME.kicad_pro, .kicad_sch, .kicad_pcb, library tables (listing KiCad's default libraries when this machine has no global tables). Never overwrites (invalid-args).
 
         Registry command ``project.new`` (session).
@@ -1932,7 +3380,7 @@ class _Project(Namespace):
         """
         ...
 
-    def update_pcb(self, *, schematic: str, board: str, dry_run: bool = False, revision: int | None = None, swap: bool = True, delete_extra: bool = False) -> dict[str, Any]:
+    def update_pcb(self, *, schematic: str, board: str, dry_run: bool = False, revision: int | None = None, swap: bool = True, delete_extra: bool = False) -> _PcbUpdated:
         """KiCad's Update PCB from Schematic: footprints linked by symbol path (else reference) get its reference, footprint, value and pad nets; missing ones are added below the board.
 
         Registry command ``project.updatePcb`` (edit).
@@ -1963,7 +3411,7 @@ class _Project(Namespace):
 class _Query(Namespace):
     """boardwire.api.query: generated from the registry."""
 
-    def connectivity(self, *, path: str | os.PathLike[str] | None = None, net: str | None = None, reference: str | None = None, include_single: bool = True, offset: int = 0, limit: int = 200) -> dict[str, Any]:
+    def connectivity(self, *, path: str | os.PathLike[str] | None = None, net: str | None = None, reference: str | None = None, include_single: bool = True, offset: int = 0, limit: int = 200) -> _Connectivity:
         """Schematic nets of the whole hierarchy as KiCad names them (/sheet/LABEL, GLOBAL, Net-(R1-Pad1)), each with its pins as REF.PIN (the pins KiCad's netlist lists) and the sheets it spans; filtered by net name or reference; paged.
 
         Registry command ``query.connectivity`` (query, read-only).
@@ -1990,7 +3438,7 @@ class _Query(Namespace):
         """
         ...
 
-    def describe(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    def describe(self, *, path: str | os.PathLike[str] | None = None) -> _DocumentDescribed:
         """A one-screen summary to read first: for a board its size, layers, counts, nets, unrouted connections, design rules; for a schematic its sheets, parts, power nets and largest nets.
 
         Registry command ``query.describe`` (query, read-only; units: mm).
@@ -2008,7 +3456,7 @@ class _Query(Namespace):
         """
         ...
 
-    def diff_pairs(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    def diff_pairs(self, *, path: str | os.PathLike[str] | None = None) -> _DiffPairs:
         """Differential pairs found by KiCad's naming rule (NAME+/NAME-, NAMEP/NAMEN), with each side's routed length and the skew.
 
         Registry command ``query.diffPairs`` (query, read-only; units: mm).
@@ -2026,7 +3474,7 @@ class _Query(Namespace):
         """
         ...
 
-    def footprint(self, *, reference: str, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    def footprint(self, *, reference: str, path: str | os.PathLike[str] | None = None) -> _FootprintResult:
         """One footprint: fields, library id, placement, side, its pads with board positions and nets, and its texts (fields and free texts: id, board position, angle, layer, visible).
 
         Registry command ``query.footprint`` (query, read-only; units: mm, degrees).
@@ -2048,7 +3496,7 @@ class _Query(Namespace):
         """
         ...
 
-    def items(self, *, path: str | os.PathLike[str] | None = None, kind: Sequence[Literal['footprint', 'module', 'segment', 'arc', 'via', 'zone', 'gr_line', 'gr_rect', 'gr_circle', 'gr_arc', 'gr_poly', 'gr_curve', 'gr_bezier', 'gr_text', 'gr_text_box', 'group', 'dimension']] | None = None, layer: str | None = None, net: str | None = None, reference: str | None = None, bbox: Sequence[float] | None = None, offset: int = 0, limit: int = 50, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
+    def items(self, *, path: str | os.PathLike[str] | None = None, kind: Sequence[Literal['footprint', 'module', 'segment', 'arc', 'via', 'zone', 'gr_line', 'gr_rect', 'gr_circle', 'gr_arc', 'gr_poly', 'gr_curve', 'gr_bezier', 'gr_text', 'gr_text_box', 'group', 'dimension']] | None = None, layer: str | None = None, net: str | None = None, reference: str | None = None, bbox: Sequence[float] | None = None, offset: int = 0, limit: int = 50, format: Literal['table', 'json'] | None = None) -> _Items:
         """Board items filtered by kind, layer, net, footprint reference and bounding box; paged.
 
         Registry command ``query.items`` (query, read-only; units: mm, degrees).
@@ -2077,7 +3525,7 @@ class _Query(Namespace):
         """
         ...
 
-    def labels(self, *, path: str | os.PathLike[str] | None = None, kind: Sequence[Literal['label', 'global_label', 'hierarchical_label', 'sheet_pin']] | None = None, text: str | None = None, sheet: str | None = None, offset: int = 0, limit: int = 200) -> dict[str, Any]:
+    def labels(self, *, path: str | os.PathLike[str] | None = None, kind: Sequence[Literal['label', 'global_label', 'hierarchical_label', 'sheet_pin']] | None = None, text: str | None = None, sheet: str | None = None, offset: int = 0, limit: int = 200) -> _Labels:
         """Net labels of the hierarchy per sheet instance (local, global, hierarchical, and sheet pins), with position and the net each names; bus labels are marked bus.
 
         Registry command ``query.labels`` (query, read-only; units: mm).
@@ -2103,7 +3551,7 @@ class _Query(Namespace):
         """
         ...
 
-    def length_groups(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    def length_groups(self, *, path: str | os.PathLike[str] | None = None) -> _LengthGroups:
         """Length-matched groups: the custom rules (.kicad_dru) with a length or skew constraint, the nets their condition names, and each net's routed length.
 
         Registry command ``query.lengthGroups`` (query, read-only; units: mm).
@@ -2121,7 +3569,7 @@ class _Query(Namespace):
         """
         ...
 
-    def netclasses(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    def netclasses(self, *, path: str | os.PathLike[str] | None = None) -> _NetClasses:
         """Net classes and their rules (from the board's project file, or the board for KiCad 5).
 
         Registry command ``query.netclasses`` (query, read-only).
@@ -2139,7 +3587,7 @@ class _Query(Namespace):
         """
         ...
 
-    def nets(self, *, path: str | os.PathLike[str] | None = None, offset: int = 0, limit: int = 100, match: str | None = None, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
+    def nets(self, *, path: str | os.PathLike[str] | None = None, offset: int = 0, limit: int = 100, match: str | None = None, format: Literal['table', 'json'] | None = None) -> _Nets:
         """The board's nets (by net number, paged) with how many pads, tracks and vias each has.
 
         Registry command ``query.nets`` (query, read-only).
@@ -2164,7 +3612,7 @@ class _Query(Namespace):
         """
         ...
 
-    def pads(self, *, path: str | os.PathLike[str] | None = None, reference: str | None = None, net: str | None = None, layer: str | None = None, area: Sequence[float] | None = None, offset: int = 0, limit: int = 200, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
+    def pads(self, *, path: str | os.PathLike[str] | None = None, reference: str | None = None, net: str | None = None, layer: str | None = None, area: Sequence[float] | None = None, offset: int = 0, limit: int = 200, format: Literal['table', 'json'] | None = None) -> _Pads:
         """Pad positions: the pads of one footprint, or of the board (paged; filter by net, reference, layer, area): number, footprint, type, shape, board position, absolute angle, size, layers, net, and bounding box [x1, y1, x2, y2] in board axes.
 
         Registry command ``query.pads`` (query, read-only; units: mm, degrees).
@@ -2194,7 +3642,7 @@ class _Query(Namespace):
         """
         ...
 
-    def pins(self, *, reference: str, path: str | os.PathLike[str] | None = None, sheet: str | None = None) -> dict[str, Any]:
+    def pins(self, *, reference: str, path: str | os.PathLike[str] | None = None, sheet: str | None = None) -> _Pins:
         """The pins of one symbol (every placed unit): number, name, electrical type, position on the sheet, and the net each is on.
 
         Registry command ``query.pins`` (query, read-only; units: mm).
@@ -2217,7 +3665,7 @@ class _Query(Namespace):
         """
         ...
 
-    def sheet_tree(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    def sheet_tree(self, *, path: str | os.PathLike[str] | None = None) -> _SheetTree:
         """The sheet hierarchy from a root sheet: each sheet instance's path, name, file, page number, parent and symbol count; a sheet file that cannot be found is marked missing.
 
         Registry command ``query.sheetTree`` (query, read-only).
@@ -2238,7 +3686,7 @@ class _Query(Namespace):
         """
         ...
 
-    def symbols(self, *, path: str | os.PathLike[str] | None = None, reference: str | None = None, lib_id: str | None = None, sheet: str | None = None, power: bool | None = None, offset: int = 0, limit: int = 100) -> dict[str, Any]:
+    def symbols(self, *, path: str | os.PathLike[str] | None = None, reference: str | None = None, lib_id: str | None = None, sheet: str | None = None, power: bool | None = None, offset: int = 0, limit: int = 100) -> _Symbols:
         """Placed symbols of the whole hierarchy, once per sheet instance with that instance's reference and unit: value, footprint, library id, position, angle, mirror, dnp, in_bom, on_board; filtered by reference, library id, sheet; paged.
 
         Registry command ``query.symbols`` (query, read-only; units: mm, degrees).
@@ -2266,7 +3714,7 @@ class _Query(Namespace):
         """
         ...
 
-    def unrouted(self, *, path: str | os.PathLike[str] | None = None, offset: int = 0, limit: int = 100) -> dict[str, Any]:
+    def unrouted(self, *, path: str | os.PathLike[str] | None = None, offset: int = 0, limit: int = 100) -> _Unrouted:
         """The ratsnest: connections not routed yet, computed from the board's own copper (pads, tracks, vias, zone fills), shortest first per net.
 
         Registry command ``query.unrouted`` (query, read-only; units: mm).
@@ -2289,7 +3737,7 @@ class _Query(Namespace):
 class _Render(Namespace):
     """boardwire.api.render: generated from the registry."""
 
-    def png(self, *, path: str | os.PathLike[str] | None = None, view: Literal['2d', '3d'] = '2d', layers: Sequence[str] | None = None, side: Literal['top', 'bottom'] = 'top', width: int = 1024, output: str | None = None, page: str | None = None, wait_s: float | None = None) -> dict[str, Any]:
+    def png(self, *, path: str | os.PathLike[str] | None = None, view: Literal['2d', '3d'] = '2d', layers: Sequence[str] | None = None, side: Literal['top', 'bottom'] = 'top', width: int = 1024, output: str | None = None, page: str | None = None, wait_s: float | None = None) -> _Png:
         """A PNG of the board as it is in memory (chosen layers in 2D, or KiCad's 3D view of one side), or of one schematic sheet.
 
         Registry command ``render.png`` (export, read-only, long).
@@ -2318,7 +3766,7 @@ class _Render(Namespace):
         """
         ...
 
-    def svg(self, *, path: str | os.PathLike[str] | None = None, view: Literal['2d', '3d'] = '2d', layers: Sequence[str] | None = None, side: Literal['top', 'bottom'] = 'top', width: int = 1024, output: str | None = None, page: str | None = None, wait_s: float | None = None) -> dict[str, Any]:
+    def svg(self, *, path: str | os.PathLike[str] | None = None, view: Literal['2d', '3d'] = '2d', layers: Sequence[str] | None = None, side: Literal['top', 'bottom'] = 'top', width: int = 1024, output: str | None = None, page: str | None = None, wait_s: float | None = None) -> _Svg:
         """An SVG of chosen layers of the board, or of one schematic sheet, as it is in memory (KiCad's plotter).
 
         Registry command ``render.svg`` (export, read-only, long).
@@ -2346,7 +3794,7 @@ class _Render(Namespace):
 class _Sch(Namespace):
     """boardwire.api.sch: generated from the registry."""
 
-    def add_sheet(self, *, name: str, file: str, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, size: Sequence[float] = ..., pins: Sequence[dict[str, Any]] = ...) -> dict[str, Any]:
+    def add_sheet(self, *, name: str, file: str, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, size: Sequence[float] = ..., pins: Sequence[dict[str, Any]] = ...) -> _SheetAdded:
         """Place a hierarchical sheet symbol with sheet pins, and create its file (an empty KiCad 9 schematic) when missing. The same file may be placed several times (each placement is a sheet instance with its own references). Pins sit on the left or right edge at 2.54 mm steps from the top unless offset is given; each joins the child's hierarchical label of its name. Errors: invalid-args for a duplicate sheet name or pin name, or a file that would contain itself.
 
         Registry command ``sch.addSheet`` (edit; units: mm).
@@ -2374,7 +3822,7 @@ class _Sch(Namespace):
         """
         ...
 
-    def annotate(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, scheme: Literal['incremental', 'sheet'] = 'incremental', all: bool = False) -> dict[str, Any]:
+    def annotate(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, scheme: Literal['incremental', 'sheet'] = 'incremental', all: bool = False) -> _Renumbered:
         """Give references to unannotated symbols (R?, #PWR?) of the whole design, per sheet instance in hierarchy order, sorted by X then Y position as KiCad's default does; each prefix numbered from the first free number (power symbols as #PWR01). Multi-unit symbols of the same part and value share a reference.
 
         Registry command ``sch.annotate`` (edit).
@@ -2400,7 +3848,7 @@ class _Sch(Namespace):
         """
         ...
 
-    def bus_entry(self, *, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, size: Sequence[float] = ...) -> dict[str, Any]:
+    def bus_entry(self, *, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, size: Sequence[float] = ...) -> _Created:
         """Add a wire-to-bus entry from at to at + size.
 
         Registry command ``sch.busEntry`` (edit; units: mm).
@@ -2425,7 +3873,7 @@ class _Sch(Namespace):
         """
         ...
 
-    def connect(self, *, nets: dict[str, Sequence[str]], path: str | os.PathLike[str] | None = None, revision: int | None = None, power: Sequence[str] | None = None, no_connect: Sequence[str] = ..., flags: bool = True) -> dict[str, Any]:
+    def connect(self, *, nets: dict[str, Sequence[str]], path: str | os.PathLike[str] | None = None, revision: int | None = None, power: Sequence[str] | None = None, no_connect: Sequence[str] = ..., flags: bool = True) -> _Connected:
         """Connect placed symbols' pins by net: a short wire and a net label at each pin, power symbols for power nets (ground down, supplies up), PWR_FLAGs where a power net has no source, no-connect flags; on the 50 mil grid, wires lengthened until no label, field or symbol box overlaps another. Result: counts and any overlaps left. Then sch.annotate for #PWR references. Errors: invalid-args for an unknown reference or pin, or a pin in two nets.
 
         Registry command ``sch.connect`` (edit; units: mm).
@@ -2452,7 +3900,7 @@ class _Sch(Namespace):
         """
         ...
 
-    def connectivity(self, *, path: str | os.PathLike[str] | None = None, net: str | None = None, reference: str | None = None, include_single: bool = True, offset: int = 0, limit: int = 200) -> dict[str, Any]:
+    def connectivity(self, *, path: str | os.PathLike[str] | None = None, net: str | None = None, reference: str | None = None, include_single: bool = True, offset: int = 0, limit: int = 200) -> _Connectivity:
         """Schematic nets of the whole hierarchy as KiCad names them (/sheet/LABEL, GLOBAL, Net-(R1-Pad1)), each with its pins as REF.PIN (the pins KiCad's netlist lists) and the sheets it spans; filtered by net name or reference; paged.
 
         Registry command ``query.connectivity`` (query, read-only).
@@ -2479,7 +3927,7 @@ class _Sch(Namespace):
         """
         ...
 
-    def delete(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, reference: str | None = None, sheet: str | None = None, ids: Sequence[str] | None = None) -> dict[str, Any]:
+    def delete(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, reference: str | None = None, sheet: str | None = None, ids: Sequence[str] | None = None) -> _ItemsDeleted:
         """Delete a symbol (by reference: from its sheet file, so from every instance of that file) or items by id. A library definition no symbol uses any more leaves lib_symbols, as KiCad drops it. Wire ends that become dangling are listed.
 
         Registry command ``sch.delete`` (edit, destructive).
@@ -2506,7 +3954,7 @@ class _Sch(Namespace):
         """
         ...
 
-    def describe(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    def describe(self, *, path: str | os.PathLike[str] | None = None) -> _DocumentDescribed:
         """A one-screen summary to read first: for a board its size, layers, counts, nets, unrouted connections, design rules; for a schematic its sheets, parts, power nets and largest nets.
 
         Registry command ``query.describe`` (query, read-only; units: mm).
@@ -2524,7 +3972,7 @@ class _Sch(Namespace):
         """
         ...
 
-    def erc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', limit: int = 200, wait_s: float | None = None, format: Literal['table', 'json'] | None = None) -> dict[str, Any]:
+    def erc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', limit: int = 200, wait_s: float | None = None, format: Literal['table', 'json'] | None = None) -> _Erc:
         """KiCad's electrical rules check (kicad-cli) on the schematic hierarchy as it is in memory (nothing is saved): violations with type, severity, description, sheet, items (id, position), and counts by type and sheet. Give the root sheet.
 
         Registry command ``check.erc`` (check, read-only, long; units: mm).
@@ -2549,7 +3997,7 @@ class _Sch(Namespace):
         """
         ...
 
-    def global_label(self, *, text: str, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, angle: Literal[0, 90, 180, 270] = 0, shape: Literal['input', 'output', 'bidirectional', 'tri_state', 'passive'] = 'bidirectional') -> dict[str, Any]:
+    def global_label(self, *, text: str, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, angle: Literal[0, 90, 180, 270] = 0, shape: Literal['input', 'output', 'bidirectional', 'tri_state', 'passive'] = 'bidirectional') -> _Labelled:
         """Add a global label (joins same-named global labels and power nets on every sheet), with a shape: input, output, bidirectional, tri_state, passive.
 
         Registry command ``sch.globalLabel`` (edit; units: mm, degrees).
@@ -2576,7 +4024,7 @@ class _Sch(Namespace):
         """
         ...
 
-    def hierarchical_label(self, *, text: str, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, angle: Literal[0, 90, 180, 270] = 0, shape: Literal['input', 'output', 'bidirectional', 'tri_state', 'passive'] = 'bidirectional') -> dict[str, Any]:
+    def hierarchical_label(self, *, text: str, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, angle: Literal[0, 90, 180, 270] = 0, shape: Literal['input', 'output', 'bidirectional', 'tri_state', 'passive'] = 'bidirectional') -> _Labelled:
         """Add a hierarchical label: joins the sheet pin of the same name on the sheet symbol that places this sheet.
 
         Registry command ``sch.hierarchicalLabel`` (edit; units: mm, degrees).
@@ -2603,7 +4051,7 @@ class _Sch(Namespace):
         """
         ...
 
-    def junction(self, *, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None) -> dict[str, Any]:
+    def junction(self, *, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None) -> _Created:
         """Add a junction dot (connects wires crossing or touching there); wires passing through the point are split there, as KiCad does.
 
         Registry command ``sch.junction`` (edit; units: mm).
@@ -2627,7 +4075,7 @@ class _Sch(Namespace):
         """
         ...
 
-    def label(self, *, text: str, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, angle: Literal[0, 90, 180, 270] = 0) -> dict[str, Any]:
+    def label(self, *, text: str, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, angle: Literal[0, 90, 180, 270] = 0) -> _Labelled:
         """Add a local net label (joins same-named labels on this sheet instance). The result says what the point connects to; a label on nothing is reported as dangling.
 
         Registry command ``sch.label`` (edit; units: mm, degrees).
@@ -2653,7 +4101,7 @@ class _Sch(Namespace):
         """
         ...
 
-    def labels(self, *, path: str | os.PathLike[str] | None = None, kind: Sequence[Literal['label', 'global_label', 'hierarchical_label', 'sheet_pin']] | None = None, text: str | None = None, sheet: str | None = None, offset: int = 0, limit: int = 200) -> dict[str, Any]:
+    def labels(self, *, path: str | os.PathLike[str] | None = None, kind: Sequence[Literal['label', 'global_label', 'hierarchical_label', 'sheet_pin']] | None = None, text: str | None = None, sheet: str | None = None, offset: int = 0, limit: int = 200) -> _Labels:
         """Net labels of the hierarchy per sheet instance (local, global, hierarchical, and sheet pins), with position and the net each names; bus labels are marked bus.
 
         Registry command ``query.labels`` (query, read-only; units: mm).
@@ -2679,7 +4127,7 @@ class _Sch(Namespace):
         """
         ...
 
-    def mirror(self, *, reference: str, axis: Literal['x', 'y'], path: str | os.PathLike[str] | None = None, revision: int | None = None, sheet: str | None = None) -> dict[str, Any]:
+    def mirror(self, *, reference: str, axis: Literal['x', 'y'], path: str | os.PathLike[str] | None = None, revision: int | None = None, sheet: str | None = None) -> _SymbolTurned:
         """Mirror a symbol about its anchor as KiCad's Mirror X / Mirror Y do; the file keeps KiCad's canonical angle + mirror form. Wire ends left dangling are listed.
 
         Registry command ``sch.mirror`` (edit).
@@ -2705,7 +4153,7 @@ class _Sch(Namespace):
         """
         ...
 
-    def move(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, reference: str | None = None, sheet: str | None = None, id: str | None = None, at: Sequence[float] | None = None, by: Sequence[float] | None = None) -> dict[str, Any]:
+    def move(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, reference: str | None = None, sheet: str | None = None, id: str | None = None, at: Sequence[float] | None = None, by: Sequence[float] | None = None) -> _SymbolMoved:
         """Move a symbol (with its fields) or any item by id to a position or by an offset. Wires attached to a moved symbol are not dragged (as KiCad's Move, not Drag): the result lists wire ends left dangling.
 
         Registry command ``sch.move`` (edit; units: mm).
@@ -2734,7 +4182,7 @@ class _Sch(Namespace):
         """
         ...
 
-    def no_connect(self, *, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None) -> dict[str, Any]:
+    def no_connect(self, *, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None) -> _NoConnect:
         """Add a no-connect flag (on a pin left open on purpose: ERC then accepts it).
 
         Registry command ``sch.noConnect`` (edit; units: mm).
@@ -2758,7 +4206,7 @@ class _Sch(Namespace):
         """
         ...
 
-    def pins(self, *, reference: str, path: str | os.PathLike[str] | None = None, sheet: str | None = None) -> dict[str, Any]:
+    def pins(self, *, reference: str, path: str | os.PathLike[str] | None = None, sheet: str | None = None) -> _Pins:
         """The pins of one symbol (every placed unit): number, name, electrical type, position on the sheet, and the net each is on.
 
         Registry command ``query.pins`` (query, read-only; units: mm).
@@ -2781,7 +4229,7 @@ class _Sch(Namespace):
         """
         ...
 
-    def place_symbol(self, *, symbol: str, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, angle: Literal[0, 90, 180, 270] = 0, mirror: Literal['none', 'x', 'y'] = 'none', unit: int = 1, reference: str | None = None, value: str | None = None, footprint: str | None = None, fields: dict[str, str] = ...) -> dict[str, Any]:
+    def place_symbol(self, *, symbol: str, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, angle: Literal[0, 90, 180, 270] = 0, mirror: Literal['none', 'x', 'y'] = 'none', unit: int = 1, reference: str | None = None, value: str | None = None, footprint: str | None = None, fields: dict[str, str] = ...) -> _SymbolPlaced:
         """Place a library symbol (found through sym-lib-table; its definition copied into lib_symbols, flattened if it extends another) as KiCad places it: fields moved with the symbol, one pin entry per library pin, one instance path per placement of this sheet file (reference default PREFIX?, e.g. R?). angle 0/90/180/270 counter-clockwise. Returns the pins' positions (mm). Errors: not-found for an unknown library or symbol; invalid-args for a unit the symbol lacks or a reference in use; unsupported-format for a schematic older than KiCad 8.
 
         Registry command ``sch.placeSymbol`` (edit; units: mm, degrees).
@@ -2813,7 +4261,7 @@ class _Sch(Namespace):
         """
         ...
 
-    def power(self, *, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, symbol: str = 'power:GND', angle: Literal[0, 90, 180, 270] = 0, mirror: Literal['none', 'x', 'y'] = 'none', reference: str | None = None, value: str | None = None) -> dict[str, Any]:
+    def power(self, *, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, symbol: str = 'power:GND', angle: Literal[0, 90, 180, 270] = 0, mirror: Literal['none', 'x', 'y'] = 'none', reference: str | None = None, value: str | None = None) -> _SymbolPlaced:
         """Place a power symbol (power:GND, power:+3V3...): its pin joins the global net named by its value. Errors as sch.placeSymbol; invalid-args for a symbol that is not a power symbol.
 
         Registry command ``sch.power`` (edit; units: mm, degrees).
@@ -2842,7 +4290,7 @@ class _Sch(Namespace):
         """
         ...
 
-    def rotate(self, *, reference: str, angle: Literal[0, 90, 180, 270], path: str | os.PathLike[str] | None = None, revision: int | None = None, sheet: str | None = None, relative: bool = False) -> dict[str, Any]:
+    def rotate(self, *, reference: str, angle: Literal[0, 90, 180, 270], path: str | os.PathLike[str] | None = None, revision: int | None = None, sheet: str | None = None, relative: bool = False) -> _SymbolTurned:
         """Turn a symbol about its anchor (fields turn with it, as in KiCad); a mirrored symbol stays mirrored. Wire ends left dangling are listed.
 
         Registry command ``sch.rotate`` (edit; units: mm, degrees).
@@ -2869,7 +4317,7 @@ class _Sch(Namespace):
         """
         ...
 
-    def set_field(self, *, reference: str, field: str, path: str | os.PathLike[str] | None = None, revision: int | None = None, sheet: str | None = None, value: str | None = None, hidden: bool | None = None, at: Sequence[float] | None = None, angle: Literal[0, 90] | None = None) -> dict[str, Any]:
+    def set_field(self, *, reference: str, field: str, path: str | os.PathLike[str] | None = None, revision: int | None = None, sheet: str | None = None, value: str | None = None, hidden: bool | None = None, at: Sequence[float] | None = None, angle: Literal[0, 90] | None = None) -> _FieldSet:
         """Set, move (at, mm), turn (angle 0/90) or hide a field of a placed symbol; value may be left out to only move or hide it. Reference is per sheet instance (only the named instance changes); every other field is stored once per sheet file, so where that file is placed several times the change is shared: shared_by lists the instance paths. A field the symbol lacks is added (hidden, at the anchor). Errors: not-found for an unknown reference; invalid-args for an ambiguous one (give sheet) or a duplicate reference.
 
         Registry command ``sch.setField`` (edit).
@@ -2900,7 +4348,7 @@ class _Sch(Namespace):
         """
         ...
 
-    def sheet_tree(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    def sheet_tree(self, *, path: str | os.PathLike[str] | None = None) -> _SheetTree:
         """The sheet hierarchy from a root sheet: each sheet instance's path, name, file, page number, parent and symbol count; a sheet file that cannot be found is marked missing.
 
         Registry command ``query.sheetTree`` (query, read-only).
@@ -2921,7 +4369,7 @@ class _Sch(Namespace):
         """
         ...
 
-    def symbols(self, *, path: str | os.PathLike[str] | None = None, reference: str | None = None, lib_id: str | None = None, sheet: str | None = None, power: bool | None = None, offset: int = 0, limit: int = 100) -> dict[str, Any]:
+    def symbols(self, *, path: str | os.PathLike[str] | None = None, reference: str | None = None, lib_id: str | None = None, sheet: str | None = None, power: bool | None = None, offset: int = 0, limit: int = 100) -> _Symbols:
         """Placed symbols of the whole hierarchy, once per sheet instance with that instance's reference and unit: value, footprint, library id, position, angle, mirror, dnp, in_bom, on_board; filtered by reference, library id, sheet; paged.
 
         Registry command ``query.symbols`` (query, read-only; units: mm, degrees).
@@ -2949,7 +4397,7 @@ class _Sch(Namespace):
         """
         ...
 
-    def wire(self, *, points: Sequence[Sequence[float]], path: str | os.PathLike[str] | None = None, revision: int | None = None, allow_dangling: bool = False, bus: bool = False) -> dict[str, Any]:
+    def wire(self, *, points: Sequence[Sequence[float]], path: str | os.PathLike[str] | None = None, revision: int | None = None, allow_dangling: bool = False, bus: bool = False) -> _Wired:
         """Draw wires through points, one per segment as KiCad does. Both ends of the polyline must land on a pin, a wire (end or middle), a label, a sheet pin, a junction or a no-connect flag, else invalid-args names the dangling end (unless allow_dangling, when the result lists it). A junction is added, and the wire split, where an end lands on the middle of another wire or three directions meet (as KiCad does); the result lists them.
 
         Registry command ``sch.wire`` (edit; units: mm).
@@ -2978,7 +4426,7 @@ class _Sch(Namespace):
 class _Session(Namespace):
     """boardwire.api.session: generated from the registry."""
 
-    def batch(self, *, steps: Sequence[dict[str, Any]], label: str | None = None) -> dict[str, Any]:
+    def batch(self, *, steps: Sequence[dict[str, Any]], label: str | None = None) -> _Batch:
         """Run steps in order as one change: edits (one undo step per document changed) and queries, which see the edits before them; every step's result is returned. At the first failure every document is rolled back and the error names the step.
 
         Registry command ``session.batch`` (session).
@@ -3000,7 +4448,7 @@ class _Session(Namespace):
         """
         ...
 
-    def close(self, *, path: str | os.PathLike[str] | None = None, discard: bool = False) -> dict[str, Any]:
+    def close(self, *, path: str | os.PathLike[str] | None = None, discard: bool = False) -> _Done:
         """Close a document; refuses (unsaved-changes) if it has unsaved changes unless discard.
 
         Registry command ``session.close`` (session, destructive).
@@ -3019,7 +4467,7 @@ class _Session(Namespace):
         """
         ...
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> _SessionDescribed:
         """The working directory, open documents, and the command families available.
 
         Registry command ``session.describe`` (session, read-only).
@@ -3034,7 +4482,7 @@ class _Session(Namespace):
         """
         ...
 
-    def documents(self) -> dict[str, Any]:
+    def documents(self) -> _Documents:
         """The open documents with their kind, revision and unsaved state.
 
         Registry command ``session.documents`` (session, read-only).
@@ -3049,7 +4497,7 @@ class _Session(Namespace):
         """
         ...
 
-    def export(self, *, report: Literal['markdown', 'json'] = 'markdown', since: str | None = None, command: str | None = None, errors: bool = False) -> dict[str, Any]:
+    def export(self, *, report: Literal['markdown', 'json'] = 'markdown', since: str | None = None, command: str | None = None, errors: bool = False) -> _AuditExport:
         """The workspace's audit log (.boardwire/session.jsonl: every call through every door, with its seconds and error) as a Markdown report or one JSON document.
 
         Registry command ``session.export`` (session, read-only).
@@ -3073,7 +4521,7 @@ class _Session(Namespace):
         """
         ...
 
-    def open(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    def open(self, *, path: str | os.PathLike[str] | None = None) -> _DocumentResult:
         """Open a KiCad file (board, schematic, library, rules, table or project) into the session; commands also open what they name.
 
         Registry command ``session.open`` (session, read-only).
@@ -3094,7 +4542,7 @@ class _Session(Namespace):
         """
         ...
 
-    def redo(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    def redo(self, *, path: str | os.PathLike[str] | None = None) -> _DocumentResult:
         """Redo the last undone change of a document.
 
         Registry command ``session.redo`` (session).
@@ -3112,7 +4560,7 @@ class _Session(Namespace):
         """
         ...
 
-    def revert(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    def revert(self, *, path: str | os.PathLike[str] | None = None) -> _DocumentResult:
         """Drop unsaved changes and read the file again.
 
         Registry command ``session.revert`` (session, destructive).
@@ -3130,7 +4578,7 @@ class _Session(Namespace):
         """
         ...
 
-    def save(self, *, path: str | os.PathLike[str] | None = None, force: bool = False) -> dict[str, Any]:
+    def save(self, *, path: str | os.PathLike[str] | None = None, force: bool = False) -> _Saved:
         """Write a document to its file: atomic, keeps a backup and the file's permissions; refuses (file-changed) to overwrite someone else's change unless force.
 
         Registry command ``session.save`` (session).
@@ -3149,7 +4597,7 @@ class _Session(Namespace):
         """
         ...
 
-    def transaction(self, *, steps: Sequence[dict[str, Any]], label: str | None = None) -> dict[str, Any]:
+    def transaction(self, *, steps: Sequence[dict[str, Any]], label: str | None = None) -> _Batch:
         """An alias of session.batch, which is already all-or-nothing across documents (one undo step each); its undo step is named session.transaction unless label is given.
 
         Registry command ``session.transaction`` (session).
@@ -3168,7 +4616,7 @@ class _Session(Namespace):
         """
         ...
 
-    def undo(self, *, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    def undo(self, *, path: str | os.PathLike[str] | None = None) -> _DocumentResult:
         """Undo the last change of a document (one command, or one whole batch).
 
         Registry command ``session.undo`` (session).

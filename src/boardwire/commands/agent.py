@@ -12,14 +12,15 @@ from pydantic import Field
 
 from ..registry import Context, command
 from ..session.chat import MAX_WAIT, chat_box
-from .common import Args, DocPath, Result
+from .common import Args, DocPath
+from .results import ChatAsked, ChatReplied, ChatRequests, ChatTaken
 
 
 class ChatArgs(Args):
     wait: float = Field(0, ge=0, le=MAX_WAIT, description="Seconds to wait for a request when none is pending")
 
 
-@command("agent.chat", kind="session", args=ChatArgs, result=Result, units="seconds",
+@command("agent.chat", kind="session", args=ChatArgs, result=ChatTaken, units="seconds",
          examples=({"wait": 60},))
 def chat(ctx: Context, a: ChatArgs) -> dict:
     """Take the requests typed in the live view's chat box: [{chatId, text, path, at}]; each is yours until agent_reply done or error."""
@@ -39,7 +40,7 @@ class ReplyArgs(Args):
     error: str | None = Field(None, max_length=10_000, description="The request failed: why")
 
 
-@command("agent.reply", kind="session", args=ReplyArgs, result=Result, units="percent 0..100",
+@command("agent.reply", kind="session", args=ReplyArgs, result=ChatReplied, units="percent 0..100",
          examples=({"chatId": "c1", "progress": "routing GND", "percent": 40},
                    {"chatId": "c1", "text": "Moved R1 2 mm right.", "done": True}))
 def reply(ctx: Context, a: ReplyArgs) -> dict:
@@ -55,7 +56,7 @@ class AskArgs(Args):
     path: DocPath | None = Field(None, max_length=4096, description="The document the request is about")
 
 
-@command("agent.ask", kind="session", args=AskArgs, result=Result)
+@command("agent.ask", kind="session", args=AskArgs, result=ChatAsked)
 def ask(ctx: Context, a: AskArgs) -> dict:
     """(The live view's chat box) Send a request to the agents; says whether one is listening."""
     box = chat_box(ctx.session)
@@ -65,7 +66,7 @@ def ask(ctx: Context, a: AskArgs) -> dict:
             "chatId": req.chat_id, "listening": listening}
 
 
-@command("agent.requests", kind="session", args=Args, result=Result, idempotent=True)
+@command("agent.requests", kind="session", args=Args, result=ChatRequests, idempotent=True)
 def requests(ctx: Context, a: Args) -> dict:
     """(The live view's chat box) Every request with its state, answer, progress and edits."""
     box = chat_box(ctx.session)

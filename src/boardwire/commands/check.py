@@ -13,7 +13,8 @@ from ..kicad.cli import kicad_cli
 from ..kicad.snapshot import board_snapshot, hierarchy_snapshot, schematic_beside
 from ..registry import Context, command
 from ..services.schematic import connectivity_of, sheet_files
-from .common import DocArgs, Result, errors_counted
+from .common import DocArgs, errors_counted
+from .results import Drc, Erc
 
 
 class DrcArgs(DocArgs):
@@ -28,7 +29,7 @@ class DrcArgs(DocArgs):
                              "both: KiCad's result plus the built-in one and which violations each found alone")
 
 
-@command("check.drc", kind="check", args=DrcArgs, result=Result, long=True, idempotent=True, finds_errors=errors_counted,
+@command("check.drc", kind="check", args=DrcArgs, result=Drc, long=True, idempotent=True, finds_errors=errors_counted,
          tables=("violations", "unconnected", "parity"), grouped=("violations", "unconnected"), units="mm", examples=({"path": "board.kicad_pcb"},))
 def drc(ctx: Context, a: DrcArgs) -> dict:
     """KiCad's design rules check (kicad-cli) on the board as it is in memory (nothing is saved): violations with type, severity, description, items (id, position), unconnected items, counts. engine builtin runs boardwire's own rules instead (milliseconds), both runs both and compares."""
@@ -71,7 +72,7 @@ class ErcArgs(DocArgs):
     limit: int = Field(200, ge=0, le=10000, description="Most violations to list (counts cover all)")
 
 
-@command("check.erc", kind="check", args=ErcArgs, result=Result, long=True, idempotent=True, finds_errors=errors_counted,
+@command("check.erc", kind="check", args=ErcArgs, result=Erc, long=True, idempotent=True, finds_errors=errors_counted,
          tables=("violations",), grouped=("violations",), units="mm", examples=({"path": "board.kicad_sch"},))
 def erc(ctx: Context, a: ErcArgs) -> dict:
     """KiCad's electrical rules check (kicad-cli) on the schematic hierarchy as it is in memory (nothing is saved): violations with type, severity, description, sheet, items (id, position), and counts by type and sheet. Give the root sheet."""

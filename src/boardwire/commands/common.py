@@ -10,7 +10,7 @@ carries `Destroys`.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, ClassVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
@@ -66,7 +66,13 @@ class EditArgs(ChangeArgs):
 
 
 class Result(BaseModel):
+    """The base of every result: ``summary``, and any other key (the generic result, for
+    the commands whose result is open: job.wait). Typed results derive from
+    `results.Typed`, which names every key; ``open_keys`` says whether keys a model does
+    not name are expected (`registry.check_result`)."""
+
     model_config = ConfigDict(extra="allow")
+    open_keys: ClassVar[bool] = True
     summary: str = Field(description="One line saying what happened")
 
 

@@ -24,7 +24,8 @@ from ..errors import DesignErrors, InvalidArgs, NotFound
 from ..layout.route.engines import RouteOptions
 from ..parts.lines import encode
 from ..registry import Context, command
-from .common import INPUT, WRITE, Args, BoardPath, InputPath, OutputPath, Result, Role, SchematicPath
+from .common import INPUT, WRITE, Args, BoardPath, InputPath, OutputPath, Role, SchematicPath
+from .results import Built, DesignBrief, DesignChecked, Rebuilt, VerdictResult
 
 Stage = Literal[STAGES]  # type: ignore[valid-type]
 
@@ -80,7 +81,7 @@ EXAMPLE = {"name": "blinker", "components": [
     "no_connect": [], "board": {"size": [30, 25]}, "constraints": {"edge": ["J1"]}}
 
 
-@command("design.brief", kind="query", args=Args, result=Result, idempotent=True)
+@command("design.brief", kind="query", args=Args, result=DesignBrief, idempotent=True)
 def brief(ctx: Context, a: Args) -> dict:
     """What a design document must contain (its JSON Schema), the checks it must pass, the build stages, and an example; write one, then design.check and design.build."""
     return {"summary": "design document: components (symbol or catalogue part), nets (REF.PIN lists), board, constraints",
@@ -90,7 +91,7 @@ def brief(ctx: Context, a: Args) -> dict:
             "example": EXAMPLE}
 
 
-@command("design.check", kind="query", args=DesignSource, result=Result, idempotent=True,
+@command("design.check", kind="query", args=DesignSource, result=DesignChecked, idempotent=True,
          finds_errors=lambda r: r.get("ok") is False, examples=({"file": "blinker.json"},))
 def check_cmd(ctx: Context, a: DesignSource) -> dict:
     """Validate a design: schema, then each component resolved (catalogue part -> symbol, footprint, LCSC/MPN fields), pins, nets of one pin, unconnected pins, power without a source, footprints that do not fit the symbol. Errors and warnings carry code, where, message and fix; components as a compact table."""
@@ -146,7 +147,7 @@ def build_found_errors(result: dict) -> bool:
             or (result.get("verdict") or {}).get("clean") is False)
 
 
-@command("design.build", kind="session", args=BuildArgs, result=Result, long=True, finds_errors=build_found_errors,
+@command("design.build", kind="session", args=BuildArgs, result=Built, long=True, finds_errors=build_found_errors,
          examples=({"file": "blinker.json"}, {"file": "usbc.json", "until": "erc"}))
 def build_cmd(ctx: Context, a: BuildArgs) -> dict:
     """Build the board from a design document (parts, nets, board): a new version folder OUT/NAME/vNNN, with progress per stage: project, schematic (layout, sch.connect, annotate), erc, update, outline, placement (pcb.autoplace, or a marked fallback; pinned parts kept), route (pcb.autoroute), zones (GND on B.Cu), save, drc (with parity), verdict, fab (fab.zip when clean). Errors: design-errors with design.check's errors."""
@@ -161,7 +162,7 @@ class RebuildArgs(Args):
     pinned: dict[str, Pinned] | None = Field(None, description="Changed or added pinned placements")
 
 
-@command("design.rebuild", kind="session", args=RebuildArgs, result=Result, long=True, finds_errors=build_found_errors,
+@command("design.rebuild", kind="session", args=RebuildArgs, result=Rebuilt, long=True, finds_errors=build_found_errors,
          examples=({"version": "builds/blinker/v001"},))
 def rebuild(ctx: Context, a: RebuildArgs) -> dict:
     """Build a version again into a new version folder from its design.json and settings.json (same id seed): unchanged, the KiCad project files are byte-identical (identical lists them); router or pinned change what they name."""
@@ -189,7 +190,7 @@ class VerdictArgs(Args):
     schematic: SchematicPath | None = Field(None, max_length=4096)
 
 
-@command("design.verdict", kind="check", args=VerdictArgs, result=Result, long=True, idempotent=True,
+@command("design.verdict", kind="check", args=VerdictArgs, result=VerdictResult, long=True, idempotent=True,
          finds_errors=lambda r: r.get("clean") is False,
          examples=({"board": "builds/blinker/v001/blinker.kicad_pcb"},))
 def verdict(ctx: Context, a: VerdictArgs) -> dict:

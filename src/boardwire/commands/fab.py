@@ -48,7 +48,8 @@ from ..kicad.cli import kicad_cli
 from ..kicad.snapshot import board_snapshot, hierarchy_snapshot, schematic_beside
 from ..registry import Context, command
 from ..services.schematic import connectivity_of, sheet_files
-from .common import Args, DocArgs, OutputPath, Result
+from .common import Args, DocArgs, OutputPath
+from .results import Bom, FabFiles, Gerbers, Package
 
 UNITS = "mm; sizes in bytes"
 MAP_FORMAT = "gerberx2"  # the drill map: Gerber X2, like the rest of the package
@@ -300,7 +301,7 @@ def _summary(what: str, written: list[dict], output: Path, ctx: Context) -> str:
 
 # -- commands -------------------------------------------------------------------------
 
-@command("fab.gerbers", kind="export", args=GerbersArgs, result=Result, long=True, idempotent=True,
+@command("fab.gerbers", kind="export", args=GerbersArgs, result=Gerbers, long=True, idempotent=True,
          units=UNITS, examples=({"path": "board.kicad_pcb"},
                                 {"path": "board.kicad_pcb", "layers": ["F.Cu", "B.Cu", "Edge.Cuts"], "output": "gerbers"}))
 def gerbers(ctx: Context, a: GerbersArgs) -> dict:
@@ -310,7 +311,7 @@ def gerbers(ctx: Context, a: GerbersArgs) -> dict:
         lambda b: {"layers": b.layers, "options": asdict(b.options)})
 
 
-@command("fab.drill", kind="export", args=DrillArgs, result=Result, long=True, idempotent=True,
+@command("fab.drill", kind="export", args=DrillArgs, result=FabFiles, long=True, idempotent=True,
          units=UNITS, examples=({"path": "board.kicad_pcb", "drill_map": True},))
 def drill(ctx: Context, a: DrillArgs) -> dict:
     """Excellon drill files (mm) of the in-memory board (kicad-cli), optional drill map."""
@@ -320,7 +321,7 @@ def drill(ctx: Context, a: DrillArgs) -> dict:
         use_drill_origin=b.options.use_drill_origin, cancel=ctx.cancel))
 
 
-@command("fab.positions", kind="export", args=PositionsArgs, result=Result, long=True, idempotent=True,
+@command("fab.positions", kind="export", args=PositionsArgs, result=FabFiles, long=True, idempotent=True,
          units=UNITS, examples=({"path": "board.kicad_pcb", "side": "front"},))
 def positions(ctx: Context, a: PositionsArgs) -> dict:
     """Pick-and-place CSV of the in-memory board (kicad-cli): mm, degrees."""
@@ -344,7 +345,7 @@ def _board_export(ctx: Context, a, what: str, doing: str, make, extra=lambda b: 
     return {"summary": _summary(what, written, target, ctx), "files": written, **extra(b), "revision": b.revision}
 
 
-@command("fab.bom", kind="export", args=BomArgs, result=Result, long=True, idempotent=True,
+@command("fab.bom", kind="export", args=BomArgs, result=Bom, long=True, idempotent=True,
          units=UNITS, examples=({"path": "board.kicad_pcb"},))
 def bom(ctx: Context, a: BomArgs) -> dict:
     """Bill of materials: a grouped CSV BOM (Reference, Value, Footprint, Qty) from the schematic (kicad-cli), else the footprints; result's source says which."""
@@ -365,7 +366,7 @@ def bom(ctx: Context, a: BomArgs) -> dict:
 STAGES = (("drc", 0.02), ("gerbers", 0.1), ("drill", 0.45), ("positions", 0.6), ("bom", 0.7), ("zip", 0.85))
 
 
-@command("fab.package", kind="export", args=PackageArgs, result=Result, long=True, idempotent=True,
+@command("fab.package", kind="export", args=PackageArgs, result=Package, long=True, idempotent=True,
          units=UNITS, examples=({"path": "board.kicad_pcb"}, {"path": "board.kicad_pcb", "preset": "jlcpcb"}))
 def package(ctx: Context, a: PackageArgs) -> dict:
     """DRC gate, then Gerbers, drill, positions, BOM, fab.zip of the in-memory board; DRC errors refuse (drc-errors) unless force."""

@@ -8,6 +8,7 @@ from ..jobs import Running, jobs_of
 from ..registry import Context, command
 from ..registry.command import DEFAULT_WAIT_S
 from .common import Args, Result
+from .results import JobResult, JobStatus
 
 JobId = Field(min_length=1, max_length=40, description="Job id")
 
@@ -25,7 +26,7 @@ class JobArgs(Args):
     job: str = JobId
 
 
-@command("job.status", kind="session", args=StatusArgs, result=Result, idempotent=True, tables=("jobs",))
+@command("job.status", kind="session", args=StatusArgs, result=JobStatus, idempotent=True, tables=("jobs",))
 def status(ctx: Context, a: StatusArgs) -> dict:
     """A job's state (running, done, failed, cancelled), progress and last output lines; without job, every job kept (the newest 64)."""
     table = jobs_of(ctx.session)
@@ -49,7 +50,7 @@ def wait(ctx: Context, a: WaitArgs) -> dict:
     return out.to_dict() if isinstance(out, Running) else out
 
 
-@command("job.cancel", kind="session", args=JobArgs, result=Result)
+@command("job.cancel", kind="session", args=JobArgs, result=JobResult)
 def cancel(ctx: Context, a: JobArgs) -> dict:
     """Cancel a job: its child processes are killed, documents stay as before it."""
     job = jobs_of(ctx.session).get(a.job)

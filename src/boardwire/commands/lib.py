@@ -26,7 +26,8 @@ from ..documents.library.lookup import (
 from ..documents.library.search import rank
 from ..errors import NotFound
 from ..registry import Context, command
-from .common import Args, InputPath, Result, mm
+from .common import Args, InputPath, mm
+from .results import LibFootprint, LibSearch, LibSymbol
 
 LIB_ID = r"^[^:]+:[^:]+$"
 ProjectPath = Field(None, min_length=1, max_length=4096,
@@ -75,7 +76,7 @@ def search_row(hit) -> dict:
     return row
 
 
-@command("lib.search", kind="query", args=SearchArgs, result=Result, idempotent=True, tables=("items",),
+@command("lib.search", kind="query", args=SearchArgs, result=LibSearch, idempotent=True, tables=("items",),
          examples=({"query": "0603 resistor"}, {"query": "LM358", "kind": "symbol"},
                    {"query": "USB-C receptacle", "kind": "footprint", "limit": 5}))
 def search(ctx: Context, a: SearchArgs) -> dict:
@@ -102,7 +103,7 @@ def search(ctx: Context, a: SearchArgs) -> dict:
 
 # -- one symbol / one footprint ------------------------------------------------------
 
-@command("lib.symbol", kind="query", args=IdArgs, result=Result, idempotent=True,
+@command("lib.symbol", kind="query", args=IdArgs, result=LibSymbol, idempotent=True,
          units="mm, degrees", examples=({"id": "Device:R"}, {"id": "Amplifier_Operational:LM358"}))
 def symbol(ctx: Context, a: IdArgs) -> dict:
     """One library symbol: units, pins (number, name, electrical type, unit — 0 means common to all units — position and length in mm relative to the symbol's origin as placed unrotated in a schematic, x right, y down; orientation is the direction from the pin's connection point into the body: 0 right, 90 up, 180 left, 270 down), description, keywords, footprint filters and fields. A derived symbol (extends) shows its parent's pins. Pins of the alternate (De Morgan) body style are not listed; body_styles says whether there is one. Errors: invalid-args for an id that is not Library:Name; not-found for an unknown library (with similar names) or symbol."""
@@ -158,7 +159,7 @@ def _pad_row(pad) -> dict:
     return row
 
 
-@command("lib.footprint", kind="query", args=IdArgs, result=Result, idempotent=True,
+@command("lib.footprint", kind="query", args=IdArgs, result=LibFootprint, idempotent=True,
          units="mm, degrees", examples=({"id": "Resistor_SMD:R_0603_1608Metric"},))
 def footprint(ctx: Context, a: IdArgs) -> dict:
     """One library footprint: pads (number, type, shape, position relative to the footprint origin, angle, size, drill, layers; mm), courtyard bounding box per side (F.CrtYd, B.CrtYd: min, max, size in mm), description, tags, attributes (smd, through_hole, exclude_from_bom...), fields and 3D models. Errors: invalid-args for an id that is not Library:Name; not-found for an unknown library (with similar names) or footprint."""

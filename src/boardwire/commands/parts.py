@@ -18,7 +18,8 @@ from ..parts.kicad_source import library_candidates, pin_table, symbol_for
 from ..parts.lines import encode, json_value
 from ..parts.packages import KINDS
 from ..registry import Context, command
-from .common import Args, InputPath, Result
+from .common import Args, InputPath
+from .results import PartsImported, PartsPins, PartsSearch
 
 COLUMNS = ["lcsc", "mpn", "package", "tier", "stock", "usd", "footprint", "description"]
 INTS, FLOATS = ("stock",), ("usd",)
@@ -51,7 +52,7 @@ def search_row(row: dict) -> dict:
             "description": (row["description"] or row["subcategory"] or "")[:70]}
 
 
-@command("parts.search", kind="query", args=SearchArgs, result=Result, idempotent=True,
+@command("parts.search", kind="query", args=SearchArgs, result=PartsSearch, idempotent=True,
          examples=({"query": "AMS1117-3.3"}, {"query": "100nF 0603 capacitor", "basic": True},
                    {"query": "10k", "kind": "resistor", "package": "0402", "format": "json"}))
 def search(ctx: Context, a: SearchArgs) -> dict:
@@ -82,7 +83,7 @@ class PinsArgs(Args):
     format: Format = "lines"
 
 
-@command("parts.pins", kind="query", args=PinsArgs, result=Result, idempotent=True,
+@command("parts.pins", kind="query", args=PinsArgs, result=PartsPins, idempotent=True,
          examples=({"part": "C6186"}, {"symbol": "Device:R", "footprint": "Resistor_SMD:R_0603_1608Metric"}))
 def pins(ctx: Context, a: PinsArgs) -> dict:
     """A part's pins mapped to its KiCad symbol and footprint pads (by number): number, name, type, unit, pad; pads without a pin and pins without a pad. Give an LCSC code (the catalogue picks symbol and footprint) or a symbol. Errors: not-found for an unknown part, symbol or footprint."""
@@ -116,7 +117,7 @@ class ImportArgs(Args):
                       description="A jlcpcb-parts-database CSV or a jlcparts cache.sqlite3, in the working directory")
 
 
-@command("parts.import", kind="session", args=ImportArgs, result=Result,
+@command("parts.import", kind="session", args=ImportArgs, result=PartsImported,
          examples=({"file": "jlcpcb-components-basic-preferred.csv"},))
 def import_(ctx: Context, a: ImportArgs) -> dict:
     """Index a catalogue file (jlcpcb-parts-database CSV or jlcparts SQLite) into the project's local catalogue (.boardwire/parts.sqlite); rows with the same LCSC code are replaced. Errors: invalid-args for a file in neither format."""

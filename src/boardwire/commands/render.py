@@ -12,7 +12,8 @@ from ..errors import InvalidArgs, ServiceUnavailable
 from ..kicad.plots import board_3d_png, board_svg, paint_order, schematic_page_svg
 from ..kicad.snapshot import hierarchy_snapshot, snapshot
 from ..registry import Context, command
-from .common import DocArgs, OutputPath, Result
+from .common import DocArgs, OutputPath
+from .results import Png, Svg
 
 DEFAULT_LAYERS = ["F.Cu", "B.Cu", "F.SilkS", "B.SilkS", "F.Mask", "Edge.Cuts"]
 
@@ -96,7 +97,7 @@ def _write(ctx: Context, target, data: bytes) -> str | None:
     return ctx.session.workspace.relative(target)
 
 
-@command("render.png", kind="export", args=RenderArgs, result=Result, long=True,
+@command("render.png", kind="export", args=RenderArgs, result=Png, long=True,
          idempotent=True, examples=({"path": "board.kicad_pcb", "view": "3d"},
                                     {"path": "board.kicad_pcb", "layers": ["F.Cu", "Edge.Cuts"]}))
 def png(ctx: Context, a: RenderArgs) -> dict:
@@ -112,7 +113,7 @@ def png(ctx: Context, a: RenderArgs) -> dict:
             "image": {"mime_type": "image/png", "data": base64.b64encode(data).decode()}}
 
 
-@command("render.svg", kind="export", args=RenderArgs, result=Result, long=True, idempotent=True)
+@command("render.svg", kind="export", args=RenderArgs, result=Svg, long=True, idempotent=True)
 def svg(ctx: Context, a: RenderArgs) -> dict:
     """An SVG of chosen layers of the board, or of one schematic sheet, as it is in memory (KiCad's plotter)."""
     target = _output(ctx, a.output, ".svg")

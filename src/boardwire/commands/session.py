@@ -8,14 +8,15 @@ from pydantic import Field
 
 from ..errors import BoardwireError, InvalidArgs
 from ..registry import Context, command
-from .common import Args, ChangeArgs, Destroys, DocArgs, OutputPath, Result
+from .common import Args, ChangeArgs, Destroys, DocArgs, OutputPath
+from .results import AuditExport, Batch, DocumentResult, Documents, Done, Saved, SessionDescribed
 
 
 def _info(od) -> dict:
     return od.info()
 
 
-@command("session.open", kind="session", args=DocArgs, result=Result, idempotent=True,
+@command("session.open", kind="session", args=DocArgs, result=DocumentResult, idempotent=True,
          examples=({"path": "board.kicad_pcb"},))
 def open_(ctx: Context, a: DocArgs) -> dict:
     """Open a KiCad file (board, schematic, library, rules, table or project) into the session; commands also open what they name."""
@@ -27,14 +28,14 @@ class CloseArgs(DocArgs):
     discard: Annotated[bool, Destroys(of="path")] = Field(False, description="Drop unsaved changes")
 
 
-@command("session.close", kind="session", args=CloseArgs, result=Result, destructive=True)
+@command("session.close", kind="session", args=CloseArgs, result=Done, destructive=True)
 def close(ctx: Context, a: CloseArgs) -> dict:
     """Close a document; refuses (unsaved-changes) if it has unsaved changes unless discard."""
     ctx.session.close(a.path, ctx.actor, discard=a.discard)
     return {"summary": f"closed {a.path}"}
 
 
-@command("session.documents", kind="session", args=Args, result=Result, idempotent=True)
+@command("session.documents", kind="session", args=Args, result=Documents, idempotent=True)
 def documents(ctx: Context, a: Args) -> dict:
     """The open documents with their kind, revision and unsaved state."""
     d = ctx.session.describe()
@@ -42,14 +43,14 @@ def documents(ctx: Context, a: Args) -> dict:
     return {"summary": f"{n} open document{'s' if n != 1 else ''}", **d}
 
 
-@command("session.undo", kind="session", args=ChangeArgs, result=Result)
+@command("session.undo", kind="session", args=ChangeArgs, result=DocumentResult)
 def undo(ctx: Context, a: ChangeArgs) -> dict:
     """Undo the last change of a document (one command, or one whole batch)."""
     od = ctx.session.undo(a.path, ctx.actor)
     return {"summary": f"{od.path}: back to revision {od.revision}", **_info(od)}
 
 
-@command("session.redo", kind="session", args=ChangeArgs, result=Result)
+@command("session.redo", kind="session", args=ChangeArgs, result=DocumentResult)
 def redo(ctx: Context, a: ChangeArgs) -> dict:
     """Redo the last undone change of a document."""
     od = ctx.session.redo(a.path, ctx.actor)
@@ -63,7 +64,7 @@ class SaveArgs(DocArgs):
         False, description="Overwrite even if the file changed on disk since it was opened")
 
 
-@command("session.save", kind="session", args=SaveArgs, result=Result)
+@command("session.save", kind="session", args=SaveArgs, result=Saved)
 def save(ctx: Context, a: SaveArgs) -> dict:
     """Write a document to its file: atomic, keeps a backup and the file's permissions; refuses (file-changed) to overwrite someone else's change unless force."""
     od = ctx.session.save(a.path, ctx.actor, force=a.force)
@@ -71,14 +72,14 @@ def save(ctx: Context, a: SaveArgs) -> dict:
             "hash": od.content_hash}
 
 
-@command("session.revert", kind="session", args=ChangeArgs, result=Result, destructive=True)
+@command("session.revert", kind="session", args=ChangeArgs, result=DocumentResult, destructive=True)
 def revert(ctx: Context, a: ChangeArgs) -> dict:
     """Drop unsaved changes and read the file again."""
     od = ctx.session.revert(a.path, ctx.actor)
     return {"summary": f"reverted {od.path} to the file on disk", **_info(od)}
 
 
-@command("session.describe", kind="session", args=Args, result=Result, idempotent=True)
+@command("session.describe", kind="session", args=Args, result=SessionDescribed, idempotent=True)
 def describe(ctx: Context, a: Args) -> dict:
     """The working directory, open documents, and the command families available."""
     from ..registry import REGISTRY
@@ -129,7 +130,7 @@ def _run_steps(ctx: Context, a: BatchArgs, id: str) -> dict:
     return {"summary": f"{len(results)} steps applied as one change", "results": results}
 
 
-@command("session.batch", kind="session", args=BatchArgs, result=Result,
+@command("session.batch", kind="session", args=BatchArgs, result=Batch,
          examples=({"steps": [{"command": "pcb.addVia", "args": {"path": "b.kicad_pcb", "at": [10, 10]}},
                               {"command": "pcb.addTrack", "args": {"path": "b.kicad_pcb", "points": [[10, 10], [20, 10]], "layer": "F.Cu", "width": 0.25}}]},))
 def batch(ctx: Context, a: BatchArgs) -> dict:
@@ -137,7 +138,7 @@ def batch(ctx: Context, a: BatchArgs) -> dict:
     return _run_steps(ctx, a, "session.batch")
 
 
-@command("session.transaction", kind="session", args=BatchArgs, result=Result)
+@command("session.transaction", kind="session", args=BatchArgs, result=Batch)
 def transaction(ctx: Context, a: BatchArgs) -> dict:
     """An alias of session.batch, which is already all-or-nothing across documents (one undo step each); its undo step is named session.transaction unless label is given."""
     return _run_steps(ctx, a, "session.transaction")
@@ -150,7 +151,7 @@ class ExportArgs(Args):
     errors: bool = Field(False, description="Only failed calls")
 
 
-@command("session.export", kind="session", args=ExportArgs, result=Result, idempotent=True,
+@command("session.export", kind="session", args=ExportArgs, result=AuditExport, idempotent=True,
          examples=({"report": "markdown", "since": "1h"},))
 def export(ctx: Context, a: ExportArgs) -> dict:
     """The workspace's audit log (.boardwire/session.jsonl: every call through every door, with its seconds and error) as a Markdown report or one JSON document."""

@@ -81,15 +81,20 @@ class Command:
         return compact_schema(self.args.model_json_schema())
 
     def output_schema(self) -> dict | None:
-        return compact_schema(self.result.model_json_schema()) if self.result is not None else None
+        """The JSON Schema of the result (`compact_schema`): a key a result may leave
+        out is not ``required`` (its model's default, None, is no value it sends)."""
+        if self.result is None:
+            return None
+        return compact_schema(self.result.model_json_schema(), drop_null_defaults=True)
 
 
-def compact_schema(schema: dict) -> dict:
+def compact_schema(schema: dict, drop_null_defaults: bool = False) -> dict:
     """Drop what costs tokens and tells a model nothing: pydantic's generated
-    ``title`` of every property (the property name says it) and of the model."""
+    ``title`` of every property (the property name says it) and of the model, and
+    with ``drop_null_defaults`` every ``default: null``."""
     if isinstance(schema, dict):
-        return {k: compact_schema(v) for k, v in schema.items()
-                if not (k == "title" and isinstance(v, str))}
+        return {k: compact_schema(v, drop_null_defaults) for k, v in schema.items()
+                if not (k == "title" and isinstance(v, str)) and not (drop_null_defaults and k == "default" and v is None)}
     if isinstance(schema, list):
-        return [compact_schema(v) for v in schema]
+        return [compact_schema(v, drop_null_defaults) for v in schema]
     return schema

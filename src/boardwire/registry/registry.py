@@ -3,6 +3,7 @@ turns every failure into an error with a stable code."""
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import os
@@ -36,6 +37,9 @@ log = logging.getLogger("boardwire")
 LOCAL_SCOPES = ("fw",)  # long commands never sent to a work queue: the board is on this machine
 _calling = threading.local()  # .door: the door of the call this thread runs (nested calls inherit it);
 # .call: its audit line's `_Call` (nested calls add the files they name)
+# Check every result against its command's result model (`check_result`); read once,
+# at import: tests/conftest.py sets it for the whole suite (and the servers it starts).
+CHECK_RESULTS = os.environ.get("BOARDWIRE_CHECK_RESULTS", "") not in ("", "0")
 
 
 # Control characters no argument may carry: C0 but tab, line feed and carriage return
@@ -294,7 +298,55 @@ class Registry:
             if od is not None:
                 out.setdefault("revision", od.revision)
             self._after_edit(cmd, afters, out)
+        if CHECK_RESULTS:
+            check_result(cmd, out)
         return out
+
+
+def check_result(cmd: Command, out: Any) -> None:
+    """Refuse a result that ``cmd.result`` does not describe, as the caller gets it
+    (tables shaped, edit keys added): read from its JSON, strictly (no "1" for 1),
+    and with no key its model does not name, unless that model's keys are open (its
+    class attribute ``open_keys``, as `boardwire.commands.common.Result`'s).
+
+    Raises Internal naming the command and the first mismatch."""
+    if cmd.result is None:
+        return
+    try:
+        text = json.dumps(out, allow_nan=False)
+    except (TypeError, ValueError) as e:
+        raise Internal(f"{cmd.id}: the result is not JSON: {e}") from None
+    try:
+        model = cmd.result.model_validate_json(text, strict=True)
+    except ValidationError as e:
+        err = e.errors()[0]
+        where = ".".join(str(p) for p in err["loc"]) or "(result)"
+        raise Internal(f"{cmd.id}: the result does not match {cmd.result.__name__} at {where}: {err['msg']}"
+                       + (f" (and {e.error_count() - 1} more)" if e.error_count() > 1 else "")) from None
+    where = _undeclared(model)
+    if where is not None:
+        raise Internal(f"{cmd.id}: the result has {where}, which {cmd.result.__name__} does not name")
+
+
+def _undeclared(value: Any, loc: str = "") -> str | None:
+    """The first key of a validated result that its model does not name (a model with
+    ``open_keys`` takes any), as a dotted path; None when there is none."""
+    if isinstance(value, BaseModel):
+        extra = value.__pydantic_extra__
+        if extra and not getattr(type(value), "open_keys", False):
+            return f"{loc}{next(iter(extra))}"
+        items = [(name, getattr(value, name)) for name in type(value).model_fields]
+    elif isinstance(value, dict):
+        items = list(value.items())
+    elif isinstance(value, list):
+        items = list(enumerate(value))
+    else:
+        return None
+    for key, v in items:
+        found = _undeclared(v, f"{loc}{key}.")
+        if found is not None:
+            return found
+    return None
 
 
 def _abandon(afters: list) -> None:

@@ -13,12 +13,13 @@ from ...firmware import devices, esp
 from ...firmware.leases import hub
 from ...firmware.monitor import session as monitors
 from ...registry import Context, command
-from ..common import Args, OutputPath, Result
+from ..common import Args, OutputPath
 from .common import (BoardArgs, MonitorPatterns, ProjectFolder, leased, open_session, project_of, read_session,
                      run_build, target)
+from .results import BoardInfo, Devices, Erased, Flashed, Ran, Reset
 
 
-@command("fw.devices", kind="session", args=Args, result=Result, idempotent=True)
+@command("fw.devices", kind="session", args=Args, result=Devices, idempotent=True)
 def devices_cmd(ctx: Context, a: Args) -> dict:
     """Attached boards, untouched: ports with USB ids, board id (MAC) once read, monitor sessions, lease holders."""
     ports = devices.serial_ports()
@@ -50,7 +51,7 @@ class InfoArgs(BoardArgs):
     stub: bool = Field(True, description="Use esptool's flasher stub")
 
 
-@command("fw.boardInfo", kind="session", args=InfoArgs, result=Result, long=True,
+@command("fw.boardInfo", kind="session", args=InfoArgs, result=BoardInfo, long=True,
          examples=({"port": "/dev/ttyUSB0"},))
 def board_info(ctx: Context, a: InfoArgs) -> dict:
     """Chip, revision, crystal, flash size and MAC (the board id) through esptool; resets the board."""
@@ -103,7 +104,7 @@ def _await_boot(session, before: int, wait_s: float = 3.0) -> dict | None:
     return None
 
 
-@command("fw.flash", kind="session", args=FlashArgs, result=Result, long=True, destructive=True,
+@command("fw.flash", kind="session", args=FlashArgs, result=Flashed, long=True, destructive=True,
          examples=({"dir": "blinky"},))
 def flash(ctx: Context, a: FlashArgs) -> dict:
     """Build, check the image fits, flash with esptool (verified), reset. Policy: by default only the project's bound board."""
@@ -120,7 +121,7 @@ def flash(ctx: Context, a: FlashArgs) -> dict:
     return out
 
 
-@command("fw.erase", kind="session", args=BoardArgs, result=Result, long=True, destructive=True)
+@command("fw.erase", kind="session", args=BoardArgs, result=Erased, long=True, destructive=True)
 def erase(ctx: Context, a: BoardArgs) -> dict:
     """Erase the whole flash. Needs [agent] erase = true."""
     project = project_of(ctx, a.dir)
@@ -131,7 +132,7 @@ def erase(ctx: Context, a: BoardArgs) -> dict:
     return out
 
 
-@command("fw.reset", kind="session", args=BoardArgs, result=Result)
+@command("fw.reset", kind="session", args=BoardArgs, result=Reset)
 def reset(ctx: Context, a: BoardArgs) -> dict:
     """Reset the board (RTS); with a monitor open, name the new boot's reason."""
     project = project_of(ctx, a.dir)
@@ -158,7 +159,7 @@ class RunArgs(FlashArgs, MonitorPatterns):
                                       description="Record to this file")
 
 
-@command("fw.run", kind="session", args=RunArgs, result=Result, long=True, destructive=True,
+@command("fw.run", kind="session", args=RunArgs, result=Ran, long=True, destructive=True,
          examples=({"dir": "blinky", "until": "blink 3"}, {"dir": "blinky", "expect": ["started", "blink 1"],
                                                             "reject": ["Guru Meditation"]}))
 def run(ctx: Context, a: RunArgs) -> dict:

@@ -12,8 +12,9 @@ from ...firmware.leases import hub
 from ...firmware.monitor import session as monitors
 from ...firmware.monitor.sources import ReplaySource
 from ...registry import Context, command
-from ..common import Args, InputPath, OutputPath, Result
+from ..common import Args, InputPath, OutputPath
 from .common import BoardArgs, MonitorPatterns, open_session, project_of, read_session, target
+from .results import MonitorInfo, MonitorRead, MonitorWritten
 
 
 
@@ -27,7 +28,7 @@ class StartArgs(BoardArgs):
                                       description="Record to this file")
 
 
-@command("fw.monitor.start", kind="session", args=StartArgs, result=Result,
+@command("fw.monitor.start", kind="session", args=StartArgs, result=MonitorInfo,
          examples=({"dir": "blinky"}, {"replay": "boot.jsonl"}, {"dir": "blinky", "record": "logs/run1.jsonl"}))
 def start(ctx: Context, a: StartArgs) -> dict:
     """Open (or return) a monitor session on a board, or replay a recording; record writes one."""
@@ -59,7 +60,7 @@ class ReadArgs(MonitorPatterns):
     pattern: str | None = Field(None, min_length=1, max_length=1000, description="Keep matching lines")
 
 
-@command("fw.monitor.read", kind="session", args=ReadArgs, result=Result, idempotent=True,
+@command("fw.monitor.read", kind="session", args=ReadArgs, result=MonitorRead, idempotent=True,
          examples=({"since": "boot"}, {"expect": ["WiFi connected", "got ip"], "reject": ["Guru Meditation"]}))
 def read(ctx: Context, a: ReadArgs) -> dict:
     """Read a monitor session: repeats collapsed xN, boots with reset reasons, panics decoded with source lines, watchdog/brown-out/reset loops named; until/expect/reject wait up to wait_s."""
@@ -73,7 +74,7 @@ class WriteArgs(Args):
     newline: bool = Field(True, description="Append \\n")
 
 
-@command("fw.monitor.write", kind="session", args=WriteArgs, result=Result)
+@command("fw.monitor.write", kind="session", args=WriteArgs, result=MonitorWritten)
 def write(ctx: Context, a: WriteArgs) -> dict:
     """Send text to the board's serial input."""
     s = monitors.get(a.session)
@@ -85,7 +86,7 @@ class StopArgs(Args):
     session: str | None = Field(None, min_length=1, max_length=64)
 
 
-@command("fw.monitor.stop", kind="session", args=StopArgs, result=Result)
+@command("fw.monitor.stop", kind="session", args=StopArgs, result=MonitorInfo)
 def stop(ctx: Context, a: StopArgs) -> dict:
     """Close a monitor session and its recording."""
     s = monitors.get(a.session)

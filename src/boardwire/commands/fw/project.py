@@ -14,11 +14,12 @@ from ...firmware import pins as fwpins
 from ...firmware import scaffold, toolchain
 from ...registry import Context, command
 from ...services.schematic import connectivity_of
-from ..common import WRITE, Args, OutputPath, Result, Role, SchematicPath
+from ..common import WRITE, Args, OutputPath, Role, SchematicPath
 from .common import BuiltDirArgs, DirArgs, project_of, run_build
+from .results import Doctor, FirmwareBuilt, FirmwareCreated, McuPins
 
 
-@command("fw.doctor", kind="query", args=Args, result=Result, idempotent=True)
+@command("fw.doctor", kind="query", args=Args, result=Doctor, idempotent=True)
 def doctor(ctx: Context, a: Args) -> dict:
     """Firmware tools found offline: ESP-IDF, PlatformIO, Arduino CLI, cargo/espflash, make, RISC-V/Xtensa compilers, picolibc, esptool, pyserial."""
     d = toolchain.doctor()
@@ -70,7 +71,7 @@ def pin_table(ctx: Context, path: str, reference: str | None, gpio_only: bool) -
     return fwpins.mcu_pins(connectivity_of(ctx, path), reference, gpio_only=gpio_only)
 
 
-@command("fw.pins", kind="query", args=PinsArgs, result=Result, idempotent=True,
+@command("fw.pins", kind="query", args=PinsArgs, result=McuPins, idempotent=True,
          examples=({"dir": "firmware"}, {"path": "hw/board.kicad_sch", "reference": "U1"}))
 def pins(ctx: Context, a: PinsArgs) -> dict:
     """The MCU's pins from the KiCad schematic: GPIO, net, and what is on it (LED D1 through R3, pull-up R4 to +3.3V, button to GND, a chip's pin)."""
@@ -98,7 +99,7 @@ class NewArgs(Args):
                                         description="The board's root .kicad_sch")
 
 
-@command("fw.new", kind="export", args=NewArgs, result=Result, long=True,
+@command("fw.new", kind="export", args=NewArgs, result=FirmwareCreated, long=True,
          examples=({"name": "blinky", "chip": "esp32c3", "port": "/dev/ttyUSB0",
                     "kicad": "hw/board.kicad_sch"},))
 def new(ctx: Context, a: NewArgs) -> dict:
@@ -132,7 +133,7 @@ class BuildArgs(BuiltDirArgs):
     timeout_s: float = Field(1800, gt=0, le=7200, description="Seconds before it is stopped")
 
 
-@command("fw.build", kind="export", args=BuildArgs, result=Result, long=True,
+@command("fw.build", kind="export", args=BuildArgs, result=FirmwareBuilt, long=True,
          examples=({"dir": "blinky"},))
 def build(ctx: Context, a: BuildArgs) -> dict:
     """Build with the project's build system: compiler messages as diagnostics (file, line, column, code), image size against the app partition (too large: image-too-large)."""

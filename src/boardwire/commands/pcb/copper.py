@@ -10,8 +10,10 @@ from pydantic import Field
 from ...errors import InvalidArgs
 from ...registry import Context, command
 from ...services.board import board_of
-from ..common import EditArgs, Name, NetName, Point, Result, Size, nm, pt
+from ..common import EditArgs, Name, NetName, Point, Size, nm, pt
+from ..results import Created
 from .args import check_layer, check_polygon, net_code
+from .results import Filled, Routed, Tracks
 
 
 class TrackArgs(EditArgs):
@@ -29,7 +31,7 @@ def _no_zero_segments(points: list) -> None:
                               errors=[{"loc": f"points.{i + 1}", "msg": "zero-length segment", "type": "value"}])
 
 
-@command("pcb.addTrack", kind="edit", args=TrackArgs, result=Result, units="mm",
+@command("pcb.addTrack", kind="edit", args=TrackArgs, result=Tracks, units="mm",
          examples=({"path": "b.kicad_pcb", "points": [[100, 50], [110, 50], [110, 60]], "width": 0.25, "layer": "F.Cu", "net": "GND"},))
 def add_track(ctx: Context, a: TrackArgs) -> dict:
     """Add a track (one segment per pair of consecutive points) on one copper layer."""
@@ -54,7 +56,7 @@ class RouteArgs(EditArgs):
     via_drill: Size | None = Field(None, description="Default: the net class's via drill")
 
 
-@command("pcb.route", kind="edit", args=RouteArgs, result=Result, units="mm",
+@command("pcb.route", kind="edit", args=RouteArgs, result=Routed, units="mm",
          examples=({"path": "b.kicad_pcb", "points": [[100, 50], [110, 50], [110, 60]], "layers": ["F.Cu", "B.Cu"], "width": 0.25, "net": "SDA"},))
 def route(ctx: Context, a: RouteArgs) -> dict:
     """Route a polyline that may change layer: a through via is added at every point where consecutive segments change layer."""
@@ -86,7 +88,7 @@ class ViaArgs(EditArgs):
     net: NetName | None = None
 
 
-@command("pcb.addVia", kind="edit", args=ViaArgs, result=Result, units="mm",
+@command("pcb.addVia", kind="edit", args=ViaArgs, result=Created, units="mm",
          examples=({"path": "b.kicad_pcb", "at": [110, 60], "net": "GND"},))
 def add_via(ctx: Context, a: ViaArgs) -> dict:
     """Add a through via."""
@@ -109,7 +111,7 @@ class ZoneArgs(EditArgs):
     pads: Literal["thermal", "solid", "thermal_tht"] = Field("thermal", description="Pad connection: thermal reliefs, solid, or reliefs on THT pads only")
 
 
-@command("pcb.addZone", kind="edit", args=ZoneArgs, result=Result, units="mm",
+@command("pcb.addZone", kind="edit", args=ZoneArgs, result=Created, units="mm",
          examples=({"path": "b.kicad_pcb", "outline": [[0, 0], [50, 0], [50, 30], [0, 30]], "layer": "B.Cu", "net": "GND"},))
 def add_zone(ctx: Context, a: ZoneArgs) -> dict:
     """Add a copper zone (unfilled; run pcb.fillZones)."""
@@ -145,7 +147,7 @@ class FillArgs(EditArgs):
     ids: list[Name] | None = Field(None, max_length=10000, description="Zones to fill (default all)")
 
 
-@command("pcb.fillZones", kind="edit", args=FillArgs, result=Result, long=True)
+@command("pcb.fillZones", kind="edit", args=FillArgs, result=Filled, long=True)
 def fill_zones(ctx: Context, a: FillArgs) -> dict:
     """Fill (refill) copper zones with KiCad's own filler (pcbnew in the system Python) and keep the fills in the board."""
     from ...services.zones import fill

@@ -10,7 +10,8 @@ from pydantic import Field
 from ...errors import InvalidArgs
 from ...registry import Context, command
 from ...services.board import board_of
-from ..common import Angle, Coord, EditArgs, Point, Result, Size, nm, pt
+from ..common import Angle, Coord, EditArgs, Point, Size, nm, pt
+from ..results import Created
 from .args import check_layer, check_polygon
 
 UNITS = "mm, degrees"
@@ -45,7 +46,7 @@ def _degenerate(shape: str, points: list) -> None:
                           errors=[{"loc": "points", "msg": bad, "type": "value"}])
 
 
-@command("pcb.addGraphic", kind="edit", args=GraphicArgs, result=Result, units="mm")
+@command("pcb.addGraphic", kind="edit", args=GraphicArgs, result=Created, units="mm")
 def add_graphic(ctx: Context, a: GraphicArgs) -> dict:
     """Add a board drawing (line, rectangle, circle, arc, polygon) on any layer."""
     need = _NPOINTS.get(a.shape)
@@ -67,7 +68,7 @@ class OutlineArgs(EditArgs):
     width: Size = 0.1
 
 
-@command("pcb.outline", kind="edit", args=OutlineArgs, result=Result, units="mm",
+@command("pcb.outline", kind="edit", args=OutlineArgs, result=Created, units="mm",
          examples=({"path": "b.kicad_pcb", "rect": [0, 0, 50, 30]},))
 def outline(ctx: Context, a: OutlineArgs) -> dict:
     """Set the board outline on Edge.Cuts: a rectangle or a polygon (closed)."""
@@ -103,7 +104,7 @@ class TextArgs(EditArgs):
     thickness: Size = 0.15
 
 
-@command("pcb.addText", kind="edit", args=TextArgs, result=Result, units=UNITS)
+@command("pcb.addText", kind="edit", args=TextArgs, result=Created, units=UNITS)
 def add_text(ctx: Context, a: TextArgs) -> dict:
     """Add text to the board (mirrored on back layers, as KiCad does)."""
     board = board_of(ctx, a.path)

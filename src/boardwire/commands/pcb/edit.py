@@ -18,7 +18,9 @@ from ...documents.library.tables import footprint_path
 from ...errors import InvalidArgs, NotFound
 from ...registry import Context, command
 from ...services.board import board_of, footprint_of
-from ..common import Angle, EditArgs, Name, NetName, Point, Result, mm_pt, nm, pt
+from ..common import Angle, EditArgs, Name, NetName, Point, mm_pt, nm, pt
+from ..results import Edited
+from .results import Deleted, Flipped, Moved, Placed, Rotated, Swapped
 
 UNITS = "mm, degrees"
 
@@ -55,7 +57,7 @@ class PlaceArgs(EditArgs):
                                  description="Pad number -> net name (new nets are added)")
 
 
-@command("pcb.placeFootprint", kind="edit", args=PlaceArgs, result=Result, units=UNITS,
+@command("pcb.placeFootprint", kind="edit", args=PlaceArgs, result=Placed, units=UNITS,
          examples=({"path": "b.kicad_pcb", "footprint": "Resistor_SMD:R_0805_2012Metric",
                     "reference": "R1", "value": "10k", "at": [100, 50], "nets": {"1": "VCC", "2": "LED"}},))
 def place_footprint(ctx: Context, a: PlaceArgs) -> dict:
@@ -113,7 +115,7 @@ def _target(board: Board, reference: str | None, uid: str | None):
     return item
 
 
-@command("pcb.move", kind="edit", args=MoveArgs, result=Result, units=UNITS,
+@command("pcb.move", kind="edit", args=MoveArgs, result=Moved, units=UNITS,
          examples=({"path": "b.kicad_pcb", "reference": "R1", "at": [120, 80]},
                    {"path": "b.kicad_pcb", "id": "…uuid…", "by": [1, 0]}))
 def move(ctx: Context, a: MoveArgs) -> dict:
@@ -150,7 +152,7 @@ class RotateArgs(EditArgs):
     relative: bool = Field(False, description="Add to the current angle instead of setting it")
 
 
-@command("pcb.rotate", kind="edit", args=RotateArgs, result=Result, units=UNITS,
+@command("pcb.rotate", kind="edit", args=RotateArgs, result=Rotated, units=UNITS,
          examples=({"path": "b.kicad_pcb", "reference": "U1", "angle": 90},))
 def rotate(ctx: Context, a: RotateArgs) -> dict:
     """Turn a footprint about its anchor, as pcbnew does (pads and texts turn with it)."""
@@ -164,7 +166,7 @@ class RefEdit(EditArgs):
     reference: Name
 
 
-@command("pcb.flip", kind="edit", args=RefEdit, result=Result)
+@command("pcb.flip", kind="edit", args=RefEdit, result=Flipped)
 def flip(ctx: Context, a: RefEdit) -> dict:
     """Move a footprint to the other side of the board, mirrored as KiCad mirrors it (top-bottom flip about its anchor)."""
     fp = footprint_of(board_of(ctx, a.path), a.reference)
@@ -183,7 +185,7 @@ class DeleteArgs(EditArgs):
         return self
 
 
-@command("pcb.delete", kind="edit", args=DeleteArgs, result=Result, destructive=True)
+@command("pcb.delete", kind="edit", args=DeleteArgs, result=Deleted, destructive=True)
 def delete(ctx: Context, a: DeleteArgs) -> dict:
     """Delete a footprint (by reference) or items (by id)."""
     board = board_of(ctx, a.path)
@@ -213,7 +215,7 @@ class FieldArgs(EditArgs):
     visible: bool | None = Field(None, description="Show or hide the field's text")
 
 
-@command("pcb.setField", kind="edit", args=FieldArgs, result=Result, units=UNITS,
+@command("pcb.setField", kind="edit", args=FieldArgs, result=Edited, units=UNITS,
          examples=({"path": "b.kicad_pcb", "reference": "R1", "field": "Value", "value": "4k7"},
                    {"path": "b.kicad_pcb", "reference": "R7", "dnp": True},
                    {"path": "b.kicad_pcb", "reference": "U1", "field": "Reference", "at": [120, 41.5], "angle": 0, "visible": True}))
@@ -262,7 +264,7 @@ class PadNetArgs(EditArgs):
     net: str = Field(max_length=1000, description="Net name; empty to clear; a new name is added to the board")
 
 
-@command("pcb.setPadNet", kind="edit", args=PadNetArgs, result=Result)
+@command("pcb.setPadNet", kind="edit", args=PadNetArgs, result=Edited)
 def set_pad_net(ctx: Context, a: PadNetArgs) -> dict:
     """Give one pad a net (all pads with that number, as KiCad does for repeated numbers)."""
     board = board_of(ctx, a.path)
@@ -281,7 +283,7 @@ class SwapArgs(EditArgs):
     footprint: str = Field(pattern=r"^[^:/\\]+:[^:/\\]+$", max_length=500, description="New library id Lib:Name")
 
 
-@command("pcb.swapFootprint", kind="edit", args=SwapArgs, result=Result)
+@command("pcb.swapFootprint", kind="edit", args=SwapArgs, result=Swapped)
 def swap_footprint(ctx: Context, a: SwapArgs) -> dict:
     """Replace a footprint with another library footprint in the same place, side and angle, keeping its reference, value, other fields, DNP/BOM flags, id, schematic link and pad nets by pad number."""
     board = board_of(ctx, a.path)

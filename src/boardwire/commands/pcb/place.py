@@ -17,8 +17,9 @@ from ...layout.route import engines
 from ...layout.route_board import route
 from ...registry import Context, command
 from ...services.rules import session_rules
-from ..common import Args, Coord, DocArgs, EditArgs, Name, Result, nm, not_empty, pt
+from ..common import Args, Coord, DocArgs, EditArgs, Name, nm, not_empty, pt
 from .args import no_copper
+from .results import Autoplaced, ScoreResult
 
 Edge = Literal["left", "right", "top", "bottom"]
 Area = Annotated[list[Coord] | None, Field(None, min_length=4, max_length=4, description="[x1,y1,x2,y2]")]
@@ -69,7 +70,7 @@ def _check_refs(board, refs, loc: str) -> None:
                           errors=[{"loc": loc, "msg": "unknown reference", "type": "value"}])
 
 
-@command("pcb.autoplace", kind="edit", args=AutoplaceArgs, result=Result, long=True, units="mm, degrees, seconds",
+@command("pcb.autoplace", kind="edit", args=AutoplaceArgs, result=Autoplaced, long=True, units="mm, degrees, seconds",
          examples=({"path": "board.kicad_pcb", "edges": {"J1": "left"}},
                    {"path": "board.kicad_pcb", "pinned": {"U1": {"at": [50, 40], "angle": 90}}, "allow_back": True}))
 def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
@@ -165,7 +166,7 @@ class ScoreArgs(DocArgs):
     area: Area = None
 
 
-@command("pcb.scorePlacement", kind="query", args=ScoreArgs, result=Result, idempotent=True, units="mm",
+@command("pcb.scorePlacement", kind="query", args=ScoreArgs, result=ScoreResult, idempotent=True, units="mm",
          examples=({"path": "board.kicad_pcb"},))
 def score_placement(ctx: Context, a: ScoreArgs) -> dict:
     """Judge a placement: courtyard overlaps, parts off the board, ratsnest length, routability (0-1), decoupling cap distances."""

@@ -24,8 +24,9 @@ from ...layout.route_board import apply_result, build_problem
 from ...registry import Context, command
 from ...registry.roles import InputPath, OutputPath
 from ...services.rules import session_rules
-from ..common import Coord, DocArgs, EditArgs, Name, Result, mm, nm, not_empty
+from ..common import Coord, DocArgs, EditArgs, Name, mm, nm, not_empty
 from .args import no_copper
+from .results import Autorouted, DsnWritten, SesImported
 
 
 class AutorouteArgs(RouteOptions, EditArgs):
@@ -36,7 +37,7 @@ class AutorouteArgs(RouteOptions, EditArgs):
     refill_zones: bool = True
 
 
-@command("pcb.autoroute", kind="edit", args=AutorouteArgs, result=Result, long=True, units="mm, seconds",
+@command("pcb.autoroute", kind="edit", args=AutorouteArgs, result=Autorouted, long=True, units="mm, seconds",
          examples=({"path": "board.kicad_pcb", "seed": 1},
                    {"path": "board.kicad_pcb", "nets": ["SDA", "SCL"], "layers": ["F.Cu", "B.Cu"], "seed": 1}))
 def autoroute(ctx: Context, a: AutorouteArgs) -> dict:
@@ -131,7 +132,7 @@ class DsnArgs(DocArgs):
     output: OutputPath = Field(min_length=1, max_length=4096, description=".dsn path")
 
 
-@command("pcb.exportDsn", kind="export", args=DsnArgs, result=Result, long=True,
+@command("pcb.exportDsn", kind="export", args=DsnArgs, result=DsnWritten, long=True,
          examples=({"path": "board.kicad_pcb", "output": "board.dsn"},))
 def export_specctra(ctx: Context, a: DsnArgs) -> dict:
     """Write the board as a Specctra DSN (KiCad's exporter) for an external router."""
@@ -178,7 +179,7 @@ def _near(outline, p) -> bool:
     return outline.distance(Point(p)) <= 1_000_000
 
 
-@command("pcb.importSes", kind="edit", args=SesArgs, result=Result, long=True, destructive=True,
+@command("pcb.importSes", kind="edit", args=SesArgs, result=SesImported, long=True, destructive=True,
          examples=({"path": "board.kicad_pcb", "session": "board.ses"},))
 def import_specctra(ctx: Context, a: SesArgs) -> dict:
     """Replace the board's tracks and vias with a Specctra session's (.ses; KiCad's importer); only routing changes."""

@@ -10,7 +10,8 @@ from pydantic import Field
 
 from ...registry import Context, command
 from ...services.rules import editable_project
-from ..common import EditArgs, Name, Result, Size
+from ..common import EditArgs, Name, Size
+from .results import NetClassSet, RulesSet
 
 Gap = Annotated[float, Field(ge=0, le=100, description="mm")]
 
@@ -26,7 +27,7 @@ class NetclassArgs(EditArgs):
     diff_pair_gap: Gap | None = None
 
 
-@command("pcb.setNetclass", kind="edit", args=NetclassArgs, result=Result, units="mm",
+@command("pcb.setNetclass", kind="edit", args=NetclassArgs, result=NetClassSet, units="mm",
          examples=({"path": "b.kicad_pcb", "name": "Power", "nets": ["VCC", "GND"], "track_width": 0.5},))
 def set_netclass(ctx: Context, a: NetclassArgs) -> dict:
     """Create or change a net class (clearance, widths, via sizes) and assign nets to it, in the board's project file."""
@@ -44,7 +45,7 @@ class RulesArgs(EditArgs):
     min_silk_clearance: Gap | None = None
 
 
-@command("pcb.setDesignRules", kind="edit", args=RulesArgs, result=Result, units="mm",
+@command("pcb.setDesignRules", kind="edit", args=RulesArgs, result=RulesSet, units="mm",
          examples=({"path": "b.kicad_pcb", "min_clearance": 0.15, "min_track_width": 0.15},))
 def set_design_rules(ctx: Context, a: RulesArgs) -> dict:
     """Set the board's minimum design rules (Board Setup > Constraints) in its project file."""

@@ -23,7 +23,8 @@ from ...documents.library.tables import missing_global_tables
 from ...documents.project.new import STARTER, project_files
 from ...errors import InvalidArgs
 from ...registry import Context, command
-from ..common import WRITE, Args, Result, Role
+from ..common import WRITE, Args, Role
+from .results import ProjectCreated
 
 NAME_PATTERN = r"^[^./\\:*?\"<>|\x00-\x1f][^/\\:*?\"<>|\x00-\x1f]{0,99}$"
 
@@ -99,7 +100,7 @@ def _place_files(build: Path, target: Path, names: list[str]) -> None:
         raise
 
 
-@command("project.new", kind="session", args=NewArgs, result=Result,
+@command("project.new", kind="session", args=NewArgs, result=ProjectCreated,
          examples=({"name": "blinky", "template": "2layer-starter"},
                    {"name": "sensor", "folder": "."}))
 def new(ctx: Context, a: NewArgs) -> dict:

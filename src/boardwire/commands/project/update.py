@@ -12,7 +12,8 @@ from ...netlist.schematic import natural_key
 from ...registry import Context, command
 from ...services.board import board_of
 from ...services.schematic import connectivity_of, set_reference
-from ..common import EDIT, Args, BoardPath, Result, Role, SchematicPath
+from ..common import EDIT, Args, BoardPath, Role, SchematicPath
+from .results import BackAnnotated, PcbUpdated
 
 
 class PairArgs(Args):
@@ -31,7 +32,7 @@ class UpdateArgs(PairArgs):
     delete_extra: bool = Field(False, description="Delete footprints without symbol (not board_only/locked)")
 
 
-@command("project.updatePcb", kind="edit", args=UpdateArgs, result=Result,
+@command("project.updatePcb", kind="edit", args=UpdateArgs, result=PcbUpdated,
          examples=({"schematic": "t.kicad_sch", "board": "t.kicad_pcb"},
                    {"schematic": "t.kicad_sch", "board": "t.kicad_pcb", "dry_run": True, "delete_extra": True}))
 def update_pcb(ctx: Context, a: UpdateArgs) -> dict:
@@ -43,7 +44,7 @@ def update_pcb(ctx: Context, a: UpdateArgs) -> dict:
     return update.result()
 
 
-@command("project.backAnnotate", kind="edit", args=PairArgs, result=Result,
+@command("project.backAnnotate", kind="edit", args=PairArgs, result=BackAnnotated,
          examples=({"schematic": "t.kicad_sch", "board": "t.kicad_pcb", "dry_run": True},))
 def back_annotate(ctx: Context, a: PairArgs) -> dict:
     """KiCad's Update Schematic from PCB: each symbol instance gets the reference of the footprint linked to it by path."""

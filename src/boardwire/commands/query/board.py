@@ -9,7 +9,8 @@ from pydantic import Field
 from ...documents.board import Arc, Board, Footprint, Graphic, Text, Track, Via, Zone
 from ...registry import Context, command
 from ...services.board import board_of, footprint_of
-from ..common import Coord, DocArgs, Name, NetName, Result, mm, mm_pt, nm
+from ..common import Coord, DocArgs, Name, NetName, mm, mm_pt, nm
+from .results import DiffPairs, DocumentDescribed, FootprintResult, Items, LengthGroups, NetClasses, Nets, Unrouted
 
 
 def item_dict(item, nets: dict[int, str]) -> dict:
@@ -76,7 +77,7 @@ class ItemsArgs(DocArgs):
     limit: int = Field(50, ge=1, le=1000)
 
 
-@command("query.items", kind="query", args=ItemsArgs, result=Result, units="mm, degrees", tables=("items",),
+@command("query.items", kind="query", args=ItemsArgs, result=Items, units="mm, degrees", tables=("items",),
          idempotent=True, examples=({"path": "b.kicad_pcb", "kind": ["via"], "net": "GND"},))
 def items(ctx: Context, a: ItemsArgs) -> dict:
     """Board items filtered by kind, layer, net, footprint reference and bounding box; paged."""
@@ -143,7 +144,7 @@ def _matcher(pattern: str | None):
     return lambda name: pattern.casefold() in name.casefold()
 
 
-@command("query.nets", kind="query", args=NetsArgs, result=Result, idempotent=True, tables=("nets",),
+@command("query.nets", kind="query", args=NetsArgs, result=Nets, idempotent=True, tables=("nets",),
          examples=({"path": "b.kicad_pcb", "match": "usb*"},))
 def nets(ctx: Context, a: NetsArgs) -> dict:
     """The board's nets (by net number, paged) with how many pads, tracks and vias each has."""
@@ -170,7 +171,7 @@ def nets(ctx: Context, a: NetsArgs) -> dict:
     return {"summary": f"{len(rows)} nets{shown}", "total": len(rows), "offset": a.offset, "nets": page}
 
 
-@command("query.netclasses", kind="query", args=DocArgs, result=Result, idempotent=True)
+@command("query.netclasses", kind="query", args=DocArgs, result=NetClasses, idempotent=True)
 def netclasses(ctx: Context, a: DocArgs) -> dict:
     """Net classes and their rules (from the board's project file, or the board for KiCad 5)."""
     from ...services.rules import net_classes
@@ -198,7 +199,7 @@ def pad_dict(pad, nets: dict[int, str]) -> dict:
     return {k: v for k, v in out.items() if v is not None}
 
 
-@command("query.footprint", kind="query", args=RefArgs, result=Result, idempotent=True,
+@command("query.footprint", kind="query", args=RefArgs, result=FootprintResult, idempotent=True,
          units="mm, degrees", examples=({"path": "b.kicad_pcb", "reference": "U1"},))
 def footprint(ctx: Context, a: RefArgs) -> dict:
     """One footprint: fields, library id, placement, side, its pads with board positions and nets, and its texts (fields and free texts: id, board position, angle, layer, visible)."""
@@ -211,7 +212,7 @@ def footprint(ctx: Context, a: RefArgs) -> dict:
     return {"summary": f"{fp.reference} {fp.value} ({fp.lib_id}) at {d['at']} {fp.side}", **d}
 
 
-@command("query.describe", kind="query", args=DocArgs, result=Result, idempotent=True,
+@command("query.describe", kind="query", args=DocArgs, result=DocumentDescribed, idempotent=True,
          units="mm")
 def describe(ctx: Context, a: DocArgs) -> dict:
     """A one-screen summary to read first: for a board its size, layers, counts, nets, unrouted connections, design rules; for a schematic its sheets, parts, power nets and largest nets."""
@@ -224,7 +225,7 @@ def describe(ctx: Context, a: DocArgs) -> dict:
     return describe_board(od.doc, design_rules(ctx, od), net_classes(ctx, od))
 
 
-@command("query.unrouted", kind="query", args=PagedArgs, result=Result, idempotent=True,
+@command("query.unrouted", kind="query", args=PagedArgs, result=Unrouted, idempotent=True,
          units="mm")
 def unrouted(ctx: Context, a: PagedArgs) -> dict:
     """The ratsnest: connections not routed yet, computed from the board's own copper (pads, tracks, vias, zone fills), shortest first per net."""
@@ -265,7 +266,7 @@ def pair_of(name: str) -> str | None:
     return None
 
 
-@command("query.diffPairs", kind="query", args=DocArgs, result=Result, idempotent=True, units="mm")
+@command("query.diffPairs", kind="query", args=DocArgs, result=DiffPairs, idempotent=True, units="mm")
 def diff_pairs(ctx: Context, a: DocArgs) -> dict:
     """Differential pairs found by KiCad's naming rule (NAME+/NAME-, NAMEP/NAMEN), with each side's routed length and the skew."""
     board = board_of(ctx, a.path)
@@ -281,7 +282,7 @@ def diff_pairs(ctx: Context, a: DocArgs) -> dict:
     return {"summary": f"{len(pairs)} differential pair{'s' if len(pairs) != 1 else ''}", "pairs": pairs}
 
 
-@command("query.lengthGroups", kind="query", args=DocArgs, result=Result, idempotent=True,
+@command("query.lengthGroups", kind="query", args=DocArgs, result=LengthGroups, idempotent=True,
          units="mm")
 def length_groups(ctx: Context, a: DocArgs) -> dict:
     """Length-matched groups: the custom rules (.kicad_dru) with a length or skew constraint, the nets their condition names, and each net's routed length."""

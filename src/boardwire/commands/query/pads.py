@@ -9,7 +9,8 @@ from pydantic import Field
 from ...geometry import geometry_of
 from ...registry import Context, command
 from ...services.board import board_of, footprint_of
-from ..common import Coord, DocArgs, Result, mm, mm_pt
+from ..common import Coord, DocArgs, mm, mm_pt
+from .results import Pads
 
 
 class PadsArgs(DocArgs):
@@ -32,7 +33,7 @@ def _net_match(pattern: str | None):
     return lambda name: name == pattern
 
 
-@command("query.pads", kind="query", args=PadsArgs, result=Result, idempotent=True, tables=("pads",), units="mm, degrees",
+@command("query.pads", kind="query", args=PadsArgs, result=Pads, idempotent=True, tables=("pads",), units="mm, degrees",
          examples=({"path": "b.kicad_pcb", "reference": "U1"},
                    {"path": "b.kicad_pcb", "net": "GND", "layer": "F.Cu"},
                    {"path": "b.kicad_pcb", "area": [100, 50, 120, 60], "limit": 50}))

@@ -19,7 +19,8 @@ from ...errors import NotFound
 from ...netlist.schematic import PinNode, PlacedSymbol
 from ...registry import Context, command
 from ...services.schematic import connectivity_of, sheet_rows
-from ..common import DocArgs, Name, Result, mm_pt
+from ..common import DocArgs, Name, mm_pt
+from .results import Connectivity, Labels, Pins, SheetTree, Symbols
 
 
 def _plural(n: int, word: str) -> str:
@@ -65,7 +66,7 @@ def _page(rows: list, offset: int, limit: int, what: str) -> tuple[list, str]:
                   + (f" from {offset}" if offset else "") + ("; more with offset" if more else ""))
 
 
-@command("query.symbols", kind="query", args=SymbolsArgs, result=Result, idempotent=True,
+@command("query.symbols", kind="query", args=SymbolsArgs, result=Symbols, idempotent=True,
          units="mm, degrees", examples=({"path": "board.kicad_sch", "reference": "U*"},
                                         {"path": "board.kicad_sch", "sheet": "/Power/"}))
 def symbols(ctx: Context, a: SymbolsArgs) -> dict:
@@ -94,7 +95,7 @@ def pin_dict(p: PinNode) -> dict:
     return {k: v for k, v in out.items() if v is not None}
 
 
-@command("query.pins", kind="query", args=PinsArgs, result=Result, idempotent=True, units="mm",
+@command("query.pins", kind="query", args=PinsArgs, result=Pins, idempotent=True, units="mm",
          examples=({"path": "board.kicad_sch", "reference": "U1"},))
 def pins(ctx: Context, a: PinsArgs) -> dict:
     """The pins of one symbol (every placed unit): number, name, electrical type, position on the sheet, and the net each is on."""
@@ -133,7 +134,7 @@ class LabelsArgs(DocArgs):
     limit: int = Field(200, ge=1, le=5000)
 
 
-@command("query.labels", kind="query", args=LabelsArgs, result=Result, idempotent=True, units="mm",
+@command("query.labels", kind="query", args=LabelsArgs, result=Labels, idempotent=True, units="mm",
          examples=({"path": "board.kicad_sch", "kind": ["global_label"]},))
 def labels(ctx: Context, a: LabelsArgs) -> dict:
     """Net labels of the hierarchy per sheet instance (local, global, hierarchical, and sheet pins), with position and the net each names; bus labels are marked bus."""
@@ -152,7 +153,7 @@ def labels(ctx: Context, a: LabelsArgs) -> dict:
     return {"summary": summary, "total": len(rows), "offset": a.offset, "labels": out}
 
 
-@command("query.sheetTree", kind="query", args=DocArgs, result=Result, idempotent=True,
+@command("query.sheetTree", kind="query", args=DocArgs, result=SheetTree, idempotent=True,
          examples=({"path": "board.kicad_sch"},))
 def sheet_tree(ctx: Context, a: DocArgs) -> dict:
     """The sheet hierarchy from a root sheet: each sheet instance's path, name, file, page number, parent and symbol count; a sheet file that cannot be found is marked missing."""
@@ -175,7 +176,7 @@ class ConnectivityArgs(DocArgs):
     limit: int = Field(200, ge=1, le=5000)
 
 
-@command("query.connectivity", kind="query", args=ConnectivityArgs, result=Result,
+@command("query.connectivity", kind="query", args=ConnectivityArgs, result=Connectivity,
          idempotent=True,
          examples=({"path": "board.kicad_sch"}, {"path": "board.kicad_sch", "net": "GND"}))
 def connectivity(ctx: Context, a: ConnectivityArgs) -> dict:

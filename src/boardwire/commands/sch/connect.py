@@ -14,7 +14,8 @@ from ...errors import InvalidArgs, NotFound
 from ...layout.sch_connect import PinError, is_ground, is_power_name, plan_sheet
 from ...registry import Context, command
 from ...services.schematic import editable
-from ..common import EditArgs, NetName, Result
+from ..common import EditArgs, NetName
+from .results import Connected
 
 
 class ConnectArgs(EditArgs):
@@ -42,7 +43,7 @@ def overlap_rows(doc) -> list[str]:
     return [f"{a.what} / {b.what}" for a, b in overlaps(sheet_extents(doc))]
 
 
-@command("sch.connect", kind="edit", args=ConnectArgs, result=Result, units="mm",
+@command("sch.connect", kind="edit", args=ConnectArgs, result=Connected, units="mm",
          examples=({"path": "board.kicad_sch", "nets": {"LED": ["U1.3", "R1.1"], "GND": ["U1.1", "C1.2"]},
                     "no_connect": ["U1.5"]},))
 def connect(ctx: Context, a: ConnectArgs) -> dict:

@@ -17,7 +17,8 @@ from ...errors import InvalidArgs
 from ...netlist.schematic import sheet_file_key
 from ...registry import Context, command
 from ...services.schematic import design_of, editable, set_reference
-from ..common import WRITE, Args, Coord, EditArgs, Name, Point, Result, Role, mm_pt, nm, pt
+from ..common import WRITE, Args, Coord, EditArgs, Name, Point, Role, mm_pt, nm, pt
+from .results import Renumbered, SheetAdded
 
 
 class SheetPin(Args):
@@ -37,7 +38,7 @@ class AddSheetArgs(EditArgs):
     pins: list[SheetPin] = Field(default_factory=list, max_length=500)
 
 
-@command("sch.addSheet", kind="edit", args=AddSheetArgs, result=Result, units="mm",
+@command("sch.addSheet", kind="edit", args=AddSheetArgs, result=SheetAdded, units="mm",
          examples=({"path": "board.kicad_sch", "name": "power", "file": "power.kicad_sch", "at": [50.8, 50.8],
                     "size": [30, 20], "pins": [{"name": "VIN", "shape": "input"}]},))
 def add_sheet(ctx: Context, a: AddSheetArgs) -> dict:
@@ -86,7 +87,7 @@ class AnnotateArgs(EditArgs):
     all: bool = Field(False, description="Renumber every symbol, not only the unannotated (R?) ones")
 
 
-@command("sch.annotate", kind="edit", args=AnnotateArgs, result=Result,
+@command("sch.annotate", kind="edit", args=AnnotateArgs, result=Renumbered,
          examples=({"path": "board.kicad_sch"}, {"path": "board.kicad_sch", "scheme": "sheet", "all": True}))
 def annotate(ctx: Context, a: AnnotateArgs) -> dict:
     """Give references to unannotated symbols (R?, #PWR?) of the whole design, per sheet instance in hierarchy order, sorted by X then Y position as KiCad's default does; each prefix numbered from the first free number (power symbols as #PWR01). Multi-unit symbols of the same part and value share a reference."""

@@ -14,7 +14,8 @@ from ...documents.schematic import Placement, Schematic, canonical_orientation
 from ...errors import InvalidArgs, NotFound
 from ...registry import Context, command
 from ...services.schematic import design_of, editable
-from ..common import EditArgs, Point, Result, mm_pt, pt
+from ..common import EditArgs, Point, mm_pt, pt
+from .results import SymbolPlaced
 
 UNITS = "mm, degrees"
 Quarter = Literal[0, 90, 180, 270]
@@ -86,7 +87,7 @@ def _place(ctx: Context, a: PlaceArgs, power: bool) -> dict:
             "mirror": mirror or "none", "pins": pins, "instances": design.human_paths(od.path) or ["/"]}
 
 
-@command("sch.placeSymbol", kind="edit", args=PlaceArgs, result=Result, units=UNITS,
+@command("sch.placeSymbol", kind="edit", args=PlaceArgs, result=SymbolPlaced, units=UNITS,
          examples=({"path": "board.kicad_sch", "symbol": "Device:R", "at": [101.6, 50.8], "angle": 90,
                     "value": "10k", "footprint": "Resistor_SMD:R_0603_1608Metric"},))
 def place_symbol(ctx: Context, a: PlaceArgs) -> dict:
@@ -104,7 +105,7 @@ class PowerArgs(EditArgs):
     value: str | None = Field(None, max_length=1000, description="The net name; default the library's")
 
 
-@command("sch.power", kind="edit", args=PowerArgs, result=Result, units=UNITS,
+@command("sch.power", kind="edit", args=PowerArgs, result=SymbolPlaced, units=UNITS,
          examples=({"path": "board.kicad_sch", "symbol": "power:+3V3", "at": [101.6, 40.64]},))
 def power(ctx: Context, a: PowerArgs) -> dict:
     """Place a power symbol (power:GND, power:+3V3...): its pin joins the global net named by its value. Errors as sch.placeSymbol; invalid-args for a symbol that is not a power symbol."""

@@ -15,8 +15,9 @@ from ...documents.schematic import Schematic, SymbolInstance
 from ...errors import InvalidArgs, NotFound
 from ...registry import Context, command
 from ...services.schematic import design_of, editable, find_symbol, set_reference
-from ..common import EditArgs, Name, Point, Result, mm_pt, nm, pt
+from ..common import EditArgs, Name, Point, mm_pt, nm, pt
 from .args import SymbolRef
+from .results import FieldSet, ItemsDeleted, SymbolMoved, SymbolTurned
 
 UNITS = "mm, degrees"
 Quarter = Literal[0, 90, 180, 270]
@@ -30,7 +31,7 @@ class SetFieldArgs(SymbolRef):
     angle: Literal[0, 90] | None = Field(None, description="Text angle on the sheet")
 
 
-@command("sch.setField", kind="edit", args=SetFieldArgs, result=Result,
+@command("sch.setField", kind="edit", args=SetFieldArgs, result=FieldSet,
          examples=({"path": "board.kicad_sch", "reference": "R1", "field": "Value", "value": "4k7"},
                    {"path": "board.kicad_sch", "reference": "R201", "sheet": "/amp_left/", "field": "Reference", "value": "R250"}))
 def set_field(ctx: Context, a: SetFieldArgs) -> dict:
@@ -108,7 +109,7 @@ def _dangling(doc: Schematic) -> set:
     return set(doc.connection_points().dangling_ends())
 
 
-@command("sch.move", kind="edit", args=MoveArgs, result=Result, units="mm",
+@command("sch.move", kind="edit", args=MoveArgs, result=SymbolMoved, units="mm",
          examples=({"path": "board.kicad_sch", "reference": "R1", "at": [120.65, 80.01]},
                    {"path": "board.kicad_sch", "id": "…uuid…", "by": [2.54, 0]}))
 def move(ctx: Context, a: MoveArgs) -> dict:
@@ -132,7 +133,7 @@ class RotateArgs(SymbolRef):
     relative: bool = Field(False, description="Turn by angle instead of setting it")
 
 
-@command("sch.rotate", kind="edit", args=RotateArgs, result=Result, units=UNITS,
+@command("sch.rotate", kind="edit", args=RotateArgs, result=SymbolTurned, units=UNITS,
          examples=({"path": "board.kicad_sch", "reference": "R1", "angle": 90},))
 def rotate(ctx: Context, a: RotateArgs) -> dict:
     """Turn a symbol about its anchor (fields turn with it, as in KiCad); a mirrored symbol stays mirrored. Wire ends left dangling are listed."""
@@ -152,7 +153,7 @@ class MirrorArgs(SymbolRef):
     axis: Literal["x", "y"] = Field(description="x: flip top-bottom (about the horizontal axis); y: flip left-right")
 
 
-@command("sch.mirror", kind="edit", args=MirrorArgs, result=Result,
+@command("sch.mirror", kind="edit", args=MirrorArgs, result=SymbolTurned,
          examples=({"path": "board.kicad_sch", "reference": "U1", "axis": "y"},))
 def mirror(ctx: Context, a: MirrorArgs) -> dict:
     """Mirror a symbol about its anchor as KiCad's Mirror X / Mirror Y do; the file keeps KiCad's canonical angle + mirror form. Wire ends left dangling are listed."""
@@ -178,7 +179,7 @@ class DeleteArgs(EditArgs):
         return self
 
 
-@command("sch.delete", kind="edit", args=DeleteArgs, result=Result, destructive=True,
+@command("sch.delete", kind="edit", args=DeleteArgs, result=ItemsDeleted, destructive=True,
          examples=({"path": "board.kicad_sch", "reference": "R1"},
                    {"path": "board.kicad_sch", "ids": ["…uuid…"]}))
 def delete(ctx: Context, a: DeleteArgs) -> dict:

@@ -14,7 +14,9 @@ from ...documents.schematic import Schematic
 from ...errors import InvalidArgs
 from ...registry import Context, command
 from ...services.schematic import editable
-from ..common import EditArgs, Name, Point, Result, mm_pt, pt
+from ..common import EditArgs, Name, Point, mm_pt, pt
+from ..results import Created
+from .results import Labelled, NoConnect, Wired
 
 UNITS = "mm, degrees"
 Quarter = Literal[0, 90, 180, 270]
@@ -31,7 +33,7 @@ class WireArgs(EditArgs):
     bus: bool = Field(False, description="Draw a bus instead of a wire (ends are not checked)")
 
 
-@command("sch.wire", kind="edit", args=WireArgs, result=Result, units="mm",
+@command("sch.wire", kind="edit", args=WireArgs, result=Wired, units="mm",
          examples=({"path": "board.kicad_sch", "points": [[100, 50], [110, 50], [110, 60]]},))
 def wire(ctx: Context, a: WireArgs) -> dict:
     """Draw wires through points, one per segment as KiCad does. Both ends of the polyline must land on a pin, a wire (end or middle), a label, a sheet pin, a junction or a no-connect flag, else invalid-args names the dangling end (unless allow_dangling, when the result lists it). A junction is added, and the wire split, where an end lands on the middle of another wire or three directions meet (as KiCad does); the result lists them."""
@@ -105,21 +107,21 @@ def _label(ctx: Context, a: LabelArgs, kind: str) -> dict:
     return out
 
 
-@command("sch.label", kind="edit", args=LabelArgs, result=Result, units=UNITS,
+@command("sch.label", kind="edit", args=LabelArgs, result=Labelled, units=UNITS,
          examples=({"path": "board.kicad_sch", "text": "SDA", "at": [110.49, 50.8]},))
 def label(ctx: Context, a: LabelArgs) -> dict:
     """Add a local net label (joins same-named labels on this sheet instance). The result says what the point connects to; a label on nothing is reported as dangling."""
     return _label(ctx, a, "label")
 
 
-@command("sch.globalLabel", kind="edit", args=ShapedLabelArgs, result=Result, units=UNITS,
+@command("sch.globalLabel", kind="edit", args=ShapedLabelArgs, result=Labelled, units=UNITS,
          examples=({"path": "board.kicad_sch", "text": "VBUS", "at": [110.49, 50.8], "shape": "input"},))
 def global_label(ctx: Context, a: ShapedLabelArgs) -> dict:
     """Add a global label (joins same-named global labels and power nets on every sheet), with a shape: input, output, bidirectional, tri_state, passive."""
     return _label(ctx, a, "global_label")
 
 
-@command("sch.hierarchicalLabel", kind="edit", args=ShapedLabelArgs, result=Result, units=UNITS,
+@command("sch.hierarchicalLabel", kind="edit", args=ShapedLabelArgs, result=Labelled, units=UNITS,
          examples=({"path": "child.kicad_sch", "text": "IN", "at": [50.8, 50.8], "shape": "input"},))
 def hierarchical_label(ctx: Context, a: ShapedLabelArgs) -> dict:
     """Add a hierarchical label: joins the sheet pin of the same name on the sheet symbol that places this sheet."""
@@ -130,7 +132,7 @@ class AtArgs(EditArgs):
     at: Point
 
 
-@command("sch.junction", kind="edit", args=AtArgs, result=Result, units="mm",
+@command("sch.junction", kind="edit", args=AtArgs, result=Created, units="mm",
          examples=({"path": "board.kicad_sch", "at": [110.49, 50.8]},))
 def junction(ctx: Context, a: AtArgs) -> dict:
     """Add a junction dot (connects wires crossing or touching there); wires passing through the point are split there, as KiCad does."""
@@ -146,7 +148,7 @@ def junction(ctx: Context, a: AtArgs) -> dict:
             "id": j.uuid}
 
 
-@command("sch.noConnect", kind="edit", args=AtArgs, result=Result, units="mm",
+@command("sch.noConnect", kind="edit", args=AtArgs, result=NoConnect, units="mm",
          examples=({"path": "board.kicad_sch", "at": [120.65, 80.01]},))
 def no_connect(ctx: Context, a: AtArgs) -> dict:
     """Add a no-connect flag (on a pin left open on purpose: ERC then accepts it)."""
@@ -164,7 +166,7 @@ class BusEntryArgs(EditArgs):
     size: Point = Field([2.54, 2.54], description="[dx, dy] mm to the wire end")
 
 
-@command("sch.busEntry", kind="edit", args=BusEntryArgs, result=Result, units="mm",
+@command("sch.busEntry", kind="edit", args=BusEntryArgs, result=Created, units="mm",
          examples=({"path": "board.kicad_sch", "at": [101.6, 50.8], "size": [2.54, 2.54]},))
 def bus_entry(ctx: Context, a: BusEntryArgs) -> dict:
     """Add a wire-to-bus entry from at to at + size."""
