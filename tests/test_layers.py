@@ -237,7 +237,7 @@ def test_importing_a_submodule_is_not_importing_its_package():
     assert "boardwire.netlist" not in deps
 
 
-SHARED = ("common", "args")  # argument pieces a scope's modules share (commands/common.py, pcb/args.py...)
+SHARED = ("common", "args", "results")  # argument and result pieces a scope's modules share (commands/common.py, pcb/args.py, pcb/results.py...)
 
 
 def test_command_modules_import_no_other_command_module():

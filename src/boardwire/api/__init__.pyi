@@ -3,6 +3,7 @@
 
 import os
 from contextlib import AbstractContextManager
+from datetime import datetime
 from typing import Any, Literal, NotRequired, Sequence, TypedDict
 
 from boardwire.errors import BoardwireError as BoardwireError

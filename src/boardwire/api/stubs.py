@@ -30,6 +30,7 @@ HEADER = '''"""Type stubs of boardwire.api, generated from the registry by
 
 import os
 from contextlib import AbstractContextManager
+from datetime import datetime
 from typing import Any, Literal, NotRequired, Sequence, TypedDict
 
 from boardwire.errors import BoardwireError as BoardwireError
