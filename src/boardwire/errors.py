@@ -486,6 +486,18 @@ class InvalidRequest(DoorError):
             "optional \"params\" (an object) and an optional string or number \"id\".")
 
 
+class TooManySessions(DoorError):
+    """The MCP HTTP server holds as many sessions as it may (``--max-sessions``): a
+    request that would open one more is answered 503 (RFC 9110 section 15.6.4) with
+    this error; open sessions are unaffected."""
+
+    code = "too-many-sessions"
+    rpc_code = SERVER_ERROR
+    http_status = 503
+    hint = ("Retry later, or close sessions you no longer use (DELETE with their Mcp-Session-Id); "
+            "idle sessions are closed after the server's --session-idle.")
+
+
 class BridgeRefused(DoorError):
     """The bridge refused a connection before its hello (docs/bridge.md): it sends
     `refusal` and closes with ``close_code`` (RFC 6455 section 7.4.2: 4000-4999 are

@@ -91,3 +91,19 @@ def run_command(command_id: str, args: dict, *, save: bool, root: str) -> dict:
         if saved:
             result.setdefault("saved", saved)
     return result
+
+
+# The HTTP server's limits (`boardwire.web.limits`), options of `boardwire mcp --http`
+# and `boardwire view` alike (docs/agent-ops.md, "HTTP limits").
+HEADER_TIMEOUT = typer.Option(10.0, "--header-timeout", min=0.1, help="HTTP: seconds a client may take to send a request's headers before it is dropped.")
+BODY_TIMEOUT = typer.Option(30.0, "--body-timeout", min=0.1, help="HTTP: seconds a client may take to send a request's body (after its headers) before it is dropped.")
+SESSION_IDLE = typer.Option(1800.0, "--session-idle", min=0, help="HTTP: seconds an MCP session may sit idle before it is closed (0: never).")
+MAX_SESSIONS = typer.Option(1000, "--max-sessions", min=1, help="HTTP: MCP sessions open at once; one more is refused (503, too-many-sessions).")
+
+
+def http_limits(header_timeout: float, body_timeout: float, session_idle: float, max_sessions: int):
+    """The `boardwire.web.limits.Limits` of the four options above."""
+    from ..web.limits import Limits
+
+    return Limits(header_timeout=header_timeout, body_timeout=body_timeout,
+                  session_idle=session_idle or None, max_sessions=max_sessions)

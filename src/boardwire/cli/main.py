@@ -17,7 +17,17 @@ from rich.console import Console
 from rich.table import Table
 
 from ..errors import EXIT_INTERRUPTED, BoardwireError, Cancelled, IOFailure, NoDocument
-from .common import exit_for, fail, print_json, run_command
+from .common import (
+    BODY_TIMEOUT,
+    HEADER_TIMEOUT,
+    MAX_SESSIONS,
+    SESSION_IDLE,
+    exit_for,
+    fail,
+    http_limits,
+    print_json,
+    run_command,
+)
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="boardwire: KiCad documents for agents and scripts.")
@@ -259,7 +269,9 @@ def view(open_: list[str] = typer.Option([], "--open", help="Open this document 
          agent_command: str = typer.Option(None, "--agent-command", help="Run this for chat requests no agent takes (request on stdin, its output the answer)"),
          toolset: str = typer.Option("all,agent", "--toolset", help="MCP tool groups served at /mcp"),
          browser: bool = typer.Option(False, "--browser", help="Open the page in the default browser"),
-         root: str = typer.Option(".", "--root", help="Working directory of the session")):
+         root: str = typer.Option(".", "--root", help="Working directory of the session"),
+         header_timeout: float = HEADER_TIMEOUT, body_timeout: float = BODY_TIMEOUT,
+         session_idle: float = SESSION_IDLE, max_sessions: int = MAX_SESSIONS):
     """The live view in the browser (board, schematic sheets, ratsnest, DRC markers, the
     agent chat box) and MCP over HTTP at /mcp on the same session."""
     from ..web.server import serve  # lazy: `boardwire info` stays fast
@@ -278,7 +290,8 @@ def view(open_: list[str] = typer.Option([], "--open", help="Open this document 
     sets = [t.strip() for t in toolset.split(",") if t.strip()]
     try:
         serve(root, host=host, port=port, toolsets=sets, allow_origins=tuple(allow_origin), auth=keys,
-              open_paths=tuple(open_), agent_command=agent_command, announce=announce)
+              open_paths=tuple(open_), agent_command=agent_command, announce=announce,
+              limits=http_limits(header_timeout, body_timeout, session_idle, max_sessions))
     except BoardwireError as e:
         fail(e)
 

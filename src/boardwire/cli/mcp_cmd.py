@@ -13,7 +13,14 @@ from pathlib import Path
 import typer
 
 from ..errors import BoardwireError, InvalidArgs, NoDocument, NotFound, PolicyDenied
-from .common import fail
+from .common import (
+    BODY_TIMEOUT,
+    HEADER_TIMEOUT,
+    MAX_SESSIONS,
+    SESSION_IDLE,
+    fail,
+    http_limits,
+)
 
 mcp_app = typer.Typer(add_completion=False, invoke_without_command=True, pretty_exceptions_enable=False,
                       help="Serve boardwire's commands as MCP tools (stdio by default).")
@@ -46,7 +53,9 @@ def mcp(ctx: typer.Context,
         kicad_socket: str = typer.Option(None, "--kicad-socket", help="KiCad's API socket (default: KICAD_API_SOCKET, then $TMPDIR/kicad/api.sock)."),
         kicad_wait: float = typer.Option(10.0, "--kicad-wait", min=0, help="Seconds to wait for a starting KiCad (--attach)."),
         view: int = typer.Option(None, "--view", min=0, max=65535, help="Also serve the live view of this session on 127.0.0.1:PORT (0: any free port; stdio)."),
-        queue: str = typer.Option(None, "--queue", help="--http: send heavy jobs to this work queue, redis://HOST:PORT/N, run by `boardwire worker` processes.")):
+        queue: str = typer.Option(None, "--queue", help="--http: send heavy jobs to this work queue, redis://HOST:PORT/N, run by `boardwire worker` processes."),
+        header_timeout: float = HEADER_TIMEOUT, body_timeout: float = BODY_TIMEOUT,
+        session_idle: float = SESSION_IDLE, max_sessions: int = MAX_SESSIONS):
     """Serve MCP on stdio (or --http): the default tool set; every other family is one
     toolset_enable call (or --toolset) away."""
     if ctx.invoked_subcommand is not None:
@@ -82,7 +91,8 @@ def mcp(ctx: typer.Context,
             fail(PolicyDenied("--no-auth is only allowed on a loopback host",
                               hint="Serve on 127.0.0.1, or use keys (boardwire mcp keys add NAME)."))
         try:
-            serve(root, host=host, port=port, toolsets=sets, allow_origins=allow_origin, auth=not no_auth, queue=queue)
+            serve(root, host=host, port=port, toolsets=sets, allow_origins=allow_origin, auth=not no_auth, queue=queue,
+                  limits=http_limits(header_timeout, body_timeout, session_idle, max_sessions))
         except BoardwireError as e:
             fail(e)
         return

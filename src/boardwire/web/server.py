@@ -3,7 +3,9 @@
 The view (`app.View`, under ``/view``) and MCP's Streamable HTTP (``/mcp``) share the
 workspaces (`protocols.mcp.http.Workspaces`), so an agent's edit over MCP is a
 ``document.changed`` on the page and the page's chat box reaches the agent's
-``agent_chat``. Without keys the server only binds a loopback address.
+``agent_chat``. Without keys the server only binds a loopback address. Every door
+keeps `limits.Limits`: request header and body deadlines, MCP session idle time and
+count.
 """
 
 from __future__ import annotations
@@ -14,13 +16,15 @@ from pathlib import Path
 from ..protocols.mcp.http import Workspaces, build_app
 from ..protocols.mcp.keys import KeyStore
 from .app import View
+from .limits import DEFAULT_LIMITS, Limits, protocol
 
 log = logging.getLogger("boardwire.view")
 
 
 def build(root: str, *, host: str = "127.0.0.1", toolsets=None, allow_origins=(), auth: bool = True,
-          open_paths=(), agent_command: str | None = None, queue: str | None = None):
-    """(the ASGI app, the MCP app for its lifespan, the View). ``open_paths``: documents
+          open_paths=(), agent_command: str | None = None, queue: str | None = None, limits: Limits = DEFAULT_LIMITS):
+    """(the ASGI app, the MCP app for its lifespan, the View). ``limits``: the MCP
+    sessions' idle time and count (`limits.Limits`). ``open_paths``: documents
     opened in the unkeyed workspace at start. ``agent_command``: started for chat
     requests no agent takes (`runner.AgentCommand`). ``queue``: redis://HOST:PORT/N,
     the work queue for heavy jobs (`boardwire.jobs.queue`). Raises BoardwireError when
@@ -35,7 +39,7 @@ def build(root: str, *, host: str = "127.0.0.1", toolsets=None, allow_origins=()
         runner.ping()
     spaces = Workspaces(Path(root).resolve(), InMemorySubscriptionBus(), toolsets, queue=runner)
     mcp_app, inner = build_app(root, host=host, toolsets=toolsets, allow_origins=allow_origins, auth=auth,
-                               spaces=spaces)
+                               spaces=spaces, session_idle=limits.session_idle, max_sessions=limits.max_sessions)
     runners = []
 
     def on_session(session):
@@ -63,13 +67,15 @@ def build(root: str, *, host: str = "127.0.0.1", toolsets=None, allow_origins=()
 
 def serve(root: str, *, host: str = "127.0.0.1", port: int = 8767, toolsets=None, allow_origins=(),
           auth: bool = True, open_paths=(), agent_command: str | None = None, announce=None,
-          queue: str | None = None) -> None:
-    """Serve until interrupted. ``announce(url)`` is called once the port is bound."""
+          queue: str | None = None, limits: Limits = DEFAULT_LIMITS) -> None:
+    """Serve until interrupted. ``announce(url)`` is called once the port is bound;
+    ``limits``: the deadlines and session limits (`limits.Limits`)."""
     import uvicorn
 
     app, _, _ = build(root, host=host, toolsets=toolsets, allow_origins=allow_origins, auth=auth,
-                      open_paths=open_paths, agent_command=agent_command, queue=queue)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws="websockets-sansio")
+                      open_paths=open_paths, agent_command=agent_command, queue=queue, limits=limits)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws="websockets-sansio",
+                            http=protocol(limits))
     server = uvicorn.Server(config)
     original = server.startup
 
@@ -87,7 +93,7 @@ def serve(root: str, *, host: str = "127.0.0.1", port: int = 8767, toolsets=None
 
 
 def serve_in_thread(session, *, host: str = "127.0.0.1", port: int = 8767, allow_origins=(),
-                    agent_command: str | None = None):
+                    agent_command: str | None = None, limits: Limits = DEFAULT_LIMITS):
     """The live view of one session (``boardwire mcp --view``: the stdio server's) on a
     loopback address, served by a daemon thread; returns the uvicorn Server (its
     ``servers`` hold the bound port once ``started``). Raises ValueError for a host
@@ -108,7 +114,7 @@ def serve_in_thread(session, *, host: str = "127.0.0.1", port: int = 8767, allow
 
     view = View(lambda name, folder: session, host=host, allow_origins=allow_origins, on_session=on_session)
     server = uvicorn.Server(uvicorn.Config(view, host=host, port=port, log_level="warning",
-                                           ws="websockets-sansio", lifespan="off"))
+                                           ws="websockets-sansio", lifespan="off", http=protocol(limits)))
     original = server.startup
 
     async def startup(sockets=None):

@@ -25,10 +25,12 @@ PROTOCOL_CODES: dict[str, tuple[int, str]] = {code: (cls.rpc_code, cls.hint) for
 
 def markdown_table() -> str:
     """The table docs/jsonrpc.md shows (a test compares them): each code's JSON-RPC
-    number, and the HTTP status the live view answers it with (``http_status``)."""
+    number, and the HTTP status the live view (or, for a door's code that has one,
+    the MCP HTTP door) answers it with (``http_status``)."""
     rows = ["| JSON-RPC code | `data.code` | HTTP status (live view) |", "|---|---|---|"]
     rows += [f"| {n} | `{c}` | {ALL_CODES[c].http_status} |"
              for c, n in sorted(WIRE_CODES.items(), key=lambda kv: -kv[1])]
-    rows += [f"| {n} | `{c}` | - |" for c, (n, _) in PROTOCOL_CODES.items()]
+    rows += [f"| {n} | `{c}` | {DOOR_CODES[c].__dict__.get('http_status', '-')} |"  # the MCP HTTP door's
+             for c, (n, _) in PROTOCOL_CODES.items()]
     rows.append(f"| {SERVER_ERROR} | any newer code (named in `data.code`) | |")
     return "\n".join(rows)
