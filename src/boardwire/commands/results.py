@@ -140,6 +140,8 @@ class DocumentResult(Typed, DocumentInfo):
 
 class Saved(DocumentResult):
     hash: str = Field(description="SHA-256 of the file written")
+    saved: list[str] = Field(description="Every file written: the document's unsaved project files "
+                                         "(.kicad_pro, .kicad_dru beside it), then the document")
 
 
 class Documents(Typed):
