@@ -4,8 +4,8 @@ The file is ``.boardwire/parts.sqlite`` in the working directory (one catalogue 
 project; `Catalogue.at`). A working directory without one reads the bundled sample
 (`SAMPLE`: 180 real rows of JLCPCB's basic and preferred parts, its source in
 SOURCE.txt beside it), indexed once into the cache folder (`Catalogue.of`); importing a
-catalogue replaces it for that directory. Rows come from `sources.read_source`; each is stored with its
-kind, its KiCad footprint (packages.footprint_for) and its search words
+catalogue replaces it for that directory. Rows come from `sources.read_source`; each is
+stored with its kind, its KiCad footprint (packages.footprint_for) and its search words
 (values.terms: words, singulars, values in one spelling), which FTS5 indexes.
 
 Search: the query's words (values.query_terms) must all match; when no row matches them
@@ -189,6 +189,7 @@ def tier(row: dict) -> str:
 
 
 _sample_lock = threading.Lock()
+_sample_digest: dict[tuple[int, int], str] = {}  # the sample's (mtime, size) -> its content hash
 
 
 def sample_catalogue() -> Catalogue | None:
@@ -199,9 +200,12 @@ def sample_catalogue() -> Catalogue | None:
     hold the index."""
     if not SAMPLE.is_file():
         return None
-    digest = hashlib.sha256(SAMPLE.read_bytes()).hexdigest()[:16]
-    name = f"parts-sample-{digest}.sqlite"
+    st = SAMPLE.stat()
     with _sample_lock:
+        key = (st.st_mtime_ns, st.st_size)
+        if key not in _sample_digest:
+            _sample_digest[key] = hashlib.sha256(SAMPLE.read_bytes()).hexdigest()[:16]
+        name = f"parts-sample-{_sample_digest[key]}.sqlite"
         for folder in (cache_dir(), Path(tempfile.gettempdir()) / "boardwire"):
             target = folder / name
             if target.is_file():
