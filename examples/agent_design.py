@@ -5,7 +5,7 @@ and which pin goes to which net, no coordinates), has it checked and built.
     python examples/agent_design.py [FOLDER] [CATALOGUE.csv]   # default ./usbc-agent
 
 The catalogue is a user's JLCPCB parts file (jlcpcb-parts-database CSV format; the
-default is the sample in examples/parts/, its source in SOURCE.txt there); it is copied into the new
+default is the sample bundled in src/boardwire/parts/sample/, its source in SOURCE.txt there); it is copied into the new
 folder, the server's working directory. Calls: parts_import, parts_search (regulator,
 CC resistors, decoupling capacitor, a USB-C receptacle the catalogue lacks: KiCad
 library candidates instead), parts_pins (the receptacle's pins on the chosen
@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from agent_blinker import Agent, ToolError, print_calls  # noqa: E402
 
-SAMPLE = Path(__file__).resolve().parent / "parts" / "jlc-basic-preferred-sample.csv"
+from boardwire.parts.catalogue import SAMPLE  # noqa: E402  the bundled sample
 USB_FOOTPRINT = "Connector_USB:USB_C_Receptacle_GCT_USB4085"  # through-hole, USB 2.0 pads A/B
 
 

@@ -276,9 +276,9 @@ def test_a_machine_with_no_global_library_tables(kicad_cli, tmp_path, monkeypatc
 
 def test_a_machine_with_global_tables_gets_empty_project_tables(tmp_path, monkeypatch):
     config = tmp_path / "config"
-    config.mkdir()
+    (config / "9.0").mkdir(parents=True)  # KiCad 9 reads $KICAD_CONFIG_HOME/9.0/
     for kind in ("sym", "fp"):
-        (config / f"{kind}-lib-table").write_bytes(new_project.lib_table(kind))
+        (config / "9.0" / f"{kind}-lib-table").write_bytes(new_project.lib_table(kind))
     monkeypatch.setenv("KICAD_CONFIG_HOME", str(config))
     work = tmp_path / "w"
     work.mkdir()

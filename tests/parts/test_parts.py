@@ -1,4 +1,4 @@
-"""parts.*: the catalogue index over the real JLCPCB sample (examples/parts/, the
+"""parts.*: the catalogue index over the real JLCPCB sample (src/boardwire/parts/sample/, the
 jlcpcb-parts-database CSV format), the package table against the installed
 footprints, compact tables against their JSON, and the KiCad libraries behind parts.
 
@@ -14,16 +14,15 @@ import sqlite3
 import pytest
 
 from boardwire.errors import InvalidArgs, NotFound
-from boardwire.parts.catalogue import Catalogue
+from boardwire.parts.catalogue import SAMPLE, Catalogue  # SAMPLE: the bundled sample; its source in SOURCE.txt beside it
 from boardwire.parts.lines import decode, encode
 from boardwire.parts.packages import CHIP_LIBRARY, CHIP_SIZES, FOOTPRINTS, footprint_for
 from boardwire.parts.sources import read_source
 from boardwire.parts.values import query_terms, text_values, value_word
 from boardwire.registry import REGISTRY, Context
 from boardwire.session import Session
-from tests.inputs import FOOTPRINTS as FP_DIR, REPO, SYMBOLS, need
+from tests.inputs import FOOTPRINTS as FP_DIR, SYMBOLS, need
 
-SAMPLE = REPO / "examples" / "parts" / "jlc-basic-preferred-sample.csv"  # source: SOURCE.txt beside it
 
 
 def q(session, cid, **args):
@@ -64,7 +63,7 @@ def test_100nf_0603(imported):
 def test_missing_part_offers_library_candidates(imported):
     need(SYMBOLS / "Connector.kicad_sym")
     out = q(imported, "parts.search", query="USB-C receptacle")
-    assert out["missing"] is True and out["total"] == 0 and "not in the catalogue" in out["summary"]
+    assert out["missing"] is True and out["total"] == 0 and "not in the imported (180 parts) catalogue" in out["summary"]
     ids = [c["id"] for c in out["library_candidates"]]
     assert any("USB_C_Receptacle" in i for i in ids), ids
 
@@ -159,3 +158,51 @@ def test_not_a_catalogue(tmp_path):
     (tmp_path / "x.csv").write_text("a,b\n1,2\n")
     with pytest.raises(InvalidArgs):
         list(read_source(tmp_path / "x.csv"))
+
+
+# -- a working directory without an imported catalogue: the bundled sample (issue 34) ----
+
+def test_an_empty_folder_searches_the_bundled_sample_until_one_is_imported(tmp_path, monkeypatch):
+    """A blind model in an empty folder got "no catalogue imported" and could name no LCSC
+    part, though boardwire carries a real sample: parts.search, parts.pins and
+    design.check read it (and say so) until a catalogue is imported; then the imported
+    one is used."""
+    monkeypatch.setenv("BOARDWIRE_CACHE_DIR", str(tmp_path / "cache"))  # the sample indexed here, afresh
+    work = tmp_path / "w"
+    work.mkdir()
+    session = Session(work)
+    out = q(session, "parts.search", query="100nF 0603 capacitor", format="json")
+    assert out["catalogue"] == "bundled sample (180 parts)" and "bundled sample" in out["summary"]
+    assert "C14663" in [r["lcsc"] for r in out["rows"]]
+    ldo = q(session, "parts.search", query="AMS1117-3.3", format="json")
+    assert ldo["rows"][0]["lcsc"] == "C6186"
+    assert not (work / ".boardwire").exists()  # nothing written into the working directory
+    checked = q(session, "design.check", design={
+        "name": "d", "components": [{"ref": "C1", "part": "C14663"}], "nets": {}})
+    assert "unknown-part" not in {e["code"] for e in checked["errors"]}
+    assert "C14663" in checked["components"]
+
+    # a catalogue of two rows (neither a 100 nF capacitor), imported: it is the one read
+    with open(SAMPLE, newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        rows = [r for r in reader if r["lcsc"] in ("6186", "25744")]
+        fields = reader.fieldnames
+    with open(work / "mine.csv", "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fields)
+        w.writeheader()
+        w.writerows(rows)
+    assert q(session, "parts.import", file="mine.csv")["total"] == 2
+    out = q(session, "parts.search", query="100nF 0603 capacitor", format="json")
+    assert out["catalogue"] == "imported (2 parts)" and out["total"] == 0
+    assert q(session, "parts.search", query="AMS1117-3.3", format="json")["catalogue"] == "imported (2 parts)"
+    checked = q(session, "design.check", design={
+        "name": "d", "components": [{"ref": "C1", "part": "C14663"}], "nets": {}})
+    assert "unknown-part" in {e["code"] for e in checked["errors"]}
+
+
+@pytest.mark.kicad
+def test_pins_of_a_sample_part_in_an_empty_folder(tmp_path):
+    need(SYMBOLS / "Regulator_Linear.kicad_sym")
+    out = q(Session(tmp_path), "parts.pins", part="C6186", format="json")
+    assert out["symbol"] == "Regulator_Linear:AMS1117-3.3" and out["catalogue"] == "bundled sample (180 parts)"
+    assert out["fields"]["LCSC"] == "C6186" and len(out["rows"]) == 3

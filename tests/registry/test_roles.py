@@ -98,7 +98,7 @@ def test_the_table_of_roles():
     guessed wrong included), and their well-formedness: every edit names the one
     document it changes, no query or check writes, a role's reference names a field."""
     table = role_table()
-    assert table["project.new"] == {"folder": "write (default=name)"}
+    assert table["project.new"] == {"folder": "write (default=name)", "library_tables_from": "input"}
     assert table["sch.addSheet"] == {"path": "edit", "file": "write (beside=path)"}
     assert table["project.updatePcb"] == {"schematic": "read", "board": "edit"}
     assert table["project.backAnnotate"] == {"schematic": "edit", "board": "read"}

@@ -16,7 +16,7 @@ from mcp import Client
 from boardwire.errors import NotFound
 from boardwire.registry import REGISTRY, Context
 from boardwire.session import Session, audit
-from tests.inputs import DEMOS, REPO, absent, need
+from tests.inputs import DEMOS, absent, need
 from tests.protocols.test_mcp import stdio
 
 BOARD = "b.kicad_pcb"
@@ -170,7 +170,7 @@ def test_long_argument_names_are_trimmed_too(tmp_path):
 
 
 def test_person_commands_are_logged_and_a_missing_workspace_is_an_error(ws):
-    sample = REPO / "examples" / "parts" / "jlc-basic-preferred-sample.csv"
+    from boardwire.parts.catalogue import SAMPLE as sample
     assert cli(ws, "parts", "import", str(sample)).returncode == 0
     assert cli(ws, "parts", "import", "nothere.csv").returncode == 14
     lines = [(x["door"], x["command"], x["error"]) for x in audit.read(ws)]

@@ -162,3 +162,67 @@ def test_revert_and_undo_of_project_edits(ws):
     call(session, "session.revert", path="pic_programmer.kicad_pcb")
     od = session.get("pic_programmer.kicad_pcb")
     assert od.doc.to_bytes() == (ws / "pic_programmer.kicad_pcb").read_bytes() and not od.modified
+
+
+# -- saving a board writes its project file too (issue 34) --------------------------------
+
+def _rules_in_memory(session: Session) -> None:
+    """Net classes and design rules set in the session: edits of the .kicad_pro."""
+    call(session, "pcb.setNetclass", path="pic_programmer.kicad_pcb", name="Default", clearance=0.9)
+    call(session, "pcb.setDesignRules", path="pic_programmer.kicad_pcb", min_track_width=0.21)
+
+
+def test_saving_a_board_saves_its_unsaved_project_file(ws):
+    """A blind model set the rules, saved the board alone and got 58 clearance errors from
+    kicad-cli on the saved files where the built-in check said 0: the rules were only in
+    the session's .kicad_pro."""
+    import json
+
+    session = Session(ws)
+    _rules_in_memory(session)
+    out = call(session, "session.save", path="pic_programmer.kicad_pcb")
+    assert out["saved"] == ["pic_programmer.kicad_pro", "pic_programmer.kicad_pcb"]
+    assert "pic_programmer.kicad_pro" in out["summary"]
+    on_disk = json.loads((ws / "pic_programmer.kicad_pro").read_text())
+    default = next(c for c in on_disk["net_settings"]["classes"] if c["name"] == "Default")
+    assert default["clearance"] == 0.9
+    assert on_disk["board"]["design_settings"]["rules"]["min_track_width"] == 0.21
+    assert not session.get("pic_programmer.kicad_pro").modified
+    again = call(session, "session.save", path="pic_programmer.kicad_pcb")  # nothing unsaved: the board alone
+    assert again["saved"] == ["pic_programmer.kicad_pcb"]
+
+
+def test_the_project_file_saved_with_a_board_passes_the_policy(ws):
+    """The project file is written by a call of its own: [agent] paths check it as they
+    check the board; refused, nothing is written."""
+    from boardwire.errors import PolicyDenied
+
+    session = Session(ws)
+    _rules_in_memory(session)
+    before = (ws / "pic_programmer.kicad_pro").read_bytes()
+    (ws / "boardwire.toml").write_text('[agent]\npaths = ["*.kicad_pcb"]\n')
+    ctx = Context(session, actor="test", door="mcp")
+    with pytest.raises(PolicyDenied) as e:
+        REGISTRY.call("session.save", {"path": "pic_programmer.kicad_pcb"}, ctx)
+    assert "writes pic_programmer.kicad_pro," in e.value.message
+    assert (ws / "pic_programmer.kicad_pro").read_bytes() == before
+    (ws / "boardwire.toml").write_text('[agent]\npaths = ["*.kicad_pcb", "*.kicad_pro"]\n')
+    assert REGISTRY.call("session.save", {"path": "pic_programmer.kicad_pcb"}, ctx)["saved"][0] == "pic_programmer.kicad_pro"
+
+
+@pytest.mark.kicad
+def test_kicad_cli_on_the_saved_files_agrees_with_the_built_in_check(ws, kicad_cli):
+    """The built-in DRC in the session and kicad-cli's DRC of the files on disk after
+    session.save of the board find the same clearance errors (measured: 494 and 493 on
+    pic_programmer with a 0.9 mm clearance; before the fix kicad-cli found none)."""
+    from boardwire.kicad.checks import run_drc
+    from boardwire.kicad.cli import kicad_cli as cli
+
+    session = Session(ws)
+    _rules_in_memory(session)
+    builtin = call(session, "check.drc", path="pic_programmer.kicad_pcb", engine="builtin", severity="error",
+                   limit=0)["by_type"]["clearance"]
+    call(session, "session.save", path="pic_programmer.kicad_pcb")
+    report = run_drc(cli(), ws / "pic_programmer.kicad_pcb", severity="error")
+    on_disk = sum(1 for v in report["violations"] if v["type"] == "clearance")
+    assert builtin > 100 and abs(on_disk - builtin) <= builtin // 100

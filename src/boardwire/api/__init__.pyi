@@ -1060,6 +1060,7 @@ class _PartsPins(TypedDict):
     pins_without_pad: list[str]
     rows: NotRequired[list[_PartPin]]
     fields: NotRequired[_PartFields]
+    catalogue: NotRequired[str]  # The catalogue the part came from (as parts.search's)
 
 class _PartsSearch(TypedDict):
     summary: str  # One line saying what happened
@@ -1069,6 +1070,7 @@ class _PartsSearch(TypedDict):
     cut: NotRequired[int]  # format json: rows left out
     total: int
     match: Literal['all', 'some', 'none']
+    catalogue: str  # The catalogue searched: "imported (N parts)", "bundled sample (N parts)" (no catalogue imported yet) or "none imported"
     rows: NotRequired[list[_PartRow]]
     missing: NotRequired[bool]  # No row has every word
     library_candidates: NotRequired[list[_LibRow]]
@@ -1260,6 +1262,7 @@ class _Saved(TypedDict):
     redo: int
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
     hash: str  # SHA-256 of the file written
+    saved: list[str]  # Every file written: the document's unsaved project files (.kicad_pro, .kicad_dru beside it), then the document
 
 class _SchematicNet(TypedDict):
     net: str
@@ -3284,7 +3287,7 @@ class _Parts(Namespace):
         ...
 
     def pins(self, *, part: str | None = None, symbol: str | None = None, footprint: str | None = None, format: Literal['lines', 'json'] = 'lines') -> _PartsPins:
-        """A part's pins mapped to its KiCad symbol and footprint pads (by number): number, name, type, unit, pad; pads without a pin and pins without a pad. Give an LCSC code (the catalogue picks symbol and footprint) or a symbol. Errors: not-found for an unknown part, symbol or footprint.
+        """A part's pins mapped to its KiCad symbol and footprint pads (by number): number, name, type, unit, pad; pads without a pin and pins without a pad. Give an LCSC code (the catalogue, as parts.search reads it, picks symbol and footprint) or a symbol. Errors: not-found for an unknown part, symbol or footprint.
 
         Registry command ``parts.pins`` (query, read-only).
 
@@ -3309,7 +3312,7 @@ class _Parts(Namespace):
         ...
 
     def search(self, *, query: str, kind: Literal['led', 'resistor', 'capacitor', 'inductor', 'crystal', 'fuse', 'diode', 'transistor', 'connector', 'switch', 'regulator', 'ic'] | None = None, package: str | None = None, basic: bool = False, in_stock: bool = False, limit: int = 10, offset: int = 0, format: Literal['lines', 'json'] = 'lines') -> _PartsSearch:
-        """Find a part to buy (resistor, capacitor, regulator, IC) in the imported parts catalogue (parts.import), with its LCSC code and MPN: every word must match (values in any spelling: 10k, 4k7, 100nF, 0.1uF); ranked basic, preferred, in stock, cheapest; > marks the row a build picks. Columns: lcsc, mpn, package, tier, stock, usd (smallest order), footprint (KiCad), description. When no row has every word, says missing and lists KiCad library candidates.
+        """Find a part to buy (resistor, capacitor, regulator, IC) in the working directory's parts catalogue (parts.import; until one is imported, the bundled sample of 180 JLCPCB basic/preferred parts: catalogue says which), with its LCSC code and MPN: every word must match (values in any spelling: 10k, 4k7, 100nF, 0.1uF); ranked basic, preferred, in stock, cheapest; > marks the row a build picks. Columns: lcsc, mpn, package, tier, stock, usd (smallest order), footprint (KiCad), description. When no row has every word, says missing and lists KiCad library candidates.
 
         Registry command ``parts.search`` (query, read-only).
 
@@ -3366,8 +3369,8 @@ class _Project(Namespace):
         """
         ...
 
-    def new(self, *, name: str, template: Literal['blank', '2layer-starter'] = 'blank', folder: str | None = None, kicad_version: Literal[9, 10] = 9) -> _ProjectCreated:
-        """A new KiCad 9 (default: kicad-cli here checks it) or 10 project: NAME.kicad_pro, .kicad_sch, .kicad_pcb, library tables (listing KiCad's default libraries when this machine has no global tables). Never overwrites (invalid-args).
+    def new(self, *, name: str, template: Literal['blank', '2layer-starter'] = 'blank', folder: str | None = None, kicad_version: Literal[9, 10] = 9, library_tables_from: str | None = None) -> _ProjectCreated:
+        """A new KiCad 9 (default: kicad-cli here checks it) or 10 project: NAME.kicad_pro, .kicad_sch, .kicad_pcb, library tables (listing KiCad's default libraries when this machine has no global tables; with library_tables_from, that folder's project libraries first). Never overwrites (invalid-args); not-found for a missing library_tables_from, parse-error for a table there that does not read.
 
         Registry command ``project.new`` (session).
 
@@ -3376,6 +3379,7 @@ class _Project(Namespace):
             template (Literal['blank', '2layer-starter']): 2layer-starter: 50x40 mm outline, 0.2 mm clearance/track, 0.6/0.3 mm vias (default 'blank')
             folder (str | None): Default: a new folder NAME
             kicad_version (Literal[9, 10]): (default 9)
+            library_tables_from (str | None): A folder whose project library tables (sym-lib-table, fp-lib-table) the new project takes, ${KIPRJMOD} paths rewritten to find the same libraries
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -4590,7 +4594,7 @@ class _Session(Namespace):
         ...
 
     def save(self, *, path: str | os.PathLike[str] | None = None, force: bool = False) -> _Saved:
-        """Write a document to its file: atomic, keeps a backup and the file's permissions; refuses (file-changed) to overwrite someone else's change unless force.
+        """Write a document to its file: atomic, keeps a backup and the file's permissions; refuses (file-changed) to overwrite someone else's change unless force. A board or schematic is saved with its project files (NAME.kicad_pro, .kicad_dru beside it) when the session holds unsaved changes to them (net classes, design rules), as KiCad saves them; saved lists every file written.
 
         Registry command ``session.save`` (session).
 

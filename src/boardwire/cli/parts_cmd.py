@@ -12,7 +12,8 @@ from ..errors import BoardwireError
 from .common import fail, print_json, run_command
 
 parts_app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                        help="The parts catalogue (.boardwire/parts.sqlite in the working directory).")
+                        help="The parts catalogue (.boardwire/parts.sqlite in the working directory; "
+                             "until one is imported, the bundled sample).")
 
 
 @parts_app.command("import")
@@ -32,7 +33,7 @@ def import_cmd(file: str = typer.Argument(..., help="A jlcpcb-parts-database CSV
 
     try:
         if not path.is_file():
-            raise NotFound(f"no file {file}", hint="Give the path of a catalogue file (examples/parts/ has a sample).")
+            raise NotFound(f"no file {file}", hint="Give the path of a catalogue file (a jlcpcb-parts-database CSV or a jlcparts SQLite).")
         n = import_file(Path(root), path)
     except (BoardwireError, OSError) as e:
         err = e if isinstance(e, BoardwireError) else IOFailure(str(e))

@@ -56,19 +56,21 @@ def search_row(row: dict) -> dict:
          examples=({"query": "AMS1117-3.3"}, {"query": "100nF 0603 capacitor", "basic": True},
                    {"query": "10k", "kind": "resistor", "package": "0402", "format": "json"}))
 def search(ctx: Context, a: SearchArgs) -> dict:
-    """Find a part to buy (resistor, capacitor, regulator, IC) in the imported parts catalogue (parts.import), with its LCSC code and MPN: every word must match (values in any spelling: 10k, 4k7, 100nF, 0.1uF); ranked basic, preferred, in stock, cheapest; > marks the row a build picks. Columns: lcsc, mpn, package, tier, stock, usd (smallest order), footprint (KiCad), description. When no row has every word, says missing and lists KiCad library candidates."""
-    cat = Catalogue.at(ctx.session.workspace.root)
+    """Find a part to buy (resistor, capacitor, regulator, IC) in the working directory's parts catalogue (parts.import; until one is imported, the bundled sample of 180 JLCPCB basic/preferred parts: catalogue says which), with its LCSC code and MPN: every word must match (values in any spelling: 10k, 4k7, 100nF, 0.1uF); ranked basic, preferred, in stock, cheapest; > marks the row a build picks. Columns: lcsc, mpn, package, tier, stock, usd (smallest order), footprint (KiCad), description. When no row has every word, says missing and lists KiCad library candidates."""
+    cat = Catalogue.of(ctx.session.workspace.root)
     found = cat.search(a.query, kind=a.kind, package=a.package, basic_only=a.basic, in_stock=a.in_stock)
-    out: dict = {"total": found.total if found.match == "all" else 0, "match": found.match}
+    out: dict = {"total": found.total if found.match == "all" else 0, "match": found.match,
+                 "catalogue": cat.describe()}
     if found.match == "all":
         page = [search_row(r) for r in found.rows[a.offset:a.offset + a.limit]]
         cut = found.total - a.offset - len(page)
         out.update(_table(COLUMNS, page, a.format, 0 if a.offset == 0 and page else None, cut))
         first = page[0] if page else None
-        out["summary"] = (f"{found.total} catalogue part{'s' if found.total != 1 else ''} for {a.query!r}"
+        out["summary"] = (f"{found.total} part{'s' if found.total != 1 else ''} of the {cat.describe()} catalogue for {a.query!r}"
                           + (f"; chosen {first['lcsc']} {first['mpn']} ({first['tier']})" if first and a.offset == 0 else ""))
         return out
-    where = "no catalogue imported (parts.import)" if not cat.exists() else "not in the catalogue"
+    where = ("no catalogue imported (parts.import)" if not cat.exists() else
+             f"not in the {cat.describe()} catalogue" + (" (import a fuller one with parts.import)" if cat.sample else ""))
     out["missing"] = True
     out["library_candidates"] = library_candidates(a.query, ctx.session.workspace.root)
     out["summary"] = (f"{a.query!r}: {where}; {len(out['library_candidates'])} KiCad library candidates "
@@ -86,13 +88,15 @@ class PinsArgs(Args):
 @command("parts.pins", kind="query", args=PinsArgs, result=PartsPins, idempotent=True,
          examples=({"part": "C6186"}, {"symbol": "Device:R", "footprint": "Resistor_SMD:R_0603_1608Metric"}))
 def pins(ctx: Context, a: PinsArgs) -> dict:
-    """A part's pins mapped to its KiCad symbol and footprint pads (by number): number, name, type, unit, pad; pads without a pin and pins without a pad. Give an LCSC code (the catalogue picks symbol and footprint) or a symbol. Errors: not-found for an unknown part, symbol or footprint."""
+    """A part's pins mapped to its KiCad symbol and footprint pads (by number): number, name, type, unit, pad; pads without a pin and pins without a pad. Give an LCSC code (the catalogue, as parts.search reads it, picks symbol and footprint) or a symbol. Errors: not-found for an unknown part, symbol or footprint."""
     root = ctx.session.workspace.root
     symbol, footprint, part = a.symbol, a.footprint, None
     if a.part:
-        part = Catalogue.at(root).get(a.part)
+        cat = Catalogue.of(root)
+        part = cat.get(a.part)
         if part is None:
-            raise NotFound(f"no part {a.part!r} in the catalogue", hint="Import one with parts.import; find codes with parts.search.")
+            raise NotFound(f"no part {a.part!r} in the {cat.describe()} catalogue",
+                           hint="Find codes with parts.search; import a catalogue with parts.import.")
         symbol = symbol or symbol_for(part, root)
         footprint = footprint or part["footprint"]
         if symbol is None:
@@ -109,6 +113,7 @@ def pins(ctx: Context, a: PinsArgs) -> dict:
            **_table(PIN_COLUMNS, t["pins"], a.format, None, 0)}
     if part is not None:
         out["fields"] = {"LCSC": part["lcsc"], "MPN": part["mpn"], "Manufacturer": part["manufacturer"]}
+        out["catalogue"] = cat.describe()
     return out
 
 

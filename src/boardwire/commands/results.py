@@ -140,6 +140,8 @@ class DocumentResult(Typed, DocumentInfo):
 
 class Saved(DocumentResult):
     hash: str = Field(description="SHA-256 of the file written")
+    saved: list[str] = Field(description="Every file written: the document's unsaved project files "
+                                         "(.kicad_pro, .kicad_dru beside it), then the document")
 
 
 class Documents(Typed):
@@ -566,6 +568,8 @@ class Lines(Typed):
 class PartsSearch(Lines):
     total: int
     match: Literal["all", "some", "none"]
+    catalogue: str = Field(description='The catalogue searched: "imported (N parts)", "bundled sample (N parts)" '
+                                       '(no catalogue imported yet) or "none imported"')
     rows: list[PartRow] = None
     missing: bool = Field(None, description="No row has every word")
     library_candidates: list[LibRow] = None
@@ -584,6 +588,7 @@ class PartsPins(Lines):
     pins_without_pad: list[str]
     rows: list[PartPin] = None
     fields: PartFields = None
+    catalogue: str = Field(None, description="The catalogue the part came from (as parts.search's)")
 
 
 class PartsImported(Typed):

@@ -66,10 +66,18 @@ class SaveArgs(DocArgs):
 
 @command("session.save", kind="session", args=SaveArgs, result=Saved)
 def save(ctx: Context, a: SaveArgs) -> dict:
-    """Write a document to its file: atomic, keeps a backup and the file's permissions; refuses (file-changed) to overwrite someone else's change unless force."""
+    """Write a document to its file: atomic, keeps a backup and the file's permissions; refuses (file-changed) to overwrite someone else's change unless force. A board or schematic is saved with its project files (NAME.kicad_pro, .kicad_dru beside it) when the session holds unsaved changes to them (net classes, design rules), as KiCad saves them; saved lists every file written."""
+    from ..registry import REGISTRY
+
+    project = ctx.session.unsaved_project_files(a.path)
+    for path in project:  # a call of its own: the policy checks each file as it checks the document
+        REGISTRY.call("session.save", {"path": path, "force": a.force},
+                      Context(ctx.session, ctx.actor, ctx.progress_fn, ctx.cancel, tables=ctx.tables))
     od = ctx.session.save(a.path, ctx.actor, force=a.force)
-    return {"summary": f"saved {od.path} at revision {od.revision}", **_info(od),
-            "hash": od.content_hash}
+    return {"summary": f"saved {od.path} at revision {od.revision}"
+                       + (f", with its unsaved project file{'s' if len(project) > 1 else ''} {', '.join(project)}"
+                          if project else ""),
+            **_info(od), "hash": od.content_hash, "saved": [*project, od.path]}
 
 
 @command("session.revert", kind="session", args=ChangeArgs, result=DocumentResult, destructive=True)

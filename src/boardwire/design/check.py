@@ -75,7 +75,7 @@ def _part_value(row: dict) -> str:
 
 
 def _resolve(design: Design, root: Path, report: Report) -> None:
-    cat = Catalogue.at(root)
+    cat = Catalogue.of(root)  # the imported catalogue, else the bundled sample
     seen = set()
     for i, c in enumerate(design.components):
         where = f"components[{i}] {c.ref}"
@@ -89,12 +89,13 @@ def _resolve(design: Design, root: Path, report: Report) -> None:
             row = cat.get(c.part)
             if row is None and not cat.exists():
                 report.add("unknown-part", where, f"{c.part}: no parts catalogue in this folder (.boardwire/parts.sqlite)",
-                           "Import one first: `boardwire parts import FILE` (or parts.import); boardwire's repository "
-                           "has a sample, examples/parts/jlc-basic-preferred-sample.csv. Or give symbol and footprint.")
+                           "Import one first: `boardwire parts import FILE` (or parts.import). "
+                           "Or give symbol and footprint.")
                 continue
             if row is None:
-                report.add("unknown-part", where, f"no part {c.part} in the catalogue",
-                           "Find one with parts.search (after parts.import), or give symbol and footprint.")
+                report.add("unknown-part", where, f"no part {c.part} in the {cat.describe()} catalogue",
+                           "Find one with parts.search" + (", or import a fuller catalogue with parts.import"
+                                                            if cat.sample else "") + "; or give symbol and footprint.")
                 continue
             symbol = symbol or symbol_for(row, root)
             footprint = footprint or row["footprint"]

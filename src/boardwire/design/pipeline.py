@@ -89,7 +89,10 @@ class Build:
     # -- stages -----------------------------------------------------------------------
 
     def _project(self, st: Stage) -> str:
-        made = self.call("project.new", {"name": self.d.name, "template": "2layer-starter", "folder": self.folder})
+        # the working directory's project libraries, which design.check resolved the design's symbols and
+        # footprints from, are the build's too (its sym-lib-table/fp-lib-table, paths rewritten)
+        made = self.call("project.new", {"name": self.d.name, "template": "2layer-starter", "folder": self.folder,
+                                         "library_tables_from": "."})
         self.sch, self.pcb = made["schematic"], made["board"]
         if self.d.board.rules == "jlcpcb":  # JLCPCB's published 1-2 layer capabilities: 5 mil spacing
             self.call("pcb.setDesignRules", {"path": self.pcb, "min_clearance": 0.127, "min_track_width": 0.127})

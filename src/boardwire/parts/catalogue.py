@@ -1,8 +1,11 @@
 """The local parts index: imported catalogue rows in an SQLite file with an FTS5 table.
 
 The file is ``.boardwire/parts.sqlite`` in the working directory (one catalogue per
-project; `Catalogue.at`). Rows come from `sources.read_source`; each is stored with its
-kind, its KiCad footprint (packages.footprint_for) and its search words
+project; `Catalogue.at`). A working directory without one reads the bundled sample
+(`SAMPLE`: 180 real rows of JLCPCB's basic and preferred parts, its source in
+SOURCE.txt beside it), indexed once into the cache folder (`Catalogue.of`); importing a
+catalogue replaces it for that directory. Rows come from `sources.read_source`; each is
+stored with its kind, its KiCad footprint (packages.footprint_for) and its search words
 (values.terms: words, singulars, values in one spelling), which FTS5 indexes.
 
 Search: the query's words (values.query_terms) must all match; when no row matches them
@@ -14,12 +17,16 @@ then LCSC number. The first row is the one a build would choose.
 
 from __future__ import annotations
 
+import hashlib
+import os
 import sqlite3
+import tempfile
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from ..documents.library.index import cache_dir
 from .packages import footprint_for, kind_of
 from .sources import Part, read_source
 from .values import query_terms, terms
@@ -33,6 +40,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS parts_fts USING fts5(lcsc UNINDEXED, words,
   tokenize = "unicode61 tokenchars '.'");
 CREATE INDEX IF NOT EXISTS parts_mpn ON parts (mpn_key);
 """
+SAMPLE = Path(__file__).resolve().parent / "sample" / "jlc-basic-preferred-sample.csv"
 COLUMNS = ("lcsc", "mpn", "manufacturer", "category", "subcategory", "package", "description", "basic",
            "preferred", "stock", "price", "datasheet", "kind", "footprint", "source")
 
@@ -55,13 +63,32 @@ class Catalogue:
 
     _lock = threading.Lock()
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, sample: bool = False):
         self.path = Path(path)
+        self.sample = sample  # the bundled sample, not a catalogue the user imported
 
     @classmethod
     def at(cls, root: Path) -> "Catalogue":
-        """The catalogue of the working directory ``root``."""
+        """The catalogue imported into the working directory ``root`` (it may not exist
+        yet: `import_parts` makes it)."""
         return cls(Path(root) / ".boardwire" / "parts.sqlite")
+
+    @classmethod
+    def of(cls, root: Path) -> "Catalogue":
+        """The catalogue the working directory ``root`` reads: its imported one, else the
+        bundled sample (`sample_catalogue`; when that cannot be built, the empty
+        imported one)."""
+        own = cls.at(root)
+        if own.exists():
+            return own
+        return sample_catalogue() or own
+
+    def describe(self) -> str:
+        """Which catalogue this is, for results: ``"bundled sample (180 parts)"``,
+        ``"imported (N parts)"`` or ``"none imported"``."""
+        if not self.exists():
+            return "none imported"
+        return f"{'bundled sample' if self.sample else 'imported'} ({self.count()} parts)"
 
     def exists(self) -> bool:
         return self.path.is_file()
@@ -159,6 +186,44 @@ def _row(r: sqlite3.Row) -> dict:
 def tier(row: dict) -> str:
     """JLCPCB's assembly tier of a row: basic, preferred or extended."""
     return "basic" if row["basic"] else "preferred" if row["preferred"] else "extended"
+
+
+_sample_lock = threading.Lock()
+_sample_digest: dict[tuple[int, int], str] = {}  # the sample's (mtime, size) -> its content hash
+
+
+def sample_catalogue() -> Catalogue | None:
+    """The bundled sample (`SAMPLE`) indexed as a catalogue, in the cache folder
+    (``parts-sample-HASH.sqlite`` under `documents.library.index.cache_dir`, else the
+    temporary folder), named by the sample's content so a changed sample is indexed
+    again; built once, atomically. None when the sample is missing or no folder can
+    hold the index."""
+    if not SAMPLE.is_file():
+        return None
+    st = SAMPLE.stat()
+    with _sample_lock:
+        key = (st.st_mtime_ns, st.st_size)
+        if key not in _sample_digest:
+            _sample_digest[key] = hashlib.sha256(SAMPLE.read_bytes()).hexdigest()[:16]
+        name = f"parts-sample-{_sample_digest[key]}.sqlite"
+        for folder in (cache_dir(), Path(tempfile.gettempdir()) / "boardwire"):
+            target = folder / name
+            if target.is_file():
+                return Catalogue(target, sample=True)
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                fd, tmp = tempfile.mkstemp(prefix=".parts-sample-", suffix=".sqlite", dir=folder)
+                os.close(fd)
+                try:
+                    Catalogue(Path(tmp)).import_parts(read_source(SAMPLE), source=SAMPLE.name)
+                    os.replace(tmp, target)
+                finally:
+                    if os.path.exists(tmp):
+                        os.unlink(tmp)
+                return Catalogue(target, sample=True)
+            except (OSError, sqlite3.Error):
+                continue
+    return None
 
 
 def import_file(root, file: Path) -> dict:

@@ -27,6 +27,9 @@ from ..errors import (BoardwireError, EditorHoldsFile, InvalidArgs, NoDocument, 
                       ParseError, StaleRevision, UnsavedChanges, WrongKind, needs_human)
 from .workspace import Workspace
 
+# the files of a board's or schematic's project that hold its rules (session.save writes them with it)
+PROJECT_FILE_SUFFIXES = (".kicad_pro", ".kicad_dru")
+
 
 @dataclass
 class Step:
@@ -398,6 +401,24 @@ class Session:
             return od
 
     # -- saving ----------------------------------------------------------------------
+
+    def unsaved_project_files(self, path: str | Path) -> list[str]:
+        """The project files of board or schematic ``path`` (``NAME.kicad_pro`` and
+        ``NAME.kicad_dru`` beside it: net classes, design rules, custom rules) that are
+        open in this session with unsaved changes, as workspace-relative paths. KiCad's
+        editors write the project file when they save a board or a schematic; so does
+        session.save. Empty for any other document."""
+        with self.lock:
+            od = self.documents.get(self._key(path)[0])
+            if od is None or od.kind not in ("board", "schematic"):
+                return []
+            out = []
+            for suffix in PROJECT_FILE_SUFFIXES:
+                key = self.workspace.relative(od.full.with_suffix(suffix))
+                other = self.documents.get(key)
+                if other is not None and other.modified:
+                    out.append(key)
+            return out
 
     def save(self, path: str | Path, actor: str = "local", force: bool = False) -> OpenDocument:
         """Write a document to its file (atomic, backup kept, permissions kept); refuses

@@ -19,11 +19,11 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 
-from ...documents.library.tables import missing_global_tables
-from ...documents.project.new import STARTER, project_files
-from ...errors import InvalidArgs
+from ...documents.library.tables import merge_tables, missing_global_tables, rebase_table
+from ...documents.project.new import STARTER, lib_table, project_files
+from ...errors import BoardwireError, InvalidArgs, NotFound
 from ...registry import Context, command
-from ..common import WRITE, Args, Role
+from ..common import WRITE, Args, InputPath, Role
 from .results import ProjectCreated
 
 NAME_PATTERN = r"^[^./\\:*?\"<>|\x00-\x1f][^/\\:*?\"<>|\x00-\x1f]{0,99}$"
@@ -52,6 +52,9 @@ class NewArgs(Args):
     # makes and cannot load KiCad 10 files), and KiCad 10 opens KiCad 9 projects as
     # they are; 10 writes KiCad 10's formats for a user whose KiCad is 10.
     kicad_version: Literal[9, 10] = 9
+    library_tables_from: InputPath | None = Field(
+        None, max_length=4096, description="A folder whose project library tables (sym-lib-table, fp-lib-table) "
+                                           "the new project takes, ${KIPRJMOD} paths rewritten to find the same libraries")
 
 
 def _exists(err: str, what: list[str]) -> InvalidArgs:
@@ -100,17 +103,43 @@ def _place_files(build: Path, target: Path, names: list[str]) -> None:
         raise
 
 
+def _taken_tables(ws, source: str, target: Path, tables: dict[str, bytes]) -> dict[str, bytes]:
+    """Kind ("sym", "fp") -> the library table of folder ``source`` (a file names its
+    folder) rebased for a project in ``target`` (`rebase_table`), followed by the rows of
+    the table the project would have had (``tables``: KiCad's default libraries on a
+    machine without global tables). Errors: not-found for a missing folder; parse-error
+    or unsupported-format for a table that does not read, naming it."""
+    folder = ws.resolve(source)
+    if folder.is_file():
+        folder = folder.parent
+    if not folder.is_dir():
+        raise NotFound(f"no folder {source}", hint="library_tables_from names the folder holding sym-lib-table/fp-lib-table.")
+    out = {}
+    for kind in ("sym", "fp"):
+        table = folder / f"{kind}-lib-table"
+        if table.is_file():
+            try:
+                out[kind] = merge_tables(rebase_table(table.read_bytes(), folder, target),
+                                         tables.get(kind) or lib_table(kind))
+            except BoardwireError as e:  # the reader's error, naming the table
+                e.message = f"{ws.relative(table)}: {e.message}"
+                e.args = (e.message,)
+                raise
+    return out
+
+
 @command("project.new", kind="session", args=NewArgs, result=ProjectCreated,
          examples=({"name": "blinky", "template": "2layer-starter"},
                    {"name": "sensor", "folder": "."}))
 def new(ctx: Context, a: NewArgs) -> dict:
-    """A new KiCad 9 (default: kicad-cli here checks it) or 10 project: NAME.kicad_pro, .kicad_sch, .kicad_pcb, library tables (listing KiCad's default libraries when this machine has no global tables). Never overwrites (invalid-args)."""
+    """A new KiCad 9 (default: kicad-cli here checks it) or 10 project: NAME.kicad_pro, .kicad_sch, .kicad_pcb, library tables (listing KiCad's default libraries when this machine has no global tables; with library_tables_from, that folder's project libraries first). Never overwrites (invalid-args); not-found for a missing library_tables_from, parse-error for a table there that does not read."""
     ws = ctx.session.workspace
     target = ws.resolve(a.folder if a.folder is not None else a.name)
     rel = "" if target == ws.root else ws.relative(target)
     missing = missing_global_tables()
-    files = project_files(a.name, a.template, {k: p.read_bytes() for k, p in missing.items() if p is not None},
-                          kicad=a.kicad_version)
+    tables = {k: p.read_bytes() for k, p in missing.items() if p is not None}
+    taken = _taken_tables(ws, a.library_tables_from, target, tables) if a.library_tables_from is not None else {}
+    files = project_files(a.name, a.template, {**tables, **taken}, kicad=a.kicad_version)
     blocker = next((p for p in (target, *target.parents) if p.exists() and not p.is_dir()), None)
     if blocker is not None:
         raise InvalidArgs(f"{ws.relative(blocker)} is a file, not a folder",
@@ -138,13 +167,17 @@ def new(ctx: Context, a: NewArgs) -> dict:
            "project": f"{prefix}{a.name}.kicad_pro", "board": f"{prefix}{a.name}.kicad_pcb",
            "schematic": f"{prefix}{a.name}.kicad_sch", "template": a.template,
            "kicad_version": a.kicad_version, "files": written}
-    if missing:
-        out["library_tables"] = {
-            f"{k}-lib-table": (f"no global {k}-lib-table here: the project's lists KiCad's default libraries"
-                               if p is not None else f"no global {k}-lib-table and no KiCad template to copy: "
-                               f"add the libraries you use to {prefix}{k}-lib-table")
-            for k, p in missing.items()}
-        out["summary"] += "; " + "; ".join(out["library_tables"].values())
+    notes = {f"{k}-lib-table": (f"no global {k}-lib-table here: the project's lists KiCad's default libraries"
+                                if p is not None else f"no global {k}-lib-table and no KiCad template to copy: "
+                                f"add the libraries you use to {prefix}{k}-lib-table")
+             for k, p in missing.items()}
+    for k in taken:
+        name = f"{k}-lib-table"
+        notes[name] = (f"the project libraries of {a.library_tables_from}/{name}, paths rewritten for {rel or '.'}"
+                       + ("; then KiCad's default libraries (no global table here)" if missing.get(k) else ""))
+    if notes:
+        out["library_tables"] = notes
+        out["summary"] += "; " + "; ".join(notes.values())
     if a.template == "2layer-starter":
         out["rules"] = {**STARTER.rules(), "via_drill": STARTER.via_drill}
         out["outline"] = list(STARTER.outline)

@@ -334,11 +334,11 @@ _TABLES: dict[tuple, tuple[list[tuple[str, Path]], list[str]]] = {}
 def _tables_key(kind: str, project_dir: Path | None) -> tuple:
     """What the library list depends on: the tables that may apply, as (path, mtime),
     and KiCad's environment variables."""
-    from .tables import _config_dir, share_dir
+    from .tables import config_dir, share_dir
 
     name = f"{KINDS[kind]}-lib-table"
     template = share_dir("template")
-    paths = [project_dir / name if project_dir is not None else None, _config_dir() / name,
+    paths = [project_dir / name if project_dir is not None else None, config_dir() / name,
              template / name if template is not None else None]
     key: list = [kind, str(project_dir),
                  tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("KICAD")))]

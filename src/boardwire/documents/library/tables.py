@@ -1,9 +1,9 @@
 """Finding library footprints and symbols the way KiCad does.
 
 A library id ``Lib:Name`` is looked up in the project's library table (beside the
-board or schematic), then the user's global table (``~/.config/kicad/9.0/``, or
-``$KICAD_CONFIG_HOME``), then KiCad's default table (the template KiCad copies on first
-run). Table URIs use KiCad's environment variables: ``${KIPRJMOD}`` is the project
+board or schematic), then the user's global table in KiCad's versioned configuration
+folder (`config_dir`: ``~/.config/kicad/9.0/``, or ``$KICAD_CONFIG_HOME/9.0/``), then
+KiCad's default table (the template KiCad copies on first run). Table URIs use KiCad's environment variables: ``${KIPRJMOD}`` is the project
 folder, ``${KICAD9_FOOTPRINT_DIR}``/``${KICAD9_SYMBOL_DIR}`` (and the KiCad 6-8 names)
 default to the installed libraries when not set.
 """
@@ -56,19 +56,16 @@ def expand(uri: str, project_dir: Path | None) -> str:
 _PROJECT_VAR = re.compile(r"\$(?:\{KIPRJMOD\}|\(KIPRJMOD\)|KIPRJMOD(?![A-Za-z0-9_]))")
 
 
-def anchor_table(data: bytes, project_dir: Path) -> bytes:
-    """A library table (``fp-lib-table``/``sym-lib-table`` bytes) whose project-relative
-    URIs (``${KIPRJMOD}/...``) name ``project_dir`` outright, so that the table read
-    from a copy of the project elsewhere (a snapshot kicad-cli checks) finds the same
-    libraries as in place. Other rows keep their bytes; a table that does not parse is
-    returned as it is (KiCad reads it, or not, the same way then)."""
+def _rewrite_project_rows(data: bytes, folder: str) -> bytes:
+    """``data`` (library table bytes) with ``${KIPRJMOD}`` in each row's URI replaced by
+    ``folder``; other rows keep their bytes; a table that does not parse is returned as
+    it is (KiCad reads it, or not, the same way then)."""
     if not _PROJECT_VAR.search(data.decode("utf-8", "replace")):
         return data
     try:
         table = LibTable(data, None)
     except Exception:  # not ours to judge here: kicad-cli will say what it makes of it
         return data
-    folder = str(Path(project_dir).resolve()).replace("\\", "/")
     for lib in table.root.lists("lib"):
         uri = lib.find("uri")
         vals = uri.atoms() if uri is not None else []
@@ -77,16 +74,63 @@ def anchor_table(data: bytes, project_dir: Path) -> bytes:
     return table.to_bytes()
 
 
-def _config_dir() -> Path:
+def anchor_table(data: bytes, project_dir: Path) -> bytes:
+    """A library table (``fp-lib-table``/``sym-lib-table`` bytes) whose project-relative
+    URIs (``${KIPRJMOD}/...``) name ``project_dir`` outright, so that the table read
+    from a copy of the project elsewhere (a snapshot kicad-cli checks) finds the same
+    libraries as in place. Other rows keep their bytes; a table that does not parse is
+    returned as it is."""
+    return _rewrite_project_rows(data, str(Path(project_dir).resolve()).replace("\\", "/"))
+
+
+def rebase_table(data: bytes, project_dir: Path, new_dir: Path) -> bytes:
+    """A library table of ``project_dir`` for a project in ``new_dir``: its
+    ``${KIPRJMOD}/...`` URIs become ``${KIPRJMOD}/<new_dir to project_dir>/...`` (a
+    build folder ``builds/NAME/v001`` reads ``${KIPRJMOD}/../../../lib.kicad_sym``), so
+    they find the same libraries and the project stays movable with its folder; when no
+    relative path joins them (two Windows drives), the folder outright (`anchor_table`).
+    Other rows keep their bytes."""
+    try:
+        rel = os.path.relpath(Path(project_dir).resolve(), Path(new_dir).resolve()).replace("\\", "/")
+    except ValueError:
+        return anchor_table(data, project_dir)
+    return _rewrite_project_rows(data, "${KIPRJMOD}" if rel == "." else "${KIPRJMOD}/" + rel)
+
+
+def merge_tables(first: bytes, then: bytes) -> bytes:
+    """Library table ``first`` with the rows of table ``then`` whose nicknames it lacks
+    appended (KiCad takes the first row of a nickname). ValueError (parse-error) when
+    either does not parse."""
+    table = LibTable(first, None)
+    names = {r.get("name") for r in table.libraries}
+    for lib in LibTable(then, None).root.lists("lib"):
+        name = lib.find("name")
+        vals = name.atoms() if name is not None else []
+        if vals and atoms.text(vals[0]) not in names:
+            table.insert(table.root, lib)
+            names.add(atoms.text(vals[0]))
+    return table.to_bytes()
+
+
+# KiCad's configuration folder is named after its major.minor version (GetMajorMinorVersion:
+# "9.0" for every 9.0.x release); boardwire works with KiCad 9 (kicad.cli.MIN_MAJOR)
+KICAD_CONFIG_VERSION = "9.0"
+
+
+def config_dir() -> Path:
+    """KiCad 9's user configuration folder, as KiCad finds it (PATHS::
+    CalculateUserSettingsPath): ``$KICAD_CONFIG_HOME`` when set, else
+    ``$XDG_CONFIG_HOME/kicad`` (``~/.config/kicad``), then the version folder
+    (`KICAD_CONFIG_VERSION`): ``$KICAD_CONFIG_HOME/9.0/``. KiCad reads the global
+    library tables there only, never from ``$KICAD_CONFIG_HOME`` itself."""
     base = os.environ.get("KICAD_CONFIG_HOME")
-    if base:
-        return Path(base)
-    return Path(os.environ.get("XDG_CONFIG_HOME", Path.home() / ".config")) / "kicad" / "9.0"
+    root = Path(base) if base else Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "kicad"
+    return root / KICAD_CONFIG_VERSION
 
 
 def global_table(kind: str) -> Path:
     """Where KiCad 9 keeps the user's global ``{kind}-lib-table`` (kind "sym" or "fp")."""
-    return _config_dir() / f"{kind}-lib-table"
+    return config_dir() / f"{kind}-lib-table"
 
 
 def missing_global_tables() -> dict[str, Path | None]:
@@ -117,7 +161,7 @@ def table_rows(kind: str, project_dir: Path | None) -> list[tuple[str, str]]:
     tables = []
     if project_dir is not None:
         tables.append(project_dir / name)
-    tables.append(_config_dir() / name)
+    tables.append(config_dir() / name)
     template = share_dir("template")
     if template is not None:
         tables.append(template / name)
