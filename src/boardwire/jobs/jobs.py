@@ -44,6 +44,13 @@ class Running:
     tail: list[str]
     seconds: float
 
+    KEYS = frozenset({"summary", "job", "state", "progress", "tail"})
+
+    @classmethod
+    def is_handle(cls, out) -> bool:
+        """Whether a call's result ``out`` is a job's handle (`to_dict`), not the command's result."""
+        return isinstance(out, dict) and set(out) == cls.KEYS and out.get("state") == "running"
+
     def to_dict(self) -> dict:
         pct = f"{self.progress:.0%}"
         return {"summary": f"{self.command} is still running after {self.seconds:.1f} s ({pct}): job {self.job}; "
@@ -66,6 +73,7 @@ class Job:
         self.token = token
         self.meta = dict(meta or {})
         self.started = time.time()
+        self.updated = self.started  # the last progress report or the end
         self.ended: float | None = None
         self.progress = 0.0
         self.tail: deque[str] = deque(maxlen=TAIL)
@@ -99,6 +107,7 @@ class Job:
             if self._done.is_set():
                 return
             self._result, self._error, self.ended = result, error, time.time()
+            self.updated = self.ended
             self._done.set()
             self._cond.notify_all()
         try:
@@ -129,6 +138,7 @@ class Job:
         fraction = min(1.0, max(0.0, fraction))
         with self._cond:
             self.progress = max(self.progress, fraction)
+            self.updated = time.time()
             if message and (not self.tail or self.tail[-1] != message):
                 self.tail.append(message)
             if len(self._history) < HISTORY:

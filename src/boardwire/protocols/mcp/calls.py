@@ -112,6 +112,18 @@ def _call_log(tool: str, args, out: dict | None, error: str | None, seconds: flo
 async def call_tool(ctx, params: types.CallToolRequestParams, backend: Backend) -> types.CallToolResult:
     """Run tool ``params.name``; the protocol context ``ctx`` carries progress and
     cancellation. Raises MCPError (INVALID_PARAMS) only for an unknown tool."""
+    try:
+        out = await run_tool(ctx, params, backend)
+    except BoardwireError as e:
+        return error_result(e)
+    return tool_result(out, backend, params.name)
+
+
+async def run_tool(ctx, params: types.CallToolRequestParams, backend: Backend) -> dict:
+    """The registry's JSON result of tool ``params.name`` (a long command's job
+    handle, `jobs.Running`, when it outlives its ``wait_s``). Raises BoardwireError
+    for a failed call (a bug as ``internal``), MCPError (INVALID_PARAMS) for an
+    unknown tool; a cancelled request cancels the command."""
     cmd = command_for(params.name)
     if cmd is None:
         raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
@@ -131,17 +143,23 @@ async def call_tool(ctx, params: types.CallToolRequestParams, backend: Backend) 
             out = await _run(cmd.id, params.arguments, context, token)
     except BoardwireError as e:
         error = e.code
-        return error_result(e)
+        raise
     except anyio.get_cancelled_exc_class():
         error = Cancelled.code
         raise
     except Exception as e:  # noqa: BLE001 - never let a bug kill the connection
         log.exception("tool %s failed", params.name)
         error = Internal.code
-        return error_result(Internal(f"{cmd.id} failed: {type(e).__name__}: {e}"))
+        raise Internal(f"{cmd.id} failed: {type(e).__name__}: {e}") from e
     finally:
         _call_log(params.name, params.arguments, out, error, time.perf_counter() - started)
-    out = _image_to_file(out, backend, params.name)
+    return out
+
+
+def tool_result(out: dict, backend: Backend, tool: str) -> types.CallToolResult:
+    """The CallToolResult of a command's JSON result ``out``: a text summary, images
+    as content (or a file, `_image_to_file`), the rest as structuredContent."""
+    out = _image_to_file(out, backend, tool)
     structured = {k: v for k, v in out.items() if k != "image"}
     if "image" in out:
         structured["image"] = {"mime_type": out["image"].get("mime_type"), "in": "content"}

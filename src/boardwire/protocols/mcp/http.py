@@ -22,11 +22,10 @@ from mcp.server.transport_security import TransportSecuritySettings
 
 from ...errors import BoardwireError, KeyRequired, PolicyDenied, TooManySessions
 from ...jobs import jobs_of
-from .keys import KeyStore
+from .keys import SCOPE_KEY, KeyStore
 from .server import Workspace, build_server
 
 log = logging.getLogger("boardwire.mcp")
-SCOPE_KEY = "boardwire.key"
 # The SDK's Streamable HTTP client refuses a server-sent event over 1 MiB (the whole
 # JSON-RPC message); an image bigger than this, in base64, goes to a file instead.
 MAX_IMAGE = 900_000

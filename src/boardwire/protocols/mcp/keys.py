@@ -16,6 +16,8 @@ import secrets
 import time
 from pathlib import Path
 
+# Where KeyAuth leaves (key name, workspace) in the ASGI scope's state for the handlers.
+SCOPE_KEY = "boardwire.key"
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 

@@ -15,7 +15,7 @@ from typing import Callable
 import anyio
 import mcp_types as types
 from mcp.server.lowlevel import Server
-from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
+from mcp.server.subscriptions import InMemorySubscriptionBus
 from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
@@ -24,7 +24,7 @@ from ...errors import BoardwireError, InvalidArgs, InvalidJson, InvalidRequest
 from ...registry import Context
 from ...registry.context import CancelToken
 from ...session import Session
-from . import completions, prompts, resources
+from . import completions, prompts, resources, tasks
 from .calls import Backend, _run, call_tool, client_name, error_result, set_log_level
 from .toolsets import ENABLE_TOOL, Served, family_hint
 
@@ -47,6 +47,7 @@ class Workspace(Backend):
         super().__init__(Session(root), anyio.Semaphore(heavy_slots), actor, max_image)
         self.notifier = resources.Notifier(self.session, bus)
         self.served = Served(toolsets)
+        self.tasks = tasks.TaskTable()
 
 
 _TOOL_MODELS: dict[str, types.Tool] = {}
@@ -102,6 +103,8 @@ def build_server(backend_for: Callable[[object], Workspace], toolsets: list[str]
         try:
             if params.name == ENABLE_TOOL:
                 return await _enable(ws, params)
+            if tasks.wanted(ctx, params.name):
+                return await tasks.call_as_task(ctx, params, ws)
             return await call_tool(ctx, params, ws)
         finally:
             await ws.notifier.flush()
@@ -159,7 +162,7 @@ def build_server(backend_for: Callable[[object], Workspace], toolsets: list[str]
         on_list_tools=on_list_tools, on_call_tool=on_call_tool,
         on_list_resources=on_list_resources, on_list_resource_templates=on_list_templates,
         on_read_resource=on_read_resource, on_subscribe_resource=on_subscribe,
-        on_unsubscribe_resource=on_unsubscribe, on_subscriptions_listen=ListenHandler(bus),
+        on_unsubscribe_resource=on_unsubscribe, on_subscriptions_listen=tasks.listen_handler(bus, backend_for),
         on_list_prompts=on_list_prompts, on_get_prompt=on_get_prompt, on_completion=on_completion,
     )
     server = Server("boardwire", version=__version__, title="boardwire (KiCad 9)",
@@ -169,6 +172,7 @@ def build_server(backend_for: Callable[[object], Workspace], toolsets: list[str]
     # 2025-11-25, "Logging"). Registered after construction: the constructor argument
     # warns that 2026-07-28 drops logging, which the SDK already handles per version.
     server.add_request_handler("logging/setLevel", types.SetLevelRequestParams, on_set_log_level)
+    tasks.add_handlers(server, backend_for)  # the Tasks extension (tasks.py)
     server.middleware.append(explain_invalid_params)
     return server
 
