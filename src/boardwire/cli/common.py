@@ -16,15 +16,20 @@ The numbers are `boardwire.errors`' (`EXIT_CODES` for the codes).
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
 from ..errors import EXIT_CHECK_ERRORS, BoardwireError, FileChangedOnDisk, NoDocument
 
-err = Console(stderr=True, soft_wrap=True, highlight=False)
+
+def console(stderr: bool = False):
+    """A rich Console (rich loads on the first line printed for people: a process that
+    prints only JSON never pays for it)."""
+    from rich.console import Console
+
+    return Console(stderr=True, soft_wrap=True, highlight=False) if stderr else Console()
 
 
 def print_json(obj) -> None:
@@ -36,7 +41,10 @@ def fail(e: BoardwireError, as_json: bool = False) -> None:
     stderr always) and exit with its code's status."""
     if as_json:
         print_json({"error": e.to_dict()})
-    err.print(f"[red]error[/red] {e.code}: {escape(e.message)}" + (f"\n  {escape(e.hint)}" if e.hint else ""))
+    from rich.markup import escape
+
+    console(stderr=True).print(f"[red]error[/red] {e.code}: {escape(e.message)}"
+                               + (f"\n  {escape(e.hint)}" if e.hint else ""))
     raise typer.Exit(e.exit_status)
 
 
@@ -66,10 +74,10 @@ def run_command(command_id: str, args: dict, *, save: bool, root: str) -> dict:
     session = Session(root)
     cmd = REGISTRY.get(command_id)
     progress = None
-    if cmd.long and err.is_terminal:
+    if cmd.long and sys.stderr.isatty():
         from rich.progress import Progress
 
-        progress = Progress(console=err, transient=True)
+        progress = Progress(console=console(stderr=True), transient=True)
         task = progress.add_task(cmd.id, total=1.0)
         progress.start()
 

@@ -7,9 +7,6 @@ import time
 from pathlib import Path
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
 from ..errors import NotFound
 
@@ -20,6 +17,10 @@ def log_command(since: str = typer.Option(None, "--since", help="A span back (90
                 as_json: bool = typer.Option(False, "--json", help="One JSON line per call, as logged"),
                 root: str = typer.Option(".", "--root", help="The workspace whose log to read")):
     """Every call through every door (MCP, JSON-RPC, bridge, script API, CLI), oldest first."""
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
     from ..session import audit
 
     try:

@@ -13,24 +13,19 @@ import sys
 from pathlib import Path
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from ..errors import EXIT_INTERRUPTED, BoardwireError, Cancelled, IOFailure, NoDocument
-from .common import (
-    BODY_TIMEOUT,
-    HEADER_TIMEOUT,
-    MAX_SESSIONS,
-    SESSION_IDLE,
-    exit_for,
-    fail,
-    http_limits,
-    print_json,
-    run_command,
-)
+from .common import (BODY_TIMEOUT, HEADER_TIMEOUT, MAX_SESSIONS, SESSION_IDLE, console, exit_for, fail, http_limits,
+                     print_json, run_command)
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="boardwire: KiCad documents for agents and scripts.")
+
+
+def _table(**kw):
+    from rich.table import Table
+
+    return Table(**kw)
 
 
 def _print_version(value: bool) -> None:
@@ -72,7 +67,7 @@ def info(path: str = typer.Argument(..., help="A KiCad file, or 'example' for th
     if as_json:
         print(json.dumps(summary, indent=2))
         return
-    table = Table(title=target.name, show_header=False, title_justify="left")
+    table = _table(title=target.name, show_header=False, title_justify="left")
     table.add_column(no_wrap=True)
     table.add_column(overflow="fold")
     for key, value in summary.items():
@@ -81,7 +76,7 @@ def info(path: str = typer.Argument(..., help="A KiCad file, or 'example' for th
         elif isinstance(value, dict):
             value = ", ".join(f"{k} {v}" for k, v in value.items()) or "-"
         table.add_row(key.replace("_", " "), str(value))
-    Console().print(table)
+    console().print(table)
 
 
 def _no_constant(name: str):
@@ -143,13 +138,13 @@ def drc(path: str = typer.Argument(..., help="Board file"),
         print_json(result)
         exit_for("check.drc", result)
         return
-    Console().print(result["summary"])
-    table = Table(show_header=True, title_justify="left")
+    console().print(result["summary"])
+    table = _table(show_header=True, title_justify="left")
     table.add_column("type")
     table.add_column("count", justify="right")
     for t, n in result["by_type"].items():
         table.add_row(t, str(n))
-    Console().print(table)
+    console().print(table)
     exit_for("check.drc", result)
 
 
@@ -167,12 +162,12 @@ def build(design: str = typer.Argument(..., help="A design JSON file (see `board
     if as_json:
         print_json(result)
     else:
-        table = Table(show_header=True, title=result["summary"], title_justify="left")
+        table = _table(show_header=True, title=result["summary"], title_justify="left")
         for col in ("stage", "status", "seconds", "summary"):
             table.add_column(col)
         for st in result["stages"]:
             table.add_row(st["stage"], st["status"], f"{st['seconds']:.1f}", st["summary"][:100])
-        Console().print(table)
+        console().print(table)
     exit_for("design.build", result)
 
 
@@ -189,7 +184,7 @@ def render(path: str = typer.Argument(..., help="Board file"),
         result = run_command("render.png", args, save=False, root=".")
     except BoardwireError as e:
         fail(e)
-    Console().print(f"{result['summary']} -> {result.get('output')}")
+    console().print(f"{result['summary']} -> {result.get('output')}")
 
 
 @app.command()

@@ -4,8 +4,9 @@ package per scope with several (``pcb/``, ``sch/``, ``query/``, ``project/``,
 registers its commands when imported; what several families share is below, in
 `boardwire.services`.
 
-Importing this package installs the loader that imports every command module on the
-registry's first lookup (the registry never imports this package), and the edit hook
+Importing this package installs the loader (the registry never imports this package):
+a lookup by id imports the one module `index.MODULE_OF` names for it, a listing every
+command module; and the edit hook
 that reports the violations each board edit introduced (`services.feedback`). The
 doors (protocols, the script API, the command line, the live view) import `REGISTRY`
 from here.
@@ -16,14 +17,9 @@ from __future__ import annotations
 from importlib import import_module
 
 from ..registry import REGISTRY
-from ..services.feedback import before_edit
+from .index import MODULE_OF
 
-MODULES = ("agent", "check", "design", "fab", "job", "lib", "parts", "render", "session",
-           "pcb.copper", "pcb.draw", "pcb.edit", "pcb.place", "pcb.route", "pcb.rules",
-           "query.board", "query.pads", "query.schematic",
-           "project.new", "project.update",
-           "sch.connect", "sch.hierarchy", "sch.place", "sch.symbol", "sch.wire",
-           "fw.project", "fw.board", "fw.monitor")
+MODULES = tuple(dict.fromkeys(MODULE_OF.values()))  # every command module, once each
 
 
 def load() -> None:
@@ -32,7 +28,21 @@ def load() -> None:
         import_module(f"{__name__}.{name}")
 
 
-REGISTRY.add_loader(load)
+def load_one(id: str) -> None:
+    """Import the module that declares command ``id``, if the index names one."""
+    name = MODULE_OF.get(id)
+    if name is not None:
+        import_module(f"{__name__}.{name}")
+
+
+def before_edit(cmd, args, ctx):
+    """The edit hook (`services.feedback.before_edit`), imported on the first edit."""
+    from ..services.feedback import before_edit as hook
+
+    return hook(cmd, args, ctx)
+
+
+REGISTRY.add_loader(load, load_one)
 REGISTRY.on_edit(before_edit)
 
 __all__ = ["MODULES", "REGISTRY", "load"]

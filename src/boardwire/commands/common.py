@@ -48,7 +48,7 @@ class Args(BaseModel):
     """Base of every argument model: unknown keys are an error, types are not coerced
     ("1" is not 1, true is not 1), NaN and infinity are refused."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, defer_build=True)
 
 
 class DocArgs(Args):
@@ -71,7 +71,7 @@ class Result(BaseModel):
     `results.Typed`, which names every key; ``open_keys`` says whether keys a model does
     not name are expected (`registry.check_result`)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
     open_keys: ClassVar[bool] = True
     summary: str = Field(description="One line saying what happened")
 

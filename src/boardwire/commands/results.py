@@ -39,7 +39,7 @@ class Typed(Result):
 class Row(BaseModel):
     """An object inside a result (a row, a group of counts)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
 
 class OpenRow(Row):

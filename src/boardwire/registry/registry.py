@@ -104,20 +104,35 @@ class Registry:
         self._commands: dict[str, Command] = {}
         self._edit_hooks: list = []
         self._loaders: list = []
-        self._load_lock = threading.Lock()
+        self._load_one: list = []
+        self._load_lock = threading.RLock()
 
-    def add_loader(self, loader) -> None:
-        """Register ``loader()``, run once before the first lookup: it imports (and so
-        registers) commands declared elsewhere. The command families install theirs
-        when their package is imported (`boardwire.commands`); the registry itself
-        imports no command module."""
+    def add_loader(self, loader, one=None) -> None:
+        """Register ``loader()``, run once before the first lookup of every command: it
+        imports (and so registers) commands declared elsewhere; and ``one(id)``, which
+        imports only the module that declares ``id`` (if it knows it), for a lookup by
+        id, so a call pays for its own family alone. The command families install
+        theirs when their package is imported (`boardwire.commands`); the registry
+        itself imports no command module."""
         self._loaders.append(loader)
+        if one is not None:
+            self._load_one.append(one)
 
     def _load(self) -> None:
         if self._loaders:
             with self._load_lock:
                 while self._loaders:
                     self._loaders.pop(0)()
+
+    def _load_for(self, id: str) -> None:
+        if id in self._commands or not self._loaders:
+            return
+        with self._load_lock:
+            for one in self._load_one:
+                one(id)
+                if id in self._commands:
+                    return
+        self._load()  # an id no index knows: every command, for the error's suggestion
 
     def on_edit(self, hook) -> None:
         """Wrap every edit command: ``hook(cmd, args, ctx)`` runs before the edit and
@@ -152,7 +167,7 @@ class Registry:
         self._commands[cmd.id] = cmd
 
     def get(self, id: str) -> Command:
-        self._load()
+        self._load_for(id)
         cmd = self._commands.get(id)
         if cmd is None:
             close = [c for c in self._commands if c.split(".")[-1] == id.split(".")[-1]]
