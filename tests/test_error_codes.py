@@ -166,7 +166,10 @@ def test_the_doors_codes_are_apart_from_the_registrys():
     assert not set(DOOR_CODES) & set(ALL_CODES)
     for code, cls in DOOR_CODES.items():
         assert cls.code == code and cls.hint, code
-        assert cls.rpc_code in (None, errors.PARSE_ERROR, errors.INVALID_REQUEST, errors.SERVER_ERROR), code
+        # the JSON-RPC spec's own numbers, or an MCP extension's (MCP Tasks: -32021)
+        assert cls.rpc_code in (None, errors.PARSE_ERROR, errors.INVALID_REQUEST, errors.SERVER_ERROR,
+                                errors.MissingCapability.rpc_code), code
+    assert errors.MissingCapability.rpc_code == -32021  # io.modelcontextprotocol/tasks, "Error Handling"
     refusals = {code: cls for code, cls in DOOR_CODES.items() if issubclass(cls, BridgeRefused)}
     closes = [cls.close_code for cls in refusals.values()]
     assert len(set(closes)) == len(closes) and all(4000 <= n <= 4999 for n in closes)

@@ -486,6 +486,16 @@ class InvalidRequest(DoorError):
             "optional \"params\" (an object) and an optional string or number \"id\".")
 
 
+class MissingCapability(DoorError):
+    """A request the server answers only for clients that declare an extension (MCP
+    Tasks, ``io.modelcontextprotocol/tasks``) from one that did not: the extension's
+    "Missing Required Client Capability" error (its spec, "Error Handling")."""
+
+    code = "missing-capability"
+    rpc_code = -32021
+    hint = "Declare the extension in the request's client capabilities (docs/mcp-tasks.md)."
+
+
 class TooManySessions(DoorError):
     """The MCP HTTP server holds as many sessions as it may (``--max-sessions``): a
     request that would open one more is answered 503 (RFC 9110 section 15.6.4) with

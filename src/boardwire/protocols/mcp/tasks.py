@@ -40,7 +40,7 @@ from mcp.shared.subscriptions import (
 )
 from pydantic import BaseModel, Field
 
-from ...errors import BoardwireError, Internal, NotFound
+from ...errors import BoardwireError, Internal, MissingCapability, NotFound
 from ...jobs import Job, Running, jobs_of
 from ...registry import Context
 from ...registry.context import CancelToken
@@ -51,7 +51,6 @@ from .tools import command_for
 EXTENSION = "io.modelcontextprotocol/tasks"
 CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"  # the request's _meta key
 MODERN = "2026-07-28"  # per-request capabilities exist from this revision on
-MISSING_CAPABILITY = -32021  # Missing Required Client Capability (the extension's error code)
 POLL_INTERVAL_MS = 1000  # what a client is asked to wait between two tasks/get
 TTL_MS = 3_600_000  # an ended task is kept this long after its creation (a running one until it ends)
 KEEP = 256  # tasks kept per workspace at most (the oldest ended ones go first)
@@ -88,7 +87,7 @@ def require(ctx) -> None:
     """Raise the extension's Missing Required Client Capability error (-32021)
     unless the request declares the extension."""
     if not declares(ctx):
-        raise MCPError(MISSING_CAPABILITY, "Missing required client capability",
+        raise MCPError(MissingCapability.rpc_code, "Missing required client capability",
                        {"requiredCapabilities": {"extensions": {EXTENSION: {}}}})
 
 
