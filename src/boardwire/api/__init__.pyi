@@ -93,6 +93,8 @@ class _Autorouted(TypedDict):
     length: float  # Track added, mm
     seconds: float  # s
     pitch: float  # The routing grid, mm
+    engine: str  # The router that ran (`layout.route.engines`)
+    violations: list[_RouteViolation]  # Items the router's own check failed (the first 200)
 
 class _BackAnnotated(TypedDict):
     summary: str  # One line saying what happened
@@ -1215,6 +1217,14 @@ class _Rotated(TypedDict):
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
     angle: float  # degrees
+
+class _RouteViolation(TypedDict):
+    kind: str  # track or via
+    net: str
+    reason: str
+    start: NotRequired[list[float]]  # [x, y] mm
+    end: NotRequired[list[float]]  # [x, y] mm
+    at: NotRequired[list[float]]  # [x, y] mm
 
 class _Routed(TypedDict):
     summary: str  # One line saying what happened

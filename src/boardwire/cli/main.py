@@ -23,6 +23,20 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
                   help="boardwire: KiCad documents for agents and scripts.")
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        print(f"boardwire {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                        help="Print the version and exit.")) -> None:
+    """boardwire: KiCad documents for agents and scripts."""
+
+
 def example_board() -> Path:
     """The small board bundled with the package (used by the README's first command)."""
     return Path(__file__).resolve().parent.parent / "examples" / "blinker" / "blinker.kicad_pcb"

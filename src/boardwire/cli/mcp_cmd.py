@@ -167,11 +167,13 @@ def keys_revoke(name: str, root: str = typer.Option(".", "--root")):
 def install(client: str = typer.Option(..., "--client", help="claude-code, codex, cursor, vscode or claude-desktop"),
             print_only: bool = typer.Option(False, "--print", help="Show what would be written instead of writing it."),
             root: str = typer.Option(".", "--root", help="Working directory boardwire serves."),
-            config: str = typer.Option(None, "--config", help="The client's config file (default: its usual place).")):
+            config: str = typer.Option(None, "--config", help="The client's config file (default: its usual place)."),
+            via: str = typer.Option("local", "--via", help="local: this installation; uvx: the PyPI package of this "
+                                                           "version, as the MCP registry entry runs it.")):
     """Register boardwire with an MCP client."""
     from ..protocols.mcp.install import install as do_install
 
     try:
-        print(do_install(client, root=root, print_only=print_only, config=config))
+        print(do_install(client, root=root, print_only=print_only, config=config, via=via))
     except ValueError as e:
         fail(InvalidArgs(str(e)))

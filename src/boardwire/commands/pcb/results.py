@@ -101,6 +101,15 @@ class UnroutedConnection(Row):
     reason: str
 
 
+class RouteViolation(Row):
+    kind: str = Field(description="track or via")
+    net: str
+    reason: str
+    start: XY = None
+    end: XY = None
+    at: XY = None
+
+
 class Autorouted(Edited):
     routed: int
     total: int
@@ -111,6 +120,8 @@ class Autorouted(Edited):
     length: float = Field(description="Track added, mm")
     seconds: Seconds
     pitch: float = Field(description="The routing grid, mm")
+    engine: str = Field(description="The router that ran (`layout.route.engines`)")
+    violations: list[RouteViolation] = Field(description="Items the router's own check failed (the first 200)")
 
 
 class DsnWritten(Typed):

@@ -22,11 +22,21 @@ import tempfile
 from pathlib import Path
 
 NAME = "boardwire"
+# The server's name in the MCP registry (server.json at the repository's root; the
+# README carries the matching ``mcp-name`` line PyPI ownership is checked by).
+REGISTRY_NAME = "io.github.boardwire/boardwire"
+VIA = ("local", "uvx")
 
 
-def _server(root: str) -> tuple[str, list[str]]:
-    """The command that starts this very installation: the ``boardwire`` script beside
-    the running interpreter (a venv need not be activated), else ``python -m``."""
+def _server(root: str, via: str = "local") -> tuple[str, list[str]]:
+    """The command a client runs. ``local``: this very installation, the ``boardwire``
+    script beside the running interpreter (a venv need not be activated), else
+    ``python -m``. ``uvx``: the PyPI package of this version, as the registry entry
+    runs it (``uvx --from boardwire==VERSION boardwire mcp``); nothing need be installed."""
+    if via == "uvx":
+        from ... import __version__
+
+        return "uvx", ["--from", f"boardwire=={__version__}", "boardwire", "mcp", "--root", str(Path(root).resolve())]
     exe = shutil.which("boardwire", path=os.path.dirname(sys.executable))
     base = [exe] if exe else [sys.executable, "-m", "boardwire.cli.main"]
     return base[0], [*base[1:], "mcp", "--root", str(Path(root).resolve())]
@@ -100,13 +110,17 @@ def _client_add(client: str, command: str, args: list[str], print_only: bool) ->
     return f"ran: {shlex.join(argv)}" + (f"\n{r.stdout.strip()}" if r.stdout.strip() else "")
 
 
-def install(client: str, *, root: str = ".", print_only: bool = False, config: str | None = None) -> str:
-    """Register boardwire with ``client``; returns what was done (or would be).
+def install(client: str, *, root: str = ".", print_only: bool = False, config: str | None = None,
+            via: str = "local") -> str:
+    """Register boardwire with ``client``, started as ``via`` says (`VIA`, see
+    `_server`); returns what was done (or would be).
 
-    Raises ValueError for an unknown client, a config that is not a JSON object, or
-    a client CLI that fails; NotPlainJson (a ValueError) for a config with comments,
-    its message giving the entry to add by hand."""
-    command, args = _server(root)
+    Raises ValueError for an unknown client or ``via``, a config that is not a JSON
+    object, or a client CLI that fails; NotPlainJson (a ValueError) for a config with
+    comments, its message giving the entry to add by hand."""
+    if via not in VIA:
+        raise ValueError(f"unknown --via {via!r}; use {' or '.join(VIA)}")
+    command, args = _server(root, via)
     if client in ("claude-code", "codex"):
         return _client_add(client, command, args, print_only)
     if client not in ("cursor", "vscode", "claude-desktop"):
