@@ -74,11 +74,11 @@ def test_no_courtyard_in_the_keepout(built):
 
 
 def test_constraints_mapped_to_autoplace_once():
-    c = Constraints.model_validate({"pinned": {"U1": {"at": [5, 6.5], "angle": 180}}, "edge": ["J1", "J2"],
+    c = Constraints.model_validate({"pinned": {"U1": {"at": [5, 6.5], "angle": 180}}, "edge": ["J1", "J2", "J3", "J4", "J5"],
                                     "keepouts": [[0, 0, 3, 4]]})
     assert autoplace_args(c, (100.0, 100.0)) == {
         "pinned": {"U1": {"at": [105.0, 106.5], "angle": 180, "side": "front"}},
-        "edges": {"J1": "left", "J2": "left"}, "keepouts": [[100.0, 100.0, 103.0, 104.0]]}
+        "edges": {"J1": "left", "J2": "right", "J3": "top", "J4": "bottom", "J5": "left"}, "keepouts": [[100.0, 100.0, 103.0, 104.0]]}
     assert autoplace_args(Constraints.model_validate({"edge": {"J1": "top"}}), (0, 0)) == {"edges": {"J1": "top"}}
     assert autoplace_args(Constraints(), (100.0, 100.0)) == {}
     with pytest.raises(ValueError, match="x1 < x2"):

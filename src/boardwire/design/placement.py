@@ -29,7 +29,7 @@ def autoplace_args(constraints, origin: tuple[float, float]) -> dict:
     ``constraints`` (`document.Constraints`), the one place their names meet: design
     positions (mm from the outline's top-left corner) moved to the board by ``origin``
     (where that corner lies, mm); pinned parts on the front at their angle; a list of
-    edge connectors each on the left edge. Empty constraints are left out."""
+    edge connectors spread over the edges (`Constraints.edges`). Empty constraints are left out."""
     ox, oy = origin
     out: dict = {}
     if constraints.pinned:
