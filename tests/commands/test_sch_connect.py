@@ -83,3 +83,41 @@ def test_set_field_moves_turns_and_hides(placed):
     x1, y1, x2, y2 = fields["R1 Value"]
     assert (x1 + x2) // 2 == 145_000_000 and (y1 + y2) // 2 == 70_000_000 and y2 - y1 > x2 - x1  # turned
     assert r1.value == "1k"
+
+
+@pytest.mark.kicad
+def test_flags_drawn_apart_when_no_room_beside(placed, monkeypatch):
+    """A power net whose points have no free spot beside them (a BME280 board of a
+    blind trial lost its PWR_FLAG so, and ERC failed) gets the flag apart: the net's
+    power symbol drawn again where nothing is, the flag on a wire under it."""
+    from boardwire.layout import sch_connect
+
+    monkeypatch.setattr(sch_connect, "_flag_beside", lambda *a: False)  # every spot beside taken
+    s, sch = placed
+    out = c(s, "sch.connect", path=sch, nets=NETS)
+    assert out["flags_missing"] == [] and out["unplaced"] == [] and out["overlaps"] == []
+    assert out["counts"]["power"] == 11 + 2 * 2  # each flag with its net's symbol drawn again
+    c(s, "sch.annotate", path=sch)
+    erc = c(s, "check.erc", path=sch)
+    assert erc["counts"]["errors"] == 0, erc.get("violations")
+    nets = {n["net"].lstrip("/"): sorted(n["pins"]) for n in c(s, "query.connectivity", path=sch)["nets"]}
+    for net, pins in NETS.items():
+        assert nets[net] == sorted(pins), net
+
+
+def test_a_flag_is_never_dropped_silently():
+    """Crowded round a net's point, the flag goes apart; with no room anywhere near, the
+    net is named in missing_flags (sch.connect's flags_missing; design.build then stops)."""
+    from boardwire.layout.sch_connect import MM, Plan, Sheet, place_flag
+
+    at = (100 * MM, 100 * MM)
+    crowd = ("body:U9", (80 * MM, 80 * MM, 120 * MM, 120 * MM))  # 20 mm each way: beyond every wire tried beside
+    plan = Plan()
+    assert place_flag(Sheet([crowd], {at: "VCC"}, []), [at], "VCC", plan, "supply", ("power:VCC", None))
+    drawn = [(op.symbol, op.at) for op in plan.ops if op.kind == "power"]
+    assert [sym for sym, _ in drawn] == ["power:VCC", "power:PWR_FLAG"] and plan.missing_flags == []
+    assert all(not (80 * MM <= x <= 120 * MM and 80 * MM <= y <= 120 * MM) for _, (x, y) in drawn)
+    everywhere = ("body:U9", (-200 * MM, -200 * MM, 400 * MM, 400 * MM))
+    plan = Plan()
+    assert not place_flag(Sheet([everywhere], {at: "VCC"}, []), [at], "VCC", plan, "supply", ("power:VCC", None))
+    assert plan.missing_flags == ["VCC"] and plan.ops == [] and "PWR_FLAG of VCC: no free place" in plan.overlaps

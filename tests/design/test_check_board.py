@@ -47,6 +47,9 @@ def test_unknown_refs_in_constraints(session):
     errors = check(session, constraints={"edge": ["J1", "J9"], "pinned": {"X5": {"at": [5, 5]}}})
     assert codes(errors) == [("unknown-ref", "constraints.edge[1]"), ("unknown-ref", "constraints.pinned.X5")]
     assert all(e["fix"] for e in errors)
+    # edges as ref -> edge; a part both pinned and at an edge is one or the other
+    errors = check(session, constraints={"edge": {"J1": "left", "J9": "top"}, "pinned": {"J1": {"at": [3, 5]}}})
+    assert codes(errors) == [("pinned-and-edge", "constraints.edge.J1"), ("unknown-ref", "constraints.edge.J9")]
     with pytest.raises(DesignErrors):
         REGISTRY.call("design.build", {"design": {**BLINKER, "constraints": {"edge": ["J9"]}}}, Context(session))
 

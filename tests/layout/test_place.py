@@ -141,7 +141,7 @@ def test_bad_arguments_change_nothing(tmp_path):
     for args in ({"references": ["U99"]}, {"pinned": {"X9": {"at": [0, 0]}}},
                  {"edges": {"P1": "left"}, "pinned": {"P1": {"at": [130, 100]}}},
                  {"area": [10, 10, 5, 20]}, {"references": []}, {"area": [0, 0, 5, 5]},
-                 {"references": ["R1"], "edges": {"P1": "left"}}):
+                 {"references": ["R1"], "edges": {"P1": "left"}}, {"keepouts": [[120, 100, 110, 120]]}):
         with pytest.raises(InvalidArgs) as e:
             REGISTRY.call("pcb.autoplace", {"path": board.name, **args}, ctx)
         if args.get("area") == [0, 0, 5, 5]:

@@ -253,6 +253,7 @@ class _Connected(TypedDict):
     counts: _ConnectCounts  # Items added
     overlaps: list[str]  # Overlaps left (the first 20)
     unplaced: list[str]  # Pins whose label still overlaps (the first 20)
+    flags_missing: list[str]  # Power nets left without the PWR_FLAG they need (no room): ERC will report their power inputs undriven
 
 class _Connectivity(TypedDict):
     summary: str  # One line saying what happened
@@ -1578,8 +1579,8 @@ class _Agent(Namespace):
 class _Board(Namespace):
     """boardwire.api.board: generated from the registry."""
 
-    def autoplace(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, references: Sequence[str] | None = None, pinned: dict[str, dict[str, Any]] | None = None, area: Sequence[float] | None = None, allow_back: bool = False, edges: dict[str, Literal['left', 'right', 'top', 'bottom']] | None = None, clearance: float = 0.25, spacing: float = 0.5, grid: float = 0.127, effort: int = 3, restarts: int = 1, seed: int = 0, time_limit: float = 60, route_trials: int = 0, route_engine: str = 'builtin', wait_s: float | None = None) -> _Autoplaced:
-        """Place footprints at quarter turns in the outline: no courtyard overlaps, short ratsnest, sheets together, decoupling caps by their IC, connectors on chosen edges, pinned poses kept; trials move parts at failed connections. Same seed, same result.
+    def autoplace(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, references: Sequence[str] | None = None, pinned: dict[str, dict[str, Any]] | None = None, area: Sequence[float] | None = None, allow_back: bool = False, edges: dict[str, Literal['left', 'right', 'top', 'bottom']] | None = None, keepouts: Sequence[Sequence[float]] | None = None, clearance: float = 0.25, spacing: float = 0.5, grid: float = 0.127, effort: int = 3, restarts: int = 1, seed: int = 0, time_limit: float = 60, route_trials: int = 0, route_engine: str = 'builtin', wait_s: float | None = None) -> _Autoplaced:
+        """Place footprints at quarter turns in the outline: no courtyard overlaps, short ratsnest, sheets together, decoupling caps by their IC, connectors on chosen edges, pinned poses kept, no courtyard in a keep-out (the board's rule areas that forbid footprints, and keepouts boxes); trials move parts at failed connections. Same seed, same result.
 
         Registry command ``pcb.autoplace`` (edit, long; units: mm, degrees, seconds).
         One undo step (inside `transaction` it joins the transaction's step).
@@ -1592,6 +1593,7 @@ class _Board(Namespace):
             area (Sequence[float] | None): [x1,y1,x2,y2]
             allow_back (bool): (default False)
             edges (dict[str, Literal['left', 'right', 'top', 'bottom']] | None): connector: edge
+            keepouts (Sequence[Sequence[float]] | None): [x1,y1,x2,y2] boxes no courtyard may enter (both sides)
             clearance (float): courtyard gap (default 0.25)
             spacing (float): routing room 0-1 (default 0.5)
             grid (float): (default 0.127)
@@ -1613,6 +1615,7 @@ class _Board(Namespace):
 
         Examples:
             board.autoplace(edges={'J1': 'left'})
+            board.autoplace(keepouts=[[110, 100, 120, 108]])
             board.autoplace(pinned={'U1': {'at': [50, 40], 'angle': 90}}, allow_back=True)
         """
         ...
@@ -2561,7 +2564,7 @@ class _Design(Namespace):
         ...
 
     def build(self, *, design: dict[str, Any] | None = None, file: str | None = None, out: str = 'builds', until: Literal['project', 'schematic', 'erc', 'update', 'outline', 'placement', 'route', 'zones', 'save', 'drc', 'verdict', 'fab'] | None = None, wait_s: float | None = None) -> _Built:
-        """Build the board from a design document (parts, nets, board): a new version folder OUT/NAME/vNNN, with progress per stage: project, schematic (layout, sch.connect, annotate), erc, update, outline, placement (pcb.autoplace, or a marked fallback; pinned parts kept), route (pcb.autoroute), zones (GND on B.Cu), save, drc (with parity), verdict, fab (fab.zip when clean). Errors: design-errors with design.check's errors.
+        """Build the board from a design document (parts, nets, board): a new version folder OUT/NAME/vNNN, with progress per stage: project, schematic (layout, sch.connect, annotate), erc, update, outline, placement (pcb.autoplace honouring constraints: pinned poses exact, edge connectors flush, keep-outs empty), route (pcb.autoroute), zones (GND on B.Cu), save, drc (with parity), verdict, fab (fab.zip when clean). Errors: design-errors with design.check's errors.
 
         Registry command ``design.build`` (session, long).
 
@@ -3889,7 +3892,7 @@ class _Sch(Namespace):
         ...
 
     def connect(self, *, nets: dict[str, Sequence[str]], path: str | os.PathLike[str] | None = None, revision: int | None = None, power: Sequence[str] | None = None, no_connect: Sequence[str] = ..., flags: bool = True) -> _Connected:
-        """Connect placed symbols' pins by net: a short wire and a net label at each pin, power symbols for power nets (ground down, supplies up), PWR_FLAGs where a power net has no source, no-connect flags; on the 50 mil grid, wires lengthened until no label, field or symbol box overlaps another. Result: counts and any overlaps left. Then sch.annotate for #PWR references. Errors: invalid-args for an unknown reference or pin, or a pin in two nets.
+        """Connect placed symbols' pins by net: a short wire and a net label at each pin, power symbols for power nets (ground down, supplies up), PWR_FLAGs where a power net has no source (beside the net, else apart with the net drawn again; flags_missing names nets with no room for one), no-connect flags; on the 50 mil grid, wires lengthened until no label, field or symbol box overlaps another. Result: counts and any overlaps left. Then sch.annotate for #PWR references. Errors: invalid-args for an unknown reference or pin, or a pin in two nets.
 
         Registry command ``sch.connect`` (edit; units: mm).
         One undo step (inside `transaction` it joins the transaction's step).

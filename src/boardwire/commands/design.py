@@ -150,7 +150,7 @@ def build_found_errors(result: dict) -> bool:
 @command("design.build", kind="session", args=BuildArgs, result=Built, long=True, finds_errors=build_found_errors,
          examples=({"file": "blinker.json"}, {"file": "usbc.json", "until": "erc"}))
 def build_cmd(ctx: Context, a: BuildArgs) -> dict:
-    """Build the board from a design document (parts, nets, board): a new version folder OUT/NAME/vNNN, with progress per stage: project, schematic (layout, sch.connect, annotate), erc, update, outline, placement (pcb.autoplace, or a marked fallback; pinned parts kept), route (pcb.autoroute), zones (GND on B.Cu), save, drc (with parity), verdict, fab (fab.zip when clean). Errors: design-errors with design.check's errors."""
+    """Build the board from a design document (parts, nets, board): a new version folder OUT/NAME/vNNN, with progress per stage: project, schematic (layout, sch.connect, annotate), erc, update, outline, placement (pcb.autoplace honouring constraints: pinned poses exact, edge connectors flush, keep-outs empty), route (pcb.autoroute), zones (GND on B.Cu), save, drc (with parity), verdict, fab (fab.zip when clean). Errors: design-errors with design.check's errors."""
     return _build(ctx, load(ctx, a), a.out, a.until)
 
 

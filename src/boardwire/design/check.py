@@ -20,6 +20,7 @@ single-pin-net         a net of one pin (use no_connect)
 unconnected-pin        a visible pin in no net and not in no_connect (ERC would fail)
 no-power-source        a power net without a power output, a connector or a PWR_FLAG
 bad-outline            board.outline is not a simple polygon (it crosses itself)
+pinned-and-edge        a reference both pinned and bound to an edge (give one)
 off-board              a pinned part whose courtyard is not inside the outline
 board-too-small        the parts' courtyards do not fit in the outline (their total
                        area is larger, or one part is wider than the board both ways)
@@ -181,9 +182,14 @@ def check(design: Design, root: Path) -> Report:
 
 def _check_constraints(design: Design, report: Report, known_refs: set[str]) -> None:
     fix = "Name a component's reference (components[].ref), or remove the entry."
-    for i, ref in enumerate(design.constraints.edge):
+    edge = design.constraints.edge
+    for i, ref in enumerate(edge):
+        where = f"constraints.edge.{ref}" if isinstance(edge, dict) else f"constraints.edge[{i}]"
         if ref not in known_refs:
-            report.add("unknown-ref", f"constraints.edge[{i}]", f"edge connector {ref}: no component {ref}", fix)
+            report.add("unknown-ref", where, f"edge connector {ref}: no component {ref}", fix)
+        elif ref in design.constraints.pinned:
+            report.add("pinned-and-edge", where, f"{ref} is both pinned and bound to an edge",
+                       "Pin it at the edge yourself, or remove it from constraints.pinned.")
     for ref in design.constraints.pinned:
         if ref not in known_refs:
             report.add("unknown-ref", f"constraints.pinned.{ref}", f"pinned {ref}: no component {ref}", fix)

@@ -64,13 +64,34 @@ class Pinned(Closed):
     angle: Literal[0, 90, 180, 270] = 0
 
 
+def _box(b: list[float]) -> list[float]:
+    if b[0] >= b[2] or b[1] >= b[3]:
+        raise ValueError("a keep-out is [x1, y1, x2, y2] with x1 < x2 and y1 < y2")
+    return b
+
+
+SIDES = ("left", "right", "top", "bottom")
+Side = Literal[SIDES]  # type: ignore[valid-type]
+
+
 class Constraints(Closed):
-    pinned: dict[str, Pinned] = Field(default_factory=dict, description="ref -> placement kept as given")
-    edge: list[Ref] = Field(default_factory=list, description="Connectors placed at the board edge")
-    keepouts: list[Annotated[list[Mm], Field(min_length=4, max_length=4)]] = Field(
-        default_factory=list, description="[x1, y1, x2, y2] mm where no footprint is placed")
+    pinned: dict[str, Pinned] = Field(
+        default_factory=dict, description="ref -> placement kept exactly as given (front side); never moved")
+    edge: list[Ref] | dict[Ref, Side] = Field(
+        default_factory=list, description="Connectors placed flush with a board edge, facing out: ref -> "
+                                          "left/right/top/bottom, or a list of refs (spread in turn: left, right, top, bottom, left...)")
+    keepouts: list[Annotated[list[Mm], Field(min_length=4, max_length=4), AfterValidator(_box)]] = Field(
+        default_factory=list, description="[x1, y1, x2, y2] mm no courtyard may enter (either side)")
     router: RouteOptions = Field(default_factory=RouteOptions, description="pcb.autoroute's options")
     routing: Literal["auto", "none"] = Field("auto", description="none: leave routing to the caller")
+
+    def edges(self) -> dict[str, str]:
+        """ref -> board edge of each edge connector: a list spreads them in turn over
+        the left, right, top and bottom edges (two on one edge of a small board may not
+        both fit)."""
+        if isinstance(self.edge, dict):
+            return dict(self.edge)
+        return {ref: SIDES[i % len(SIDES)] for i, ref in enumerate(self.edge)}
 
 
 class Design(Closed):

@@ -2,8 +2,8 @@
 
 Stages, in order: project, schematic (symbols arranged by layout/sch_layout, connected
 by sch.connect, annotated), erc, update (KiCad's Update PCB from Schematic), outline,
-placement (pcb.autoplace when the registry has it; else the marked fallback of
-design/placement.py; pinned footprints as given), route (pcb.autoroute unless the
+placement (pcb.autoplace when the registry has it, given the design's pinned poses,
+edge connectors and keep-outs; else the marked fallback of design/placement.py), route (pcb.autoroute unless the
 design leaves routing to the caller), zones (a ground plane on B.Cu joining its pads solidly,
 filled by KiCad's filler), save, drc (kicad-cli with schematic parity), verdict, fab (fab.package, JLCPCB
 preset, only after a clean DRC).
@@ -23,7 +23,7 @@ from ..errors import BoardwireError
 from ..layout.sch_layout import Item, arrange
 from .check import Report
 from .document import Design
-from .placement import default_size, shelf_place
+from .placement import autoplace_args, default_size, shelf_place
 
 STAGES = ("project", "schematic", "erc", "update", "outline", "placement", "route", "zones", "save",
           "drc", "verdict", "fab")
@@ -124,6 +124,9 @@ class Build:
         self.call("sch.annotate", {"path": self.sch})
         self.call("session.save", {"path": self.sch})
         st.data = {"overlaps": len(out["overlaps"]) + len(out["unplaced"])}
+        if out.get("flags_missing"):  # ERC would fail on it: stop here, saying so
+            raise StageFailed(f"no room on the schematic for the PWR_FLAG of {', '.join(out['flags_missing'])} "
+                              f"(ERC would find its power inputs undriven); {out['summary']}")
         return f"{len(anchors)} symbols placed; " + out["summary"]
 
     def _erc(self, st: Stage) -> str:
@@ -168,8 +171,15 @@ class Build:
         return f"outline {x2 - x1:g} x {y2 - y1:g} mm"
 
     def _placement(self, st: Stage) -> str:
-        steps, taken = [], []
         pinned = self.d.constraints.pinned
+        if self.has("pcb.autoplace"):  # pinned poses, edges and keep-outs passed on (placement.autoplace_args)
+            out = self.call("pcb.autoplace", {"path": self.pcb, **autoplace_args(self.d.constraints, ORIGIN)})
+            st.data = {"engine": "pcb.autoplace"}
+            if out.get("off_board") or out.get("unplaced"):
+                raise StageFailed(f"{out['summary']}; unplaced: {', '.join(out.get('unplaced') or []) or 'none'}; "
+                                  "give board.size larger")
+            return out["summary"]
+        steps, taken = [], []
         for ref, p in pinned.items():
             at = [ORIGIN[0] + p.at[0], ORIGIN[1] + p.at[1]]
             steps.append({"command": "pcb.move", "args": {"path": self.pcb, "reference": ref, "at": at}})
@@ -182,13 +192,6 @@ class Build:
         free = {r: s for r, s in self.sizes.items() if r not in pinned}
         if not free:
             return f"{len(pinned)} footprints placed as pinned"
-        if self.has("pcb.autoplace"):
-            out = self.call("pcb.autoplace", {"path": self.pcb})
-            st.data = {"engine": "pcb.autoplace"}
-            if out.get("off_board") or out.get("unplaced"):
-                raise StageFailed(f"{out['summary']}; unplaced: {', '.join(out.get('unplaced') or []) or 'none'}; "
-                                  "give board.size larger")
-            return out["summary"]
         # FALLBACK (until pcb.autoplace is in the registry): shelves, no wire-length goal
         st.data = {"engine": "fallback shelf placement (design/placement.py)"}
         keep = [(ORIGIN[0] + k[0], ORIGIN[1] + k[1], ORIGIN[0] + k[2], ORIGIN[1] + k[3]) for k in self.d.constraints.keepouts]
@@ -197,7 +200,7 @@ class Build:
             if net not in self.r.power:
                 for p in pins:
                     signal.setdefault(p.split(".")[0], set()).add(net)
-        at = shelf_place(self.outline, free, [r for r in self.d.constraints.edge if r in free], taken + keep, signal)
+        at = shelf_place(self.outline, free, [r for r in self.d.constraints.edges() if r in free], taken + keep, signal)
         missing = sorted(set(free) - set(at))
         if missing:
             raise StageFailed(f"no room on the board for {', '.join(missing)}; give board.size larger")

@@ -1,4 +1,5 @@
-"""The fallback placement of design.build (used only when pcb.autoplace is not in the
+"""The design's placement constraints as pcb.autoplace's arguments (`autoplace_args`),
+and the fallback placement of design.build (used only when pcb.autoplace is not in the
 registry): footprints packed in shelves inside the outline, largest first, connectors
 named at the edge against the left edge, pinned footprints and keep-outs left alone.
 It places; it does not optimise wire length (that is pcb.autoplace's job).
@@ -21,6 +22,25 @@ def default_size(sizes: dict[str, tuple[float, float, float, float]]) -> tuple[f
     area = sum((c[2] - c[0] + 1) * (c[3] - c[1] + 1) for c in sizes.values())
     w = max(20.0, math.ceil(math.sqrt(area * 3 * 4 / 3)))
     return w, max(15.0, math.ceil(area * 3 / w))
+
+
+def autoplace_args(constraints, origin: tuple[float, float]) -> dict:
+    """pcb.autoplace's ``pinned``, ``edges`` and ``keepouts`` for a design's
+    ``constraints`` (`document.Constraints`), the one place their names meet: design
+    positions (mm from the outline's top-left corner) moved to the board by ``origin``
+    (where that corner lies, mm); pinned parts on the front at their angle; a list of
+    edge connectors spread over the edges (`Constraints.edges`). Empty constraints are left out."""
+    ox, oy = origin
+    out: dict = {}
+    if constraints.pinned:
+        out["pinned"] = {ref: {"at": [round(ox + p.at[0], 6), round(oy + p.at[1], 6)], "angle": p.angle, "side": "front"}
+                         for ref, p in constraints.pinned.items()}
+    if constraints.edge:
+        out["edges"] = constraints.edges()
+    if constraints.keepouts:
+        out["keepouts"] = [[round(ox + k[0], 6), round(oy + k[1], 6), round(ox + k[2], 6), round(oy + k[3], 6)]
+                           for k in constraints.keepouts]
+    return out
 
 
 def _hits(box, boxes) -> bool:

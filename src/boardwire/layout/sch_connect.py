@@ -48,6 +48,7 @@ class Op:
 class Plan:
     ops: list[Op] = field(default_factory=list)
     overlaps: list[str] = field(default_factory=list)
+    missing_flags: list[str] = field(default_factory=list)  # nets whose PWR_FLAG found no room at all
 
 
 def _box_of_segment(a: Point, b: Point) -> Box:
@@ -202,8 +203,30 @@ def place_one(sheet: Sheet, pin: PinSide, net: str, kind: str, owner: str, plan:
     return end
 
 
-def place_flag(sheet: Sheet, at: Point, net: str, plan: Plan, symbol: str = "power:PWR_FLAG") -> None:
-    """A PWR_FLAG on ``net``, on a wire from ``at`` (a point of the net) to a free spot."""
+FLAG = "power:PWR_FLAG"
+APART = 40  # grid steps (2.54 mm) around a net's point searched for a flag drawn apart
+
+
+def place_flag(sheet: Sheet, ends: list[Point], net: str, plan: Plan, kind: str = "supply",
+               net_symbol: tuple[str, str | None] = ("", None), symbol: str = FLAG) -> bool:
+    """A PWR_FLAG on ``net``: on a wire from one of ``ends`` (points of the net, the
+    preferred first) to a free spot; failing that, apart (`_flag_apart`): the net drawn
+    once more where nothing is (its power symbol ``net_symbol`` (lib id, value) for
+    ``kind`` supply or ground, its label for a label) with the flag on a short wire.
+    Returns whether it was drawn; when not, the net is in ``plan.missing_flags`` (ERC
+    will find its power inputs undriven), never dropped silently."""
+    if any(_flag_beside(sheet, at, net, plan, symbol) for at in ends):
+        return True
+    if ends and _flag_apart(sheet, ends[0], net, plan, kind, net_symbol, symbol):
+        return True
+    plan.missing_flags.append(net)
+    plan.overlaps.append(f"PWR_FLAG of {net}: no free place")
+    return False
+
+
+def _flag_beside(sheet: Sheet, at: Point, net: str, plan: Plan, symbol: str) -> bool:
+    """A PWR_FLAG on a straight wire from ``at`` (up to `MAX_STEPS` steps, each way)
+    to the first spot where it meets nothing."""
     for d in ((1, 0), (-1, 0), (0, -1), (0, 1)):
         for k in range(1, MAX_STEPS + 1):
             end = _add(at, d, k * STEP)
@@ -217,8 +240,44 @@ def place_flag(sheet: Sheet, at: Point, net: str, plan: Plan, symbol: str = "pow
             plan.ops.append(Op("wire", points=[at, end]))
             sheet.add_wire([at, end], net)
             sheet.boxes.append((f"flag:{net}", box))
-            return
-    plan.overlaps.append(f"PWR_FLAG of {net}: no free place")
+            return True
+    return False
+
+
+def _flag_apart(sheet: Sheet, near: Point, net: str, plan: Plan, kind: str, net_symbol: tuple[str, str | None],
+                symbol: str) -> bool:
+    """The net's power symbol (or label) at a free grid point S nearest ``near`` (within
+    `APART` steps), a wire of one step from S away from its body and the PWR_FLAG there,
+    facing away: nothing of it meets anything on the sheet."""
+    text = net_symbol[1] or net
+    body = (0, 1) if kind == "ground" else (0, -1)  # the net's symbol; a label's text runs right, above
+    away = (-body[0], -body[1])
+    offsets = sorted(((i, j) for i in range(-APART, APART + 1) for j in range(-APART, APART + 1)),
+                     key=lambda o: (o[0] * o[0] + o[1] * o[1], o[1], o[0]))
+    for i, j in offsets:
+        at = (near[0] + i * STEP, near[1] + j * STEP)
+        flag_at = _add(at, away, STEP)
+        if kind == "label":
+            item = label_box(at, net, 0)
+        else:
+            item = power_box(at, text, body)
+        flag = power_box(flag_at, "PWR_FLAG", away)
+        wire = _box_of_segment(at, flag_at)
+        if any(sheet.free(_grow(b, GRID // 4), "") for b in (item, flag, wire)):
+            continue
+        if at in sheet.points or flag_at in sheet.points or not sheet.wire_ok(at, flag_at, net, ""):
+            continue
+        if kind == "label":
+            plan.ops.append(Op("label", at=at, text=net, angle=0))
+        else:
+            angle = (GROUND_ANGLE if kind == "ground" else SUPPLY_ANGLE)[body]
+            plan.ops.append(Op("power", at=at, symbol=net_symbol[0], text=text, angle=angle))
+        plan.ops.append(Op("power", at=flag_at, symbol=symbol, text="PWR_FLAG", angle=SUPPLY_ANGLE[away]))
+        plan.ops.append(Op("wire", points=[at, flag_at]))
+        sheet.add_wire([at, flag_at], net)
+        sheet.boxes += [(f"item:{net}", item), (f"flag:{net}", flag)]
+        return True
+    return False
 
 
 # -- the whole plan for a sheet -------------------------------------------------------
@@ -300,6 +359,6 @@ def plan_sheet(doc, nets: dict[str, list[str]], power: set[str], no_connect: lis
         types = {pins[n].type for n in names}
         if flags and "power_out" not in types and (kind != "label" or "power_in" in types):
             # at a connector if there is one: that is where the supply comes in
-            at = next((e for n, e in ends if n[0] in "JP"), ends[0][1])
-            place_flag(sheet, at, net, plan)
+            first = [e for n, e in ends if n[0] in "JP"] + [e for n, e in ends if n[0] not in "JP"]
+            place_flag(sheet, first, net, plan, kind, (symbol, value))
     return plan

@@ -37,6 +37,8 @@ class AutoplaceArgs(EditArgs):
     area: Area = None
     allow_back: bool = False
     edges: dict[Name, Edge] | None = Field(None, max_length=10000, description="connector: edge")
+    keepouts: list[Annotated[list[Coord], Field(min_length=4, max_length=4)]] | None = Field(
+        None, max_length=1000, description="[x1,y1,x2,y2] boxes no courtyard may enter (both sides)")
     clearance: float = Field(0.25, ge=0, le=10, description="courtyard gap")
     spacing: float = Field(0.5, ge=0, le=1, description="routing room 0-1")
     grid: float = Field(0.127, ge=0.01, le=10)
@@ -57,6 +59,15 @@ def _area(area) -> tuple[int, int, int, int] | None:
     return tuple(nm(v) for v in area)
 
 
+def _keepouts(boxes) -> list[tuple[int, int, int, int]]:
+    """The caller's keep-out boxes in nm; raises InvalidArgs for an empty one."""
+    for i, k in enumerate(boxes or []):
+        if k[0] >= k[2] or k[1] >= k[3]:
+            raise InvalidArgs(f"keepouts[{i}] is [x1, y1, x2, y2] with x1 < x2 and y1 < y2",
+                              errors=[{"loc": f"keepouts.{i}", "msg": "empty box", "type": "value"}])
+    return [tuple(nm(v) for v in k) for k in boxes or []]
+
+
 def _no_region(e: NoRegion, area) -> InvalidArgs:
     hint = ("Pass an area inside the board outline (query.describe gives its size), or leave it out."
             if area is not None and "area" in str(e) else "Draw the board outline first (pcb.outline) or pass an area.")
@@ -72,9 +83,10 @@ def _check_refs(board, refs, loc: str) -> None:
 
 @command("pcb.autoplace", kind="edit", args=AutoplaceArgs, result=Autoplaced, long=True, units="mm, degrees, seconds",
          examples=({"path": "board.kicad_pcb", "edges": {"J1": "left"}},
+                   {"path": "board.kicad_pcb", "keepouts": [[110, 100, 120, 108]]},
                    {"path": "board.kicad_pcb", "pinned": {"U1": {"at": [50, 40], "angle": 90}}, "allow_back": True}))
 def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
-    """Place footprints at quarter turns in the outline: no courtyard overlaps, short ratsnest, sheets together, decoupling caps by their IC, connectors on chosen edges, pinned poses kept; trials move parts at failed connections. Same seed, same result."""
+    """Place footprints at quarter turns in the outline: no courtyard overlaps, short ratsnest, sheets together, decoupling caps by their IC, connectors on chosen edges, pinned poses kept, no courtyard in a keep-out (the board's rule areas that forbid footprints, and keepouts boxes); trials move parts at failed connections. Same seed, same result."""
     od = ctx.session.get(a.path, "board", ctx.actor)
     board = od.doc
     pinned = {ref: Pin(pt(p.at), p.angle, p.side) for ref, p in (a.pinned or {}).items()}
@@ -95,6 +107,7 @@ def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
                           errors=[{"loc": "edges", "msg": "also pinned", "type": "value"}])
     no_copper(board.copper_layers)
     area = _area(a.area)
+    keepouts = _keepouts(a.keepouts)
     started = time.monotonic()
     rules = session_rules(ctx, od)
     ctx.progress(0.0, "reading the board")
@@ -114,7 +127,7 @@ def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
         bp, result, moved, legends, trials = run(
             board, rules, opts, trials=a.route_trials, trial=trial,
             references=set(a.references) if a.references else None, pinned=pinned, area=area,
-            allow_back=a.allow_back, edges=edges, gap=nm(a.clearance))
+            allow_back=a.allow_back, edges=edges, keepouts=keepouts, gap=nm(a.clearance))
     except NoRegion as e:
         raise _no_region(e, a.area) from None
     except OutOfTime as e:

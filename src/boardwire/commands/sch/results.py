@@ -18,6 +18,8 @@ class Connected(Edited):
     counts: ConnectCounts = Field(description="Items added")
     overlaps: list[str] = Field(description="Overlaps left (the first 20)")
     unplaced: list[str] = Field(description="Pins whose label still overlaps (the first 20)")
+    flags_missing: list[str] = Field(description="Power nets left without the PWR_FLAG they need (no room): "
+                                                 "ERC will report their power inputs undriven")
 
 
 class SheetPin(Row):

@@ -128,12 +128,13 @@ def _sheet(fp: Footprint) -> str:
 
 def build_problem(board: Board, rules, *, references: set[str] | None = None,
                   pinned: dict[str, Pin] | None = None, area=None, allow_back: bool = False,
-                  edges: dict[str, str] | None = None, gap: int = 0) -> BoardPlacement:
+                  edges: dict[str, str] | None = None, keepouts=(), gap: int = 0) -> BoardPlacement:
     """The placement problem of ``board``: footprints to place are the unlocked ones
     (only those in ``references`` when given), minus ``pinned`` ones (fixed at the caller's
     pose); ``area`` (x1, y1, x2, y2 nm) narrows the board outline; parts may go on
     the back when ``allow_back`` (SMD parts only); ``edges``: reference -> board edge
-    for connectors. Raises `NoRegion` for a board without a closed outline or area, or
+    for connectors; ``keepouts``: boxes (x1, y1, x2, y2 nm) no courtyard may enter on
+    either side, as the board's own rule areas that forbid footprints. Raises `NoRegion` for a board without a closed outline or area, or
     an area that misses the outline."""
     model = geometry_of(board)
     pinned = pinned or {}
@@ -227,6 +228,9 @@ def build_problem(board: Board, rules, *, references: set[str] | None = None,
             obstacles["front"].append(ko.polygon)
         if ko.mask & back:
             obstacles["back"].append(ko.polygon)
+    for box in keepouts:
+        for side in ("front", "back"):
+            obstacles[side].append(shapely.box(*box))
     nets = [""] * len(net_ids)
     for name, k in net_ids.items():
         nets[k] = name
