@@ -122,10 +122,21 @@ def _build(ctx: Context, d: Design, out: str, until: str | None, seed: str | Non
     seed = seed or folder.rsplit("/", 2)[-2] + "/" + folder.rsplit("/", 1)[-1]
     call, has = _sub(ctx)
     created = created or now()
-    build = Build(d, report, folder, call, has, ctx.progress, until, created)
+    where = root / folder
+
+    def record(rows: list[dict]) -> None:
+        """What the build has done so far, in its version folder once the project stage
+        made it: design.json and settings.json (a rebuild's inputs) and build.json, the
+        stage running last; a build killed midway leaves them saying where it was."""
+        if where.is_dir():
+            if not (where / "design.json").is_file():
+                (where / "design.json").write_text(dumps(d), encoding="utf-8")
+                write_json(where / "settings.json", settings(seed, until, created))
+            write_json(where / "build.json", rows)
+
+    build = Build(d, report, folder, call, has, ctx.progress, until, created, record)
     with seeded(seed):
         stages = build.run()
-    where = root / folder
     where.mkdir(parents=True, exist_ok=True)
     (where / "design.json").write_text(dumps(d), encoding="utf-8")
     write_json(where / "settings.json", settings(seed, until, created))

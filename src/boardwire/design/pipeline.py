@@ -54,8 +54,11 @@ class Build:
 
     def __init__(self, design: Design, report: Report, folder: str, call: Callable[[str, dict], dict],
                  has: Callable[[str], bool], progress: Callable[[float, str], None], until: str | None = None,
-                 created: str | None = None):
+                 created: str | None = None, record: Callable[[list[dict]], None] | None = None):
         self.d, self.r, self.folder = design, report, folder.rstrip("/")
+        # record(rows): the stages so far, the one starting last with status "running"
+        # (the version folder's build.json, so a killed build says where it stopped)
+        self.record = record
         self.created = created  # stamped into the fab files (a rebuild passes the first build's)
         self.call, self.has, self.progress, self.until = call, has, progress, until
         self.stages: list[Stage] = []
@@ -68,6 +71,8 @@ class Build:
     def run(self) -> list[Stage]:
         for i, name in enumerate(STAGES):
             self.progress(i / len(STAGES), name)
+            if self.record is not None:
+                self.record([*(s.row() for s in self.stages), {"stage": name, "status": "running"}])
             stage = Stage(name)
             t0 = time.perf_counter()
             try:
