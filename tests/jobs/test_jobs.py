@@ -62,6 +62,39 @@ def test_the_job_table_keeps_the_newest_and_reports_states():
     assert job.status()["state"] == "cancelled" and job.status()["error"]["code"] == "cancelled"
 
 
+def test_at_most_two_jobs_of_a_session_run_at_once():
+    """A break-it trial started 8 DRCs at once as MCP tasks (each a job answered at
+    once): 8 kicad-cli processes. Jobs beyond `RUNNING` wait for a slot, say so, can be
+    cancelled while they wait, and run in turn."""
+    from boardwire.jobs.jobs import RUNNING
+
+    table, release, running, peak = JobTable(), threading.Event(), [], [0]
+    lock = threading.Lock()
+
+    def work(job):
+        with lock:
+            running.append(job.id)
+            peak[0] = max(peak[0], len(running))
+        release.wait(10)
+        with lock:
+            running.remove(job.id)
+        return job.id
+
+    jobs = [table.start("t.heavy", work, CancelToken()) for _ in range(RUNNING + 2)]
+    deadline = time.monotonic() + 5
+    while len(running) < RUNNING and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.3)
+    assert len(running) == RUNNING == 2
+    waiting = jobs[-1]
+    assert waiting.state == "running" and "waiting for a free slot" in waiting.status()["tail"][-1]
+    waiting.cancel(wait_s=2)
+    assert waiting.state == "cancelled" and "waited for a free slot" in waiting.status()["error"]["message"]
+    release.set()
+    assert [j.wait(5) for j in jobs[:-1]] == [j.id for j in jobs[:-1]]
+    assert peak[0] == RUNNING
+
+
 def test_at_exit_running_jobs_are_cancelled_and_stubborn_ones_abandoned():
     """What runs when the process exits: work that stops on cancel ends cancelled;
     work that ignores it is abandoned (cancelled, said why) and ends once only."""

@@ -203,3 +203,20 @@ def test_every_path_written_is_checked_and_only_those(ws, cid, refused, allowed)
         policy.check(cmd, REGISTRY.validate(cmd, refused), session)
     assert e.value.data["key"] == "agent.paths"
     policy.check(cmd, REGISTRY.validate(cmd, allowed), session)
+
+
+def test_no_agent_writes_into_boardwires_own_folder(ws):
+    """A break-it trial made a folder at a board's lock path (fab.bom's output inside
+    .boardwire/locks), and every later save of that board failed, a person's too. With
+    the default policy ("**") an agent may still not write into any .boardwire folder
+    (locks, backups, the audit log, the MCP keys); a person may."""
+    session = Session(ws)
+    ctx = Context(session, door="mcp")
+    for output in (".boardwire/locks/b.kicad_pcb.lock", "sub/.boardwire/mcp-keys.json", ".boardwire"):
+        with pytest.raises(PolicyDenied) as e:
+            REGISTRY.call("pcb.exportDsn", {"path": BOARD, "output": output}, ctx)
+        assert e.value.data["key"] == "agent.paths" and ".boardwire" in e.value.message
+    assert not (ws / ".boardwire" / "locks" / "b.kicad_pcb.lock").exists()
+    REGISTRY.call("pcb.move", {"path": BOARD, "reference": "C1", "by": [1, 0]}, ctx)
+    REGISTRY.call("session.save", {"path": BOARD}, ctx)  # the board's own lock still works
+    REGISTRY.call("pcb.exportDsn", {"path": BOARD, "output": "out/b.dsn"}, ctx)

@@ -5,6 +5,7 @@ session.export."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -12,6 +13,7 @@ import sys
 import anyio
 import pytest
 from mcp import Client
+from mcp.types import Implementation
 
 from boardwire.errors import NotFound
 from boardwire.registry import REGISTRY, Context
@@ -192,3 +194,29 @@ def test_a_server_stopped_mid_job_logs_the_job_cancelled(tmp_path):
     assert '"state":"running"' in r.stdout.replace(" ", "")
     lines = [(x["command"], x.get("job"), x.get("state")) for x in audit.read(tmp_path)]
     assert lines == [("check.drc", "j1", "running"), ("check.drc", "j1", "cancelled")], (r.stdout, r.stderr, list(tmp_path.iterdir()))
+
+
+def test_names_a_client_chose_are_capped_and_shown_inert(ws):
+    """A client name of 3 MB (an MCP client's clientInfo.name) made 3 MB log lines, and
+    terminal escapes in it reached `boardwire log`'s terminal raw (break-it trial): the
+    name is cut to audit.NAME_LIMIT characters and every control character is shown as
+    an escape, in `boardwire log` and in session.export's Markdown."""
+    evil = "evil\x1b[2K\x1b[32mhonest-client\x1b]0;pwned\x07[red]x[/red]"
+
+    async def main():
+        for client in ("x" * 3_000_000, evil):
+            async with Client(stdio(ws), client_info=Implementation(name=client, version="1")) as c:
+                assert not (await c.call_tool("query_describe", {"path": BOARD})).is_error
+
+    anyio.run(main)
+    lines = audit.log_path(ws).read_text(encoding="utf-8").splitlines()
+    assert lines and max(len(x) for x in lines) < 6000
+    names = [x["client"] for x in audit.read(ws)]
+    assert any(n.startswith("x" * audit.NAME_LIMIT) and n.endswith("<3000000 chars>") for n in names)
+    out = subprocess.run([*CLI, "log", "--root", str(ws)], capture_output=True, text=True,
+                         env={**os.environ, "COLUMNS": "300"})
+    assert out.returncode == 0, out.stderr
+    assert "\x1b" not in out.stdout and "\x07" not in out.stdout
+    assert "\\x1b" in out.stdout.replace("\n", "")
+    report = audit.markdown(list(audit.read(ws)))
+    assert "\x1b" not in report and "\\x1b[2K" in report

@@ -39,12 +39,16 @@ def log_command(since: str = typer.Option(None, "--since", help="A span back (90
     table = Table(show_edge=False, pad_edge=False)
     for name in ("time", "door", "client", "command", "s", "result"):
         table.add_column(name, justify="right" if name == "s" else "left", overflow="fold")
+    def shown(text) -> str:  # what a client wrote, as text: no markup, no terminal control
+        return escape(audit.printable(text))
+
     for x in lines:
-        result = (f"[red]{x['error']}[/red] {escape(x.get('message') or '')}" if x.get("error")
-                  else escape(x.get("summary") or ""))
+        result = (f"[red]{shown(x['error'])}[/red] {shown(x.get('message') or '')}" if x.get("error")
+                  else shown(x.get("summary") or ""))
         if x.get("state") == "started":
             result = "[yellow]no end logged[/yellow]: still running, or its process was killed"
-        table.add_row(time.strftime("%m-%d %H:%M:%S", time.localtime(x.get("time", 0))), x.get("door", ""),
-                      x.get("client") or x.get("actor") or "", x.get("command", "") + (f" ({x['job']})" if x.get("job") else ""),
+        table.add_row(time.strftime("%m-%d %H:%M:%S", time.localtime(x.get("time", 0))), shown(x.get("door", "")),
+                      shown(x.get("client") or x.get("actor") or ""),
+                      shown(x.get("command", "") + (f" ({x['job']})" if x.get("job") else "")),
                       f"{x['seconds']:.2f}" if "seconds" in x else "", result)
     Console().print(table)

@@ -25,6 +25,10 @@ from pathlib import Path
 KEEP_BACKUPS = 5
 BACKUP_DIR = ".boardwire/backups"
 
+# boardwire's own state beside the documents (locks, backups, the audit log, keys): no
+# command writes into it on an agent's behalf (registry/policy.py)
+STATE_FOLDER = ".boardwire"
+
 
 @dataclass(frozen=True)
 class DiskState:
@@ -163,7 +167,7 @@ def _fsync_dir(folder: Path) -> None:
 def locked(path: Path):
     """Hold an exclusive lock for saving ``path`` (``.boardwire/locks/NAME.lock`` beside
     it), so two processes never both check-then-replace the same file."""
-    folder = path.parent / ".boardwire" / "locks"
+    folder = path.parent / STATE_FOLDER / "locks"
     folder.mkdir(parents=True, exist_ok=True)
     with open(folder / f"{path.name}.lock", "a+") as f:
         try:

@@ -5,6 +5,10 @@ A `Job` runs one function in its own thread. `Job.wait` returns the function's r
 if it ends within ``wait_s`` seconds (or raises what it raised), else `Running`: the
 job's id, state, progress and the last lines it reported. `JobTable` keeps the newest
 `KEEP` jobs of a session in memory; the rest are forgotten (their threads run on).
+At most `RUNNING` jobs of a session run at once (over MCP HTTP a session is a key's:
+the "two heavy commands per key" however they were started, tasks included); a job
+started beyond that waits for a slot, saying so in its progress, and can be cancelled
+while it waits.
 
 Cancellation goes through the job's token (a `boardwire.registry.CancelToken`-like
 object with ``cancel`` and ``cancelled``): commands pass it to their child processes,
@@ -30,6 +34,8 @@ KEEP = 64  # jobs remembered per session, newest first
 TAIL = 8  # progress lines kept per job
 HISTORY = 1000  # progress reports kept per job for waiters
 STATES = ("running", "done", "failed", "cancelled")
+RUNNING = 2  # jobs of one session that run at once; the others wait for a slot, in order
+SLOT_POLL_S = 0.2  # how often a waiting job looks at its cancel flag
 EXIT_WAIT_S = 5.0  # at process exit, how long running jobs get to stop once cancelled
 _TABLES: weakref.WeakSet = weakref.WeakSet()  # every JobTable of this process
 
@@ -67,8 +73,9 @@ class Job:
     given the job's handle (it did not end within its first ``wait_s``)."""
 
     def __init__(self, id: str, command: str, fn: Callable[[Job], Any], token, meta: dict | None = None,
-                 on_end: Callable[[Job], None] | None = None):
+                 on_end: Callable[[Job], None] | None = None, slots: threading.Semaphore | None = None):
         self.id = id
+        self._slots = slots  # held while the work runs (`JobTable`: RUNNING per session)
         self.command = command
         self.token = token
         self.meta = dict(meta or {})
@@ -94,12 +101,28 @@ class Job:
 
     def _main(self) -> None:
         result, error = None, None
+        held = False
         try:
+            held = self._take_slot()
             result = self._fn(self)
         except BaseException as e:  # noqa: BLE001 - kept, raised again to whoever waits
             error = e
         finally:
+            if held:
+                self._slots.release()
             self._finish(result, error)
+
+    def _take_slot(self) -> bool:
+        """Wait for a free slot (True once held; False when the job has none to take);
+        raises Cancelled if the job is cancelled meanwhile."""
+        if self._slots is None:
+            return False
+        if not self._slots.acquire(blocking=False):
+            self.report(0.0, "waiting for a free slot (other long commands of this session are running)")
+            while not self._slots.acquire(timeout=SLOT_POLL_S):
+                if getattr(self.token, "cancelled", False):
+                    raise Cancelled(f"{self.command} was cancelled while it waited for a free slot")
+        return True
 
     def _finish(self, result: Any, error: BaseException | None) -> None:
         """End the job once (a later end, of work that went on after `abandon`, is dropped)."""
@@ -225,6 +248,7 @@ class JobTable:
         self._lock = threading.Lock()
         self.listeners: list[Callable[[Job], None]] = []  # told when a job ends
         self.queue = None  # a `queue.QueueRunner`: heavy jobs run on workers (None: here)
+        self.slots = threading.Semaphore(RUNNING)
         _TABLES.add(self)
 
     def start(self, command: str, fn: Callable[[Job], Any], token, meta: dict | None = None,
@@ -232,7 +256,7 @@ class JobTable:
         """Start ``fn`` as a new job (see `Job`); ``on_end(job)`` is called when it ends."""
         with self._lock:
             id = f"j{next(self._ids)}"
-            job = Job(id, command, fn, token, meta, on_end=self._ended)
+            job = Job(id, command, fn, token, meta, on_end=self._ended, slots=self.slots)
             if on_end is not None:
                 job.on_end(on_end)
             self._jobs[id] = job

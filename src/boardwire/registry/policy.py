@@ -36,6 +36,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from ..documents.fileio import STATE_FOLDER
 from ..errors import PolicyDenied, needs_human
 from . import roles
 from .command import Command
@@ -140,6 +141,11 @@ def check(cmd: Command, args, session) -> None:
     if isinstance(globs, str):
         globs = [globs]
     for rel in written_paths(args, session.workspace):
+        if STATE_FOLDER in rel.split("/"):
+            raise PolicyDenied(f"{cmd.id} writes {rel}, inside boardwire's own {STATE_FOLDER} folder "
+                               "(locks, backups, the audit log, keys)",
+                               hint="Write outputs to a folder of the project's, e.g. fab/ or out/.",
+                               key="agent.paths")
         # a folder a call writes into matches the globs of its contents too ("out/**")
         if not any(fnmatch.fnmatchcase(rel, g) or fnmatch.fnmatchcase(rel + "/", g) for g in globs):
             raise _deny(f"{cmd.id} writes {rel}, which no glob of [agent] paths ({', '.join(globs)}) matches",

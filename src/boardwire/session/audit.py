@@ -56,6 +56,9 @@ ARGS_BYTES = 4096  # the most a line's arguments take, as JSON
 STRING_LIMIT = 200  # characters of a string argument kept
 LIST_LIMIT = 20  # items of a list argument kept
 SUMMARY_LIMIT = 300
+NAME_LIMIT = 120  # characters of a door, client, actor or command name kept
+# C0 and C1 control characters and DEL: never shown raw (a terminal obeys them)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 log = logging.getLogger("boardwire")
 
@@ -79,6 +82,19 @@ def trim(value, depth: int = 0):
     if value is None or isinstance(value, (bool, int, float)):
         return value
     return trim(str(value), depth)
+
+
+def name(value) -> str:
+    """A name a client chose (its client name, a command id it sent...) fit for a log
+    line: a string of at most `NAME_LIMIT` characters (its length said when cut)."""
+    text = value if isinstance(value, str) else str(value)
+    return text if len(text) <= NAME_LIMIT else f"{text[:NAME_LIMIT]}…<{len(text)} chars>"
+
+
+def printable(text) -> str:
+    """``text`` with every control character written as an escape (``\\x1b``): what a
+    log line shows a person on a terminal or in Markdown obeys nothing it holds."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", "" if text is None else str(text))
 
 
 def fit(args, limit: int = ARGS_BYTES):
@@ -140,8 +156,9 @@ class Audit:
         """Write the line of a call that starts; returns its ``call`` id, which its
         end line (`record`) carries."""
         call = secrets.token_hex(6)
-        self._write({"time": round(when if when is not None else time.time(), 3), "door": door, "client": client,
-                     "actor": actor, "command": command, "args": fit(args if args is not None else {}),
+        self._write({"time": round(when if when is not None else time.time(), 3), "door": name(door),
+                     "client": name(client), "actor": name(actor), "command": name(command),
+                     "args": fit(args if args is not None else {}),
                      "state": "started", "call": call})
         return call
 
@@ -158,8 +175,9 @@ class Audit:
         elif error is not None:
             code, message = getattr(error, "code", "internal"), str(getattr(error, "message", error))
         summary = (result or {}).get("summary") if isinstance(result, dict) else None
-        line = {"time": round(when if when is not None else time.time(), 3), "door": door, "client": client,
-                "actor": actor, "command": command, "args": fit(args if args is not None else {}),
+        line = {"time": round(when if when is not None else time.time(), 3), "door": name(door),
+                "client": name(client), "actor": name(actor), "command": name(command),
+                "args": fit(args if args is not None else {}),
                 "summary": trim(summary)[:SUMMARY_LIMIT + 30] if isinstance(summary, str) else None,
                 "seconds": round(seconds, 4), "error": code if error is not None else None}
         if error is not None:
@@ -316,11 +334,13 @@ def markdown(lines: list[dict], title: str = "boardwire session") -> str:
         result = f"**{x['error']}** {x.get('message') or ''}" if x.get("error") else (x.get("summary") or "")
         if x.get("state") == "started":
             result = "*no end logged: still running, or its process was killed*"
-        result = result.replace("|", "\\|").replace("\n", " ")
+        def cell(text) -> str:
+            return printable(text).replace("|", "\\|").replace("`", "'")
+
         client = x.get("client") or x.get("actor") or ""
-        job = f" (job {x['job']})" if x.get("job") else ""
-        out.append(f"| {_when(x['time'])} | {x.get('door', '')} | {client} | `{x.get('command', '')}`{job} "
-                   f"| {x.get('seconds', 0):.3f} | {result} |")
+        job = f" (job {cell(x['job'])})" if x.get("job") else ""
+        out.append(f"| {_when(x['time'])} | {cell(x.get('door', ''))} | {cell(client)} | `{cell(x.get('command', ''))}`{job} "
+                   f"| {x.get('seconds', 0):.3f} | {cell(result)} |")
     return "\n".join(out) + "\n"
 
 
