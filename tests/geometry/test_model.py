@@ -100,3 +100,36 @@ def test_the_model_goes_with_its_board():
     del doc, model
     gc.collect()
     assert gone() is None
+
+
+def test_pads_an_edit_did_not_touch_are_placed_again_not_read_again(session, monkeypatch):
+    """A footprint moved keeps its pad reads (placed anew); a pad whose net an edit
+    set, and the same pad after undo, are read again: the model equals a fresh one."""
+    from boardwire.documents.board import footprint_shapes
+
+    path = "pic_programmer.kicad_pcb"
+
+    def run(cid, **a):
+        return REGISTRY.call(cid, {"path": path, **a}, Context(session))
+    board = session.get(path, "board").doc
+    model = geometry_of(board)
+    before = snapshot(model)
+    fp = next(f for f in model.footprints if f is not None and len(f.pads) >= 8)
+    number = next(model.items[i].number for i in fp.pads if model.items[i].number)
+    reads = []
+    real = footprint_shapes._read_pad
+    monkeypatch.setattr(footprint_shapes, "_read_pad", lambda node, place: reads.append(1) or real(node, place))
+    run("pcb.move", reference=fp.reference, by=[2.5, -1.0])
+    geometry_of(board)
+    assert reads == []  # moved: no pad read again
+    run("pcb.setPadNet", reference=fp.reference, pad=number, net="GND")
+    run("pcb.move", reference=fp.reference, by=[1.0, 0])
+    assert snapshot(geometry_of(board)) == snapshot(BoardGeometry(board))
+    assert any(it is not None and it.number == number and it.net == "GND" and it.fp is not None
+               and model.footprints[it.fp].reference == fp.reference for it in model.items)
+    for _ in range(3):
+        session.undo(path)
+    assert snapshot(geometry_of(board)) == before
+    session.redo(path)
+    session.redo(path)
+    assert snapshot(geometry_of(board)) == snapshot(BoardGeometry(board))

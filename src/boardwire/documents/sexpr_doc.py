@@ -147,13 +147,17 @@ class SexprDocument(Document):
         if self._touched is None and not self._logs:
             return
         top, root = node, self.root
+        chain = [node]
         while top.parent is not None and top.parent is not root:
             top = top.parent
+            chain.append(top)
         if top is not root:
             if self._touched is not None:
                 self._touched[id(top)] = top
             for log in self._logs:
                 log.nodes[id(top)] = top
+                for n in chain:
+                    log.inner[id(n)] = n
 
     def note_journal(self, ops: list) -> None:
         """Record what an undo or redo journal touches (call before and after it runs)."""
@@ -241,13 +245,18 @@ class ChangeLog:
     def __init__(self, doc: SexprDocument):
         self.doc = doc
         self.nodes: dict[int, SList] = {}
+        self.inner: dict[int, SList] = {}  # every list an edit touched, with its ancestors
+        self.changed: dict[int, SList] = {}  # `inner` as the last `take` found it
 
     def take(self) -> list[tuple[SList, bool]]:
         """The touched top-level lists, each with whether it is still in the document;
-        the log starts empty again."""
+        the log starts empty again. Every list inside them an edit touched (or that
+        holds one) is `changed` until the next take: the lists not in it are as they
+        were at the last take."""
         root = self.doc.root
         out = [(node, node.parent is root) for node in self.nodes.values()]
         self.nodes = {}
+        self.changed, self.inner = self.inner, {}
         return out
 
     def peek(self) -> list[SList]:

@@ -19,6 +19,9 @@ KINDS = ("pad", "via", "track", "arc", "zone", "shape")
 KIND = {k: i for i, k in enumerate(KINDS)}
 
 
+_CHUNK = 4096  # items per query in `CopperIndex.candidates`
+
+
 class Columns:
     """Per-item arrays, indexed by item id (rows of removed items have alive False)."""
 
@@ -32,13 +35,14 @@ class Columns:
         self.kind = np.zeros(cap, dtype=np.int8)
         self.alive = np.zeros(cap, dtype=bool)
         self.hole_r = np.zeros(cap)
+        self.holed = np.zeros(cap, dtype=bool)  # the item has a hole
 
     def _grow(self, need: int) -> None:
         cap = len(self.r)
         if need <= cap:
             return
         new = max(need, cap * 2)
-        for name in ("core", "r", "mask", "net", "kind", "alive", "hole_r"):
+        for name in ("core", "r", "mask", "net", "kind", "alive", "hole_r", "holed"):
             old = getattr(self, name)
             arr = np.empty(new, dtype=old.dtype) if old.dtype == object else np.zeros(new, dtype=old.dtype)
             arr[:cap] = old
@@ -50,6 +54,7 @@ class Columns:
         self.core[i], self.r[i], self.mask[i] = item.core, item.r, item.mask
         self.net[i], self.kind[i], self.alive[i] = net_code, KIND[item.kind], True
         self.hole_r[i] = item.hole_r if item.hole is not None else 0.0
+        self.holed[i] = item.hole is not None
         self.n = max(self.n, i + 1)
 
     def remove(self, i: int) -> None:
@@ -117,6 +122,10 @@ class CopperIndex:
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
         if once:
             return self._pairs_among(ids, float(reach[0] - c.r[ids[0]]))
+        if len(ids) > _CHUNK:  # the raw pairs of many items at once take much memory
+            parts = [self.candidates(ids[k:k + _CHUNK], np.asarray(reach)[k:k + _CHUNK])
+                     for k in range(0, len(ids), _CHUNK)]
+            return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
         d = np.asarray(reach, dtype=float) + self.rmax()
         b0 = shapely.bounds(c.core[ids])
         grown = shapely.box(b0[:, 0] - d, b0[:, 1] - d, b0[:, 2] + d, b0[:, 3] + d)

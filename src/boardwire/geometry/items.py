@@ -30,9 +30,19 @@ class Layers:
         self.names = list(names)
         self.bit = {n: 1 << i for i, n in enumerate(self.names)}
         self.all = (1 << len(self.names)) - 1
+        self._masks: dict[tuple, int] = {}  # memos of `mask` and `of`
+        self._names: dict[int, tuple[str, ...]] = {}
 
     def mask(self, names) -> int:
         """The bits of layer names as KiCad writes them (``*.Cu``, ``F&B.Cu``, names)."""
+        if type(names) is tuple:  # pads and drawings repeat a few lists
+            m = self._masks.get(names)
+            if m is None:
+                m = self._masks[names] = self._mask(names)
+            return m
+        return self._mask(names)
+
+    def _mask(self, names) -> int:
         m = 0
         for n in names:
             if n == "*.Cu":
@@ -52,7 +62,10 @@ class Layers:
         return sum(1 << k for k in range(i, j + 1))
 
     def of(self, mask: int) -> list[str]:
-        return [n for n in self.names if mask & self.bit[n]]
+        names = self._names.get(mask)
+        if names is None:
+            names = self._names[mask] = tuple(n for n in self.names if mask & self.bit[n])
+        return list(names)
 
     @property
     def outer(self) -> int:
@@ -170,14 +183,19 @@ def fmt_mm(nm: float) -> str:
     return f"{nm / 1e6:.4f} mm"
 
 
-def pad_item(pad: PadData, fp: FootprintData, layers: Layers, net: str) -> Item | None:
+def pad_item(pad: PadData, fp: FootprintData, layers: Layers, net: str, copper=None) -> Item | None:
+    """The copper item of ``pad`` (None when it is on no copper layer); ``copper``: its
+    (core, radius) when already made (`shapes.pad_coppers`)."""
     mask = layers.mask(pad.layers)
     hole = shapes.pad_hole(pad)
     if hole is not None:
         mask |= layers.all  # KiCad: a hole pierces every copper layer
     if not mask:
         return None
-    core, r = shapes.pad_copper(pad) if pad.size[0] > 0 and pad.size[1] > 0 else (None, 0.0)
+    if copper is not None:
+        core, r = copper
+    else:
+        core, r = shapes.pad_copper(pad) if pad.size[0] > 0 and pad.size[1] > 0 else (None, 0.0)
     own = layers.mask(pad.layers)
     if pad.pad_type == "thru_hole" and hole is not None:
         own = layers.all  # KiCad 9 gives a plated through-hole pad every copper layer

@@ -23,7 +23,7 @@ import dataclasses
 import numpy as np
 import shapely
 
-from ..documents.board.footprint_shapes import read_footprint
+from ..documents.board.footprint_shapes import PadReads, read_footprint
 from ..documents.board.shapes import (
     pending_items,
     read_drawing,
@@ -34,6 +34,7 @@ from ..documents.board.shapes import (
 )
 from ..documents.views import View
 from . import items as mk
+from . import shapes
 from .index import KIND, Columns, CopperIndex
 from .items import Layers, copper_order
 
@@ -66,6 +67,7 @@ class BoardGeometry:
         self._owned: dict[View, _Owned] = {}
         self._numbers = {n.number: n.name for n in board.nets}
         self._log = board.watch()
+        self._pads = PadReads(self._log)  # footprints' pads as read, for re-reading them
         self.generation = 0
         self._flash: dict[int, int] = {}
         self._seq: dict[View, int] = {}  # document order of top-level items
@@ -167,15 +169,16 @@ class BoardGeometry:
             self._put(item, own, view)
 
     def _add_footprint(self, view: View, own: _Owned) -> None:
-        f = read_footprint(view)
+        f = read_footprint(view, self._pads)
         court, malformed = mk.courtyards(f)
         rec = mk.FootprintRec(f.reference, f.uuid, f.at, f.side, court, malformed,
                               f.local_clearance, f.net_tie_pad_groups, f.attributes,
                               id=len(self.footprints), owner=view)
         self.footprints.append(rec)
         own.footprints.append(rec.id)
-        for pad in f.pads:
-            item = mk.pad_item(pad, f, self.layers, self._net(pad.net, pad.net_name))
+        coppers = shapes.pad_coppers(f.pads)
+        for pad, copper in zip(f.pads, coppers):
+            item = mk.pad_item(pad, f, self.layers, self._net(pad.net, pad.net_name), copper)
             if item is not None:
                 item.fp = rec.id
                 self._put(item, own, view)
@@ -200,6 +203,8 @@ class BoardGeometry:
             self._follow_net_table()
         for view, alive in touched:
             removed.extend(self._drop(view))
+            if not alive and view.kind in ("footprint", "module"):
+                self._pads.forget(view)
             if alive:
                 if view not in self._seq:
                     self._seq[view] = self._next_seq

@@ -199,6 +199,40 @@ def pad_copper(pad: PadData):
     return _transform(core, pad), r
 
 
+def pad_coppers(pads: list[PadData]) -> list:
+    """`pad_copper` of many pads (one footprint's), each pad definition's shape made
+    once and placed for all its pads in one vectorised call: a list of (core, radius),
+    None for a pad left to `pad_copper` (custom shapes, zero sizes). The coordinates
+    are those `pad_copper` gives, to the bit."""
+    out: list = [None] * len(pads)
+    groups: dict[tuple, list[int]] = {}
+    for k, pad in enumerate(pads):
+        if pad.shape == "custom" or pad.size[0] <= 0 or pad.size[1] <= 0:
+            continue
+        key = (pad_shape_name(pad), pad.size, pad.roundrect_rratio, pad.chamfer_ratio, pad.chamfer,
+               pad.rect_delta, pad.angle, pad.offset)
+        groups.setdefault(key, []).append(k)
+    for ks in groups.values():
+        first = pads[ks[0]]
+        core, r = _local_pad(first)
+        kind = core.geom_type
+        if kind not in ("Point", "LineString", "Polygon") or (kind == "Polygon" and core.interiors):
+            continue
+        local = rotate(shapely.get_coordinates(core), first.angle % 360)  # as `_transform`
+        off = rotate(np.array([first.offset], dtype=float), first.angle)[0]
+        centres = np.array([(pads[k].at[0] + off[0], pads[k].at[1] + off[1]) for k in ks], dtype=float)
+        xy = local[None, :, :] + centres[:, None, :]
+        if kind == "Point":
+            made = shapely.points(xy[:, 0, :])
+        elif kind == "LineString":
+            made = shapely.linestrings(xy)
+        else:
+            made = shapely.polygons(xy)
+        for k, g in zip(ks, made):
+            out[k] = (g, r)
+    return out
+
+
 def custom_pad(pad: PadData):
     """A custom pad's anchor and primitives as one polygon (pad frame)."""
     anchor, r = _local_pad(pad, shape="rect" if pad.anchor == "rect" else "circle")

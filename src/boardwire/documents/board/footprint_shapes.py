@@ -11,6 +11,8 @@ pad shapes) is read as its default (front) shape.
 
 from __future__ import annotations
 
+import dataclasses
+import operator
 from dataclasses import dataclass, field
 
 from ...sexpr.node import SList
@@ -68,14 +70,29 @@ class PadData:
 
 
 _PAD_DEFAULT_RRATIO = 0.25
+_WORDS: dict[bytes, str] = {}
 
 
-def _read_pad(node: SList, place: FootprintPlace) -> PadData:
+def _word(atom: bytes) -> str:
+    """`_text` of a keyword atom (pad types and shapes: a few, read for every pad)."""
+    w = _WORDS.get(atom)
+    if w is None:
+        w = _text(atom)
+        if len(_WORDS) < 1024:
+            _WORDS[atom] = w
+    return w
+
+
+_pad_fields = operator.attrgetter(*(f.name for f in dataclasses.fields(PadData)))  # at is 4th
+
+
+def _read_pad(node: SList, place: FootprintPlace) -> tuple[PadData, Point]:
+    """The pad and its anchor in the footprint's frame."""
     kids = _kids(node)
     vals = node.atoms()
     number = _text(vals[0]) if vals else ""
-    pad_type = _text(vals[1]) if len(vals) > 1 else ""
-    shape = _text(vals[2]) if len(vals) > 2 else ""
+    pad_type = _word(vals[1]) if len(vals) > 1 else ""
+    shape = _word(vals[2]) if len(vals) > 2 else ""
     at = _vals(kids.get(b"at"))
     local = (_nm(at[0]), _nm(at[1])) if len(at) >= 2 else (0, 0)
     angle = float(at[2]) if len(at) > 2 else 0.0
@@ -118,7 +135,7 @@ def _read_pad(node: SList, place: FootprintPlace) -> PadData:
                    float(cr[0]) if cr else 0.0, corners, delta, anchor, prims,
                    _nm(clearance[0]) if clearance and _nm(clearance[0]) > 0 else None,
                    b"pad_prop_castellated" in prop,
-                   _flag(node, kids, b"remove_unused_layers"), _flag(node, kids, b"keep_end_layers"))
+                   _flag(node, kids, b"remove_unused_layers"), _flag(node, kids, b"keep_end_layers")), local
 
 
 @dataclass(slots=True)
@@ -138,26 +155,66 @@ class FootprintData:
     zones: list[View]
 
 
-def read_footprint(fp: Footprint) -> FootprintData:
-    """A footprint's pads and drawings (every layer) in board coordinates."""
+class PadReads:
+    """The pads of the footprints read so far, for reading a footprint again after an
+    edit (`read_footprint`): a pad list that no edit touched since (not in ``log``'s
+    `ChangeLog.changed`) is not parsed again, only placed where its footprint is now,
+    so moving a footprint of 100,000 pads re-reads none of them."""
+
+    def __init__(self, log) -> None:
+        self.log = log
+        self.by_fp: dict[int, tuple[SList, dict]] = {}  # footprint list -> its pads
+
+    def take(self, node: SList) -> dict:
+        """The pads read from footprint list ``node`` before (pad list id -> (pad list,
+        local anchor, PadData, place)), forgotten here."""
+        got = self.by_fp.pop(id(node), None)
+        return got[1] if got is not None and got[0] is node else {}
+
+    def keep(self, node: SList, pads: dict) -> None:
+        self.by_fp[id(node)] = (node, pads)
+
+    def forget(self, fp: View) -> None:
+        """Drop what was read from ``fp`` (a footprint gone from the board)."""
+        self.by_fp.pop(id(fp.node), None)
+
+
+def read_footprint(fp: Footprint, reads: PadReads | None = None) -> FootprintData:
+    """A footprint's pads and drawings (every layer) in board coordinates; ``reads``:
+    pads read before, reused where no edit touched them (see `PadReads`)."""
     node = fp.node
     kids = _kids(node)
     at = _vals(kids.get(b"at"))
     place = FootprintPlace((_nm(at[0]), _nm(at[1])) if len(at) >= 2 else (0, 0),
                            float(at[2]) if len(at) > 2 else 0.0)
+    before = reads.take(node) if reads is not None else {}
+    changed = reads.log.changed if before else {}
+    now: dict = {}
     pads, drawings, zones = [], [], []
     for k in node.kids:
         if type(k) is not SList:
             continue
         h = k.head_bytes()
         if h == b"pad":
-            pads.append(_read_pad(k, place))
+            hit = before.get(id(k))
+            if hit is not None and hit[0] is k and id(k) not in changed:
+                _, local, pad, was = hit
+                if was != place:
+                    fields = _pad_fields(pad)
+                    pad = PadData(*fields[:3], place.place(local), *fields[4:])
+            else:
+                pad, local = _read_pad(k, place)
+            pads.append(pad)
+            if reads is not None:
+                now[id(k)] = (k, local, pad, place)
         elif h.startswith(b"fp_") and h not in (b"fp_text", b"fp_text_box"):
             d = read_drawing(View(fp.doc, k), place)
             if d is not None:
                 drawings.append(d)
         elif h == b"zone":
             zones.append(View(fp.doc, k))
+    if reads is not None:
+        reads.keep(node, now)
     clearance = _vals(kids.get(b"clearance"))
     groups = [[n.strip() for n in _text(v).split(",") if n.strip()]
               for v in _vals(kids.get(b"net_tie_pad_groups"))]

@@ -87,9 +87,17 @@ def _uuid(kids: dict[bytes, SList]) -> str | None:
     return _text(v[0]) if v else None
 
 
+_LAYER_NAMES: dict[tuple, tuple[str, ...]] = {}  # atoms -> names: boards repeat a few lists
+
+
 def _layers(kids: dict[bytes, SList]) -> tuple[str, ...]:
-    v = _vals(kids.get(b"layers")) or _vals(kids.get(b"layer"))
-    return tuple(_text(a) for a in v)
+    v = tuple(_vals(kids.get(b"layers")) or _vals(kids.get(b"layer")))
+    names = _LAYER_NAMES.get(v)
+    if names is None:
+        names = tuple(_text(a) for a in v)
+        if len(_LAYER_NAMES) < 4096:
+            _LAYER_NAMES[v] = names
+    return names
 
 
 def _flag(node: SList, kids: dict[bytes, SList], name: bytes) -> bool:
