@@ -509,7 +509,8 @@ class TooManySessions(DoorError):
 
 
 class BridgeRefused(DoorError):
-    """The bridge refused a connection before its hello (docs/bridge.md): it sends
+    """The bridge refused a connection before its hello (or, `KeyRevoked`, at a
+    message after it) (docs/bridge.md): it sends
     `refusal` and closes with ``close_code`` (RFC 6455 section 7.4.2: 4000-4999 are
     the application's) and the stable code as the reason."""
 
@@ -553,6 +554,17 @@ class PairingFailed(BridgeRefused):
     code = "pairing-failed"
     close_code = 4005
     hint = "Pair with the token the server printed (boardwire bridge --pair)."
+
+
+class KeyRevoked(BridgeRefused):
+    """The key a live view's bridge connection was opened with (``boardwire mcp
+    --http``, ``boardwire view --keys``) no longer opens it: revoked (or replaced)
+    since. The key is checked on every message, so the first message after the
+    revocation is not served: the connection gets the refusal and this close code."""
+
+    code = "key-revoked"
+    close_code = 4006
+    hint = "Connect again with a valid key (boardwire mcp keys add NAME)."
 
 
 class HandshakeTimeout(BridgeRefused):

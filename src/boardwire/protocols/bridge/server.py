@@ -23,7 +23,7 @@ import asyncio
 import json
 import logging
 import re
-from typing import Iterable
+from typing import Callable, Iterable
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -40,18 +40,30 @@ LOCAL_ORIGIN = re.compile(r"https?://(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?
 
 
 class WebSocketTransport:
-    """A WebSocket as a jsonrpc `Transport` whose chunks are whole messages."""
+    """A WebSocket as a jsonrpc `Transport` whose chunks are whole messages.
+
+    ``check``: called for every message received, before it is served; when it raises
+    a `BridgeRefused` (the live view's `KeyRevoked`) the message is dropped, the client
+    gets the refusal and the close code, and the input ends."""
 
     framing = "message"
 
-    def __init__(self, ws: ServerConnection):
+    def __init__(self, ws: ServerConnection, check: Callable[[], None] | None = None):
         self.ws = ws
+        self.check = check
 
     async def read(self) -> bytes:
         try:
             msg = await self.ws.recv()
         except ConnectionClosed:
             return b""
+        if self.check is not None:
+            try:
+                self.check()
+            except BridgeRefused as e:
+                log.warning("bridge: %s", e.message)
+                await refuse(self.ws, e)
+                return b""
         data = msg.encode() if isinstance(msg, str) else bytes(msg)
         return data or b" "  # an empty message is not the end of input: it answers -32700
 
@@ -101,7 +113,12 @@ class Bridge:
         return await serve(self.handle, host, port, origins=self.origins,
                            max_size=self.max_payload * contract.HARD_LIMIT_FACTOR, compression=None)
 
-    async def handle(self, ws: ServerConnection) -> None:
+    async def handle(self, ws: ServerConnection, principal: str | None = None,
+                     check: Callable[[], None] | None = None) -> None:
+        """Serve one connection: handshake, pairing, hello, then JSON-RPC. ``principal``
+        and ``check`` come from a door that admitted the connection with a key (the
+        live view): the calls' actor (`jsonrpc.Server.serve`), and the key's check run
+        on every message (`WebSocketTransport`)."""
         try:
             hs, session_token = await asyncio.wait_for(self._admit(ws), contract.HANDSHAKE_TIMEOUT)
         except BridgeRefused as e:
@@ -121,7 +138,7 @@ class Bridge:
             await ws.send(json.dumps(greeting))
         except ConnectionClosed:
             return
-        await self.rpc.serve(WebSocketTransport(ws), actor=hs.client_name)
+        await self.rpc.serve(WebSocketTransport(ws, check), actor=hs.client_name, principal=principal)
 
     async def _admit(self, ws: ServerConnection) -> tuple[contract.Handshake, str | None]:
         hs = contract.check_handshake(await self._json(ws))
@@ -147,8 +164,13 @@ class Bridge:
             raise BadHandshake("the message is not JSON") from None
 
     async def _refuse(self, ws: ServerConnection, e: BridgeRefused) -> None:
-        try:
-            await ws.send(json.dumps(e.refusal()))
-            await ws.close(e.close_code, e.code)
-        except ConnectionClosed:
-            pass
+        await refuse(ws, e)
+
+
+async def refuse(ws: ServerConnection, e: BridgeRefused) -> None:
+    """Send ``e``'s refusal and close with its close code (the stable code as reason)."""
+    try:
+        await ws.send(json.dumps(e.refusal()))
+        await ws.close(e.close_code, e.code)
+    except ConnectionClosed:
+        pass

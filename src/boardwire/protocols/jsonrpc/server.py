@@ -104,10 +104,13 @@ class Connection:
     """One client: its framing (fixed by its first byte), actor name, calls in flight
     and an output queue drained by one writer task (so frames never interleave)."""
 
-    def __init__(self, server: Server, transport: Transport, actor: str):
+    def __init__(self, server: Server, transport: Transport, actor: str, client: str | None = None,
+                 fixed: bool = False):
         self.server = server
         self.transport = transport
         self.actor = actor
+        self.client = client or actor  # the name the client gave (the audit log's client)
+        self.fixed = fixed  # the actor was set by the door (a key): rpc.hello renames only the client
         self.frames = FrameReader(server.max_frame, getattr(transport, "framing", None))
         self.calls: dict[str, list[Call]] = {}
         self.closed = False
@@ -223,11 +226,16 @@ class Server:
         self._unsubscribe_chat()
         self._executor.shutdown(wait=False, cancel_futures=True)
 
-    async def serve(self, transport: Transport, actor: str | None = None) -> None:
+    async def serve(self, transport: Transport, actor: str | None = None, principal: str | None = None) -> None:
         """Serve one connection until its input ends and its calls are answered.
-        ``actor`` names its changes (default ``client-N``; ``rpc.hello`` may rename it)."""
+        ``actor`` names the client (``actor-N``, default ``client-N``; ``rpc.hello`` may
+        rename it): its changes' actor and the audit log's client. ``principal``: whom
+        the door admitted the connection for (a key: ``view:NAME``); then that is every
+        call's actor and the client's name, however it renames itself, is only the
+        audit log's ``client``."""
         self._count += 1
-        conn = Connection(self, transport, f"{actor or 'client'}-{self._count}")
+        name = f"{actor or 'client'}-{self._count}"
+        conn = Connection(self, transport, principal or name, client=name, fixed=principal is not None)
         self.connections.add(conn)
         try:
             await conn.run()
@@ -299,7 +307,7 @@ class Server:
         except BoardwireError as e:
             return _err(rid, e.rpc_error()) if has_id else None
         call = Call(conn, rid if has_id else NOTIFY, method, params or {},
-                    Context(self.session, actor=conn.actor, door=self.door, client=conn.actor),
+                    Context(self.session, actor=conn.actor, door=self.door, client=conn.client),
                     self._loop.create_future())
         if has_id:
             call.ctx.progress_fn = self._progress(conn, rid)
@@ -423,8 +431,10 @@ def _rpc_hello(server: Server, conn: Connection, params: Any) -> dict:
         if not isinstance(name, str) or not 0 < len(name) <= 100 or not name.isprintable():
             raise InvalidArgs("rpc.hello: name must be 1 to 100 printable characters",
                               errors=[{"loc": "name", "msg": "1 to 100 printable characters", "type": "value"}])
-        conn.actor = name
-    return {"server": "boardwire", "version": __version__, "actor": conn.actor,
+        conn.client = name
+        if not conn.fixed:
+            conn.actor = name
+    return {"server": "boardwire", "version": __version__, "actor": conn.actor, "client": conn.client,
             "framing": conn.frames.mode, "root": str(server.session.workspace.root)}
 
 

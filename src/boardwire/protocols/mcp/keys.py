@@ -1,8 +1,9 @@
 """Bearer keys for ``boardwire mcp --http``.
 
 The keys file (``ROOT/.boardwire/mcp-keys.json``, mode 0600) stores, per key name,
-only the SHA-256 digest of the key and the key's workspace directory. It is read
-again on every request, so a revoked key fails on its next call.
+only the SHA-256 digest of the key and the key's workspace directory. It is checked
+again on every request (and every message of a live view's bridge connection): read
+again whenever its stat changed, so a revoked key fails on its next call.
 """
 
 from __future__ import annotations
@@ -29,14 +30,27 @@ class KeyStore:
     def __init__(self, root: str | Path) -> None:
         self.root = Path(root).resolve()
         self.file = self.root / ".boardwire" / "mcp-keys.json"
+        self._cache: tuple[tuple, dict] | None = None  # (the file's stat, its entries)
 
     def _read(self) -> dict:
+        """The file's entries (a copy): parsed again only when its stat (inode, size,
+        modification and change times) differs from the last read's, so a check per
+        request or per message costs one ``stat``."""
         try:
-            return json.loads(self.file.read_text(encoding="utf-8"))
+            st = self.file.stat()
         except FileNotFoundError:
             return {}
-        except (OSError, ValueError):
+        except OSError:
             return {}  # unreadable: no key is valid (fail closed)
+        stamp = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        cached = self._cache
+        if cached is None or cached[0] != stamp:
+            try:
+                data = json.loads(self.file.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                return {}  # unreadable: no key is valid (fail closed)
+            cached = self._cache = (stamp, data if isinstance(data, dict) else {})
+        return dict(cached[1])
 
     def _write(self, data: dict) -> None:
         self.file.parent.mkdir(parents=True, exist_ok=True)
