@@ -1580,7 +1580,7 @@ class _Board(Namespace):
     """boardwire.api.board: generated from the registry."""
 
     def autoplace(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, references: Sequence[str] | None = None, pinned: dict[str, dict[str, Any]] | None = None, area: Sequence[float] | None = None, allow_back: bool = False, edges: dict[str, Literal['left', 'right', 'top', 'bottom']] | None = None, keepouts: Sequence[Sequence[float]] | None = None, clearance: float = 0.25, spacing: float = 0.5, grid: float = 0.127, effort: int = 3, restarts: int = 1, seed: int = 0, time_limit: float = 60, route_trials: int = 0, route_engine: str = 'builtin', wait_s: float | None = None) -> _Autoplaced:
-        """Place footprints at quarter turns in the outline: no courtyard overlaps, short ratsnest, sheets together, decoupling caps by their IC, connectors on chosen edges, pinned poses kept, no courtyard in a keep-out (the board's rule areas that forbid footprints, and keepouts boxes); trials move parts at failed connections. Same seed, same result.
+        """Place footprints at quarter turns in the outline: no courtyard overlaps, short ratsnest, sheets together, decoupling caps by their IC, connectors on chosen edges, pinned poses kept, keep-outs empty; trials move parts at failed connections; same seed, same result.
 
         Registry command ``pcb.autoplace`` (edit, long; units: mm, degrees, seconds).
         One undo step (inside `transaction` it joins the transaction's step).
@@ -1593,7 +1593,7 @@ class _Board(Namespace):
             area (Sequence[float] | None): [x1,y1,x2,y2]
             allow_back (bool): (default False)
             edges (dict[str, Literal['left', 'right', 'top', 'bottom']] | None): connector: edge
-            keepouts (Sequence[Sequence[float]] | None): [x1,y1,x2,y2] boxes no courtyard may enter (both sides)
+            keepouts (Sequence[Sequence[float]] | None): [x1,y1,x2,y2]
             clearance (float): courtyard gap (default 0.25)
             spacing (float): routing room 0-1 (default 0.5)
             grid (float): (default 0.127)
@@ -1714,7 +1714,7 @@ class _Board(Namespace):
         ...
 
     def drc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', refill_zones: bool = False, schematic_parity: bool = False, limit: int = 200, engine: Literal['kicad', 'builtin', 'both'] = 'kicad', wait_s: float | None = None, format: Literal['table', 'json'] | None = None) -> _Drc:
-        """KiCad's design rules check (kicad-cli) on the board as it is in memory (nothing is saved): violations with type, severity, description, items (id, position), unconnected items, counts. engine builtin runs boardwire's own rules instead (milliseconds), both runs both and compares.
+        """KiCad's design rules check (kicad-cli) on the board as it is in memory (nothing is saved): violations (type, severity, description, items with positions), unconnected items, counts. engine builtin runs boardwire's own rules instead (milliseconds), both runs both and compares.
 
         Registry command ``check.drc`` (check, read-only, long; units: mm).
 
@@ -2055,7 +2055,7 @@ class _Board(Namespace):
         ...
 
     def place(self, *, footprint: str, reference: str, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, value: str | None = None, angle: float = 0, side: Literal['front', 'back'] = 'front', nets: dict[str, str] = ...) -> _Placed:
-        """Copy a library footprint (found through fp-lib-table and KiCad's library variables) onto the board as KiCad places it, pads given nets.
+        """Copy a library footprint (via fp-lib-table) onto the board as KiCad places it, pads given nets.
 
         Registry command ``pcb.placeFootprint`` (edit; units: mm, degrees).
         One undo step (inside `transaction` it joins the transaction's step).
@@ -2493,7 +2493,7 @@ class _Check(Namespace):
     """boardwire.api.check: generated from the registry."""
 
     def drc(self, *, path: str | os.PathLike[str] | None = None, severity: Literal['error', 'warning', 'all'] = 'all', refill_zones: bool = False, schematic_parity: bool = False, limit: int = 200, engine: Literal['kicad', 'builtin', 'both'] = 'kicad', wait_s: float | None = None, format: Literal['table', 'json'] | None = None) -> _Drc:
-        """KiCad's design rules check (kicad-cli) on the board as it is in memory (nothing is saved): violations with type, severity, description, items (id, position), unconnected items, counts. engine builtin runs boardwire's own rules instead (milliseconds), both runs both and compares.
+        """KiCad's design rules check (kicad-cli) on the board as it is in memory (nothing is saved): violations (type, severity, description, items with positions), unconnected items, counts. engine builtin runs boardwire's own rules instead (milliseconds), both runs both and compares.
 
         Registry command ``check.drc`` (check, read-only, long; units: mm).
 
@@ -2564,7 +2564,7 @@ class _Design(Namespace):
         ...
 
     def build(self, *, design: dict[str, Any] | None = None, file: str | None = None, out: str = 'builds', until: Literal['project', 'schematic', 'erc', 'update', 'outline', 'placement', 'route', 'zones', 'save', 'drc', 'verdict', 'fab'] | None = None, wait_s: float | None = None) -> _Built:
-        """Build the board from a design document (parts, nets, board): a new version folder OUT/NAME/vNNN, with progress per stage: project, schematic (layout, sch.connect, annotate), erc, update, outline, placement (pcb.autoplace honouring constraints: pinned poses exact, edge connectors flush, keep-outs empty), route (pcb.autoroute), zones (GND on B.Cu), save, drc (with parity), verdict, fab (fab.zip when clean). Errors: design-errors with design.check's errors.
+        """Build the board from a design document (parts, nets, board) into a new version folder OUT/NAME/vNNN; stages: project, schematic, erc, update, outline, placement (constraints kept), route, zones (GND on B.Cu), save, drc (with parity), verdict, fab (fab.zip when clean). Errors: design-errors with design.check's errors.
 
         Registry command ``design.build`` (session, long).
 
@@ -2590,7 +2590,7 @@ class _Design(Namespace):
         ...
 
     def check(self, *, design: dict[str, Any] | None = None, file: str | None = None) -> _DesignChecked:
-        """Validate a design: schema, then each component resolved (catalogue part -> symbol, footprint, LCSC/MPN fields), pins, nets of one pin, unconnected pins, power without a source, footprints that do not fit the symbol. Errors and warnings carry code, where, message and fix; components as a compact table.
+        """Validate a design: schema, then each component resolved (catalogue part -> symbol, footprint, LCSC/MPN fields), pins, nets of one pin, unconnected pins, power without a source, footprints that do not fit the symbol. Findings carry code, where, message and fix; components as a table.
 
         Registry command ``design.check`` (query, read-only).
 
@@ -3215,7 +3215,7 @@ class _Lib(Namespace):
         ...
 
     def search(self, *, query: str, kind: Literal['symbol', 'footprint', 'both'] = 'both', project: str | None = None, offset: int = 0, limit: int = 20, format: Literal['table', 'json'] | None = None) -> _LibSearch:
-        """Find parts: search the symbol and footprint libraries (project tables, then global ones) by name, keywords, description and footprint filters (e.g. 0603 resistor, LM358); best first: exact name, all words in the name, all words anywhere, some words. With kind both, the best symbol and the best footprint both lead. Rows: kind, id (Library:Name for lib.symbol / lib.footprint / placing), description, keywords, pins or pads (distinct numbers), units. The first search indexes the libraries (10-25 s; 2 s with a disk cache); later ones take milliseconds.
+        """Find parts: search the symbol and footprint libraries (project tables, then global ones) by name, keywords, description and footprint filters (e.g. 0603 resistor, LM358); best first (exact name, all words in the name, all anywhere, some). With kind both, the best symbol and the best footprint both lead. Rows: kind, id (Library:Name for lib.symbol / lib.footprint / placing), description, keywords, pins or pads (distinct numbers), units. The first search indexes the libraries (10-25 s, 2 s cached).
 
         Registry command ``lib.search`` (query, read-only).
 
@@ -3315,7 +3315,7 @@ class _Parts(Namespace):
         ...
 
     def search(self, *, query: str, kind: Literal['led', 'resistor', 'capacitor', 'inductor', 'crystal', 'fuse', 'diode', 'transistor', 'connector', 'switch', 'regulator', 'ic'] | None = None, package: str | None = None, basic: bool = False, in_stock: bool = False, limit: int = 10, offset: int = 0, format: Literal['lines', 'json'] = 'lines') -> _PartsSearch:
-        """Find a part to buy (resistor, capacitor, regulator, IC) in the working directory's parts catalogue (parts.import; until one is imported, the bundled sample of 180 JLCPCB basic/preferred parts: catalogue says which), with its LCSC code and MPN: every word must match (values in any spelling: 10k, 4k7, 100nF, 0.1uF); ranked basic, preferred, in stock, cheapest; > marks the row a build picks. Columns: lcsc, mpn, package, tier, stock, usd (smallest order), footprint (KiCad), description. When no row has every word, says missing and lists KiCad library candidates.
+        """Find a part to buy (resistor, capacitor, regulator, IC) in the parts catalogue (parts.import; else a bundled 180-part JLCPCB sample), with its LCSC code and MPN: every word must match (values in any spelling: 10k, 4k7, 100nF, 0.1uF); ranked basic, preferred, in stock, cheapest; > marks the row a build picks. Columns: lcsc, mpn, package, tier, stock, usd, footprint, description. No row with every word: says missing, lists KiCad library candidates.
 
         Registry command ``parts.search`` (query, read-only).
 
@@ -3373,7 +3373,7 @@ class _Project(Namespace):
         ...
 
     def new(self, *, name: str, template: Literal['blank', '2layer-starter'] = 'blank', folder: str | None = None, kicad_version: Literal[9, 10] = 9, library_tables_from: str | None = None) -> _ProjectCreated:
-        """A new KiCad 9 (default: kicad-cli here checks it) or 10 project: NAME.kicad_pro, .kicad_sch, .kicad_pcb, library tables (listing KiCad's default libraries when this machine has no global tables; with library_tables_from, that folder's project libraries first). Never overwrites (invalid-args); not-found for a missing library_tables_from, parse-error for a table there that does not read.
+        """A new KiCad 9 (default: kicad-cli here checks it) or 10 project: NAME.kicad_pro, .kicad_sch, .kicad_pcb, library tables. Never overwrites (invalid-args).
 
         Registry command ``project.new`` (session).
 
@@ -3382,7 +3382,7 @@ class _Project(Namespace):
             template (Literal['blank', '2layer-starter']): 2layer-starter: 50x40 mm outline, 0.2 mm clearance/track, 0.6/0.3 mm vias (default 'blank')
             folder (str | None): Default: a new folder NAME
             kicad_version (Literal[9, 10]): (default 9)
-            library_tables_from (str | None): A folder whose project library tables (sym-lib-table, fp-lib-table) the new project takes, ${KIPRJMOD} paths rewritten to find the same libraries
+            library_tables_from (str | None): Folder whose library tables come first
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.
@@ -4248,7 +4248,7 @@ class _Sch(Namespace):
         ...
 
     def place_symbol(self, *, symbol: str, at: Sequence[float], path: str | os.PathLike[str] | None = None, revision: int | None = None, angle: Literal[0, 90, 180, 270] = 0, mirror: Literal['none', 'x', 'y'] = 'none', unit: int = 1, reference: str | None = None, value: str | None = None, footprint: str | None = None, fields: dict[str, str] = ...) -> _SymbolPlaced:
-        """Place a library symbol (found through sym-lib-table; its definition copied into lib_symbols, flattened if it extends another) as KiCad places it: fields moved with the symbol, one pin entry per library pin, one instance path per placement of this sheet file (reference default PREFIX?, e.g. R?). angle 0/90/180/270 counter-clockwise. Returns the pins' positions (mm). Errors: not-found for an unknown library or symbol; invalid-args for a unit the symbol lacks or a reference in use; unsupported-format for a schematic older than KiCad 8.
+        """Place a library symbol (via sym-lib-table; its definition copied into lib_symbols, flattened) as KiCad places it: fields moved with the symbol, one pin entry per library pin, one instance path per placement of this sheet file (reference default PREFIX?, e.g. R?). angle 0/90/180/270 counter-clockwise. Returns the pins' positions (mm). Errors: not-found (library, symbol), invalid-args (unit it lacks, reference in use), unsupported-format (before KiCad 8).
 
         Registry command ``sch.placeSymbol`` (edit; units: mm, degrees).
         One undo step (inside `transaction` it joins the transaction's step).
@@ -4416,7 +4416,7 @@ class _Sch(Namespace):
         ...
 
     def wire(self, *, points: Sequence[Sequence[float]], path: str | os.PathLike[str] | None = None, revision: int | None = None, allow_dangling: bool = False, bus: bool = False) -> _Wired:
-        """Draw wires through points, one per segment as KiCad does. Both ends of the polyline must land on a pin, a wire (end or middle), a label, a sheet pin, a junction or a no-connect flag, else invalid-args names the dangling end (unless allow_dangling, when the result lists it). A junction is added, and the wire split, where an end lands on the middle of another wire or three directions meet (as KiCad does); the result lists them.
+        """Draw wires through points, one per segment as KiCad does. Both ends of the polyline must land on a pin, a wire (end or middle), a label, a sheet pin, a junction or a no-connect flag, else invalid-args names the dangling end (unless allow_dangling, when the result lists it). Junctions are added (wires split) where KiCad adds them; the result lists them.
 
         Registry command ``sch.wire`` (edit; units: mm).
         One undo step (inside `transaction` it joins the transaction's step).
@@ -4597,7 +4597,7 @@ class _Session(Namespace):
         ...
 
     def save(self, *, path: str | os.PathLike[str] | None = None, force: bool = False) -> _Saved:
-        """Write a document to its file: atomic, keeps a backup and the file's permissions; refuses (file-changed) to overwrite someone else's change unless force. A board or schematic is saved with its project files (NAME.kicad_pro, .kicad_dru beside it) when the session holds unsaved changes to them (net classes, design rules), as KiCad saves them; saved lists every file written.
+        """Write a document to its file: atomic, with a backup, permissions kept; refuses (file-changed) to overwrite someone else's change unless force. Saves its changed .kicad_pro/.kicad_dru too (saved lists all).
 
         Registry command ``session.save`` (session).
 

@@ -32,7 +32,7 @@ class DrcArgs(DocArgs):
 @command("check.drc", kind="check", args=DrcArgs, result=Drc, long=True, idempotent=True, finds_errors=errors_counted,
          tables=("violations", "unconnected", "parity"), grouped=("violations", "unconnected"), units="mm", examples=({"path": "board.kicad_pcb"},))
 def drc(ctx: Context, a: DrcArgs) -> dict:
-    """KiCad's design rules check (kicad-cli) on the board as it is in memory (nothing is saved): violations with type, severity, description, items (id, position), unconnected items, counts. engine builtin runs boardwire's own rules instead (milliseconds), both runs both and compares."""
+    """KiCad's design rules check (kicad-cli) on the board as it is in memory (nothing is saved): violations (type, severity, description, items with positions), unconnected items, counts. engine builtin runs boardwire's own rules instead (milliseconds), both runs both and compares."""
     od = ctx.session.get(a.path, "board", ctx.actor)
     if a.engine != "kicad":
         from ..checks.compare import agreement

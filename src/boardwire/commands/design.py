@@ -94,7 +94,7 @@ def brief(ctx: Context, a: Args) -> dict:
 @command("design.check", kind="query", args=DesignSource, result=DesignChecked, idempotent=True,
          finds_errors=lambda r: r.get("ok") is False, examples=({"file": "blinker.json"},))
 def check_cmd(ctx: Context, a: DesignSource) -> dict:
-    """Validate a design: schema, then each component resolved (catalogue part -> symbol, footprint, LCSC/MPN fields), pins, nets of one pin, unconnected pins, power without a source, footprints that do not fit the symbol. Errors and warnings carry code, where, message and fix; components as a compact table."""
+    """Validate a design: schema, then each component resolved (catalogue part -> symbol, footprint, LCSC/MPN fields), pins, nets of one pin, unconnected pins, power without a source, footprints that do not fit the symbol. Findings carry code, where, message and fix; components as a table."""
     d = load(ctx, a)
     r = check(d, ctx.session.workspace.root)
     rows = [{"ref": c.ref, "symbol": c.symbol, "footprint": c.footprint, "value": c.value, "lcsc": c.fields.get("LCSC")}
@@ -161,7 +161,7 @@ def build_found_errors(result: dict) -> bool:
 @command("design.build", kind="session", args=BuildArgs, result=Built, long=True, finds_errors=build_found_errors,
          examples=({"file": "blinker.json"}, {"file": "usbc.json", "until": "erc"}))
 def build_cmd(ctx: Context, a: BuildArgs) -> dict:
-    """Build the board from a design document (parts, nets, board): a new version folder OUT/NAME/vNNN, with progress per stage: project, schematic (layout, sch.connect, annotate), erc, update, outline, placement (pcb.autoplace honouring constraints: pinned poses exact, edge connectors flush, keep-outs empty), route (pcb.autoroute), zones (GND on B.Cu), save, drc (with parity), verdict, fab (fab.zip when clean). Errors: design-errors with design.check's errors."""
+    """Build the board from a design document (parts, nets, board) into a new version folder OUT/NAME/vNNN; stages: project, schematic, erc, update, outline, placement (constraints kept), route, zones (GND on B.Cu), save, drc (with parity), verdict, fab (fab.zip when clean). Errors: design-errors with design.check's errors."""
     return _build(ctx, load(ctx, a), a.out, a.until)
 
 

@@ -80,7 +80,7 @@ def search_row(hit) -> dict:
          examples=({"query": "0603 resistor"}, {"query": "LM358", "kind": "symbol"},
                    {"query": "USB-C receptacle", "kind": "footprint", "limit": 5}))
 def search(ctx: Context, a: SearchArgs) -> dict:
-    """Find parts: search the symbol and footprint libraries (project tables, then global ones) by name, keywords, description and footprint filters (e.g. 0603 resistor, LM358); best first: exact name, all words in the name, all words anywhere, some words. With kind both, the best symbol and the best footprint both lead. Rows: kind, id (Library:Name for lib.symbol / lib.footprint / placing), description, keywords, pins or pads (distinct numbers), units. The first search indexes the libraries (10-25 s; 2 s with a disk cache); later ones take milliseconds."""
+    """Find parts: search the symbol and footprint libraries (project tables, then global ones) by name, keywords, description and footprint filters (e.g. 0603 resistor, LM358); best first (exact name, all words in the name, all anywhere, some). With kind both, the best symbol and the best footprint both lead. Rows: kind, id (Library:Name for lib.symbol / lib.footprint / placing), description, keywords, pins or pads (distinct numbers), units. The first search indexes the libraries (10-25 s, 2 s cached)."""
     where = project_dir(ctx, a.project)
     kinds = ["symbol", "footprint"] if a.kind == "both" else [a.kind]
     wanted, skipped = [], []

@@ -56,7 +56,7 @@ def search_row(row: dict) -> dict:
          examples=({"query": "AMS1117-3.3"}, {"query": "100nF 0603 capacitor", "basic": True},
                    {"query": "10k", "kind": "resistor", "package": "0402", "format": "json"}))
 def search(ctx: Context, a: SearchArgs) -> dict:
-    """Find a part to buy (resistor, capacitor, regulator, IC) in the working directory's parts catalogue (parts.import; until one is imported, the bundled sample of 180 JLCPCB basic/preferred parts: catalogue says which), with its LCSC code and MPN: every word must match (values in any spelling: 10k, 4k7, 100nF, 0.1uF); ranked basic, preferred, in stock, cheapest; > marks the row a build picks. Columns: lcsc, mpn, package, tier, stock, usd (smallest order), footprint (KiCad), description. When no row has every word, says missing and lists KiCad library candidates."""
+    """Find a part to buy (resistor, capacitor, regulator, IC) in the parts catalogue (parts.import; else a bundled 180-part JLCPCB sample), with its LCSC code and MPN: every word must match (values in any spelling: 10k, 4k7, 100nF, 0.1uF); ranked basic, preferred, in stock, cheapest; > marks the row a build picks. Columns: lcsc, mpn, package, tier, stock, usd, footprint, description. No row with every word: says missing, lists KiCad library candidates."""
     cat = Catalogue.of(ctx.session.workspace.root)
     found = cat.search(a.query, kind=a.kind, package=a.package, basic_only=a.basic, in_stock=a.in_stock)
     out: dict = {"total": found.total if found.match == "all" else 0, "match": found.match,

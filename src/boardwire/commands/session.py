@@ -66,7 +66,7 @@ class SaveArgs(DocArgs):
 
 @command("session.save", kind="session", args=SaveArgs, result=Saved)
 def save(ctx: Context, a: SaveArgs) -> dict:
-    """Write a document to its file: atomic, keeps a backup and the file's permissions; refuses (file-changed) to overwrite someone else's change unless force. A board or schematic is saved with its project files (NAME.kicad_pro, .kicad_dru beside it) when the session holds unsaved changes to them (net classes, design rules), as KiCad saves them; saved lists every file written."""
+    """Write a document to its file: atomic, with a backup, permissions kept; refuses (file-changed) to overwrite someone else's change unless force. Saves its changed .kicad_pro/.kicad_dru too (saved lists all)."""
     from ..registry import REGISTRY
 
     project = ctx.session.unsaved_project_files(a.path)

@@ -61,7 +61,7 @@ class PlaceArgs(EditArgs):
          examples=({"path": "b.kicad_pcb", "footprint": "Resistor_SMD:R_0805_2012Metric",
                     "reference": "R1", "value": "10k", "at": [100, 50], "nets": {"1": "VCC", "2": "LED"}},))
 def place_footprint(ctx: Context, a: PlaceArgs) -> dict:
-    """Copy a library footprint (found through fp-lib-table and KiCad's library variables) onto the board as KiCad places it, pads given nets."""
+    """Copy a library footprint (via fp-lib-table) onto the board as KiCad places it, pads given nets."""
     board = board_of(ctx, a.path)
     if board.footprint(a.reference) is not None:
         raise InvalidArgs(f"{a.reference} is already on the board",

@@ -38,7 +38,7 @@ class AutoplaceArgs(EditArgs):
     allow_back: bool = False
     edges: dict[Name, Edge] | None = Field(None, max_length=10000, description="connector: edge")
     keepouts: list[Annotated[list[Coord], Field(min_length=4, max_length=4)]] | None = Field(
-        None, max_length=1000, description="[x1,y1,x2,y2] boxes no courtyard may enter (both sides)")
+        None, max_length=1000, description="[x1,y1,x2,y2]")
     clearance: float = Field(0.25, ge=0, le=10, description="courtyard gap")
     spacing: float = Field(0.5, ge=0, le=1, description="routing room 0-1")
     grid: float = Field(0.127, ge=0.01, le=10)
@@ -86,7 +86,7 @@ def _check_refs(board, refs, loc: str) -> None:
                    {"path": "board.kicad_pcb", "keepouts": [[110, 100, 120, 108]]},
                    {"path": "board.kicad_pcb", "pinned": {"U1": {"at": [50, 40], "angle": 90}}, "allow_back": True}))
 def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
-    """Place footprints at quarter turns in the outline: no courtyard overlaps, short ratsnest, sheets together, decoupling caps by their IC, connectors on chosen edges, pinned poses kept, no courtyard in a keep-out (the board's rule areas that forbid footprints, and keepouts boxes); trials move parts at failed connections. Same seed, same result."""
+    """Place footprints at quarter turns in the outline: no courtyard overlaps, short ratsnest, sheets together, decoupling caps by their IC, connectors on chosen edges, pinned poses kept, keep-outs empty; trials move parts at failed connections; same seed, same result."""
     od = ctx.session.get(a.path, "board", ctx.actor)
     board = od.doc
     pinned = {ref: Pin(pt(p.at), p.angle, p.side) for ref, p in (a.pinned or {}).items()}

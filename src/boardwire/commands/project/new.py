@@ -53,8 +53,7 @@ class NewArgs(Args):
     # they are; 10 writes KiCad 10's formats for a user whose KiCad is 10.
     kicad_version: Literal[9, 10] = 9
     library_tables_from: InputPath | None = Field(
-        None, max_length=4096, description="A folder whose project library tables (sym-lib-table, fp-lib-table) "
-                                           "the new project takes, ${KIPRJMOD} paths rewritten to find the same libraries")
+        None, max_length=4096, description="Folder whose library tables come first")
 
 
 def _exists(err: str, what: list[str]) -> InvalidArgs:
@@ -132,7 +131,7 @@ def _taken_tables(ws, source: str, target: Path, tables: dict[str, bytes]) -> di
          examples=({"name": "blinky", "template": "2layer-starter"},
                    {"name": "sensor", "folder": "."}))
 def new(ctx: Context, a: NewArgs) -> dict:
-    """A new KiCad 9 (default: kicad-cli here checks it) or 10 project: NAME.kicad_pro, .kicad_sch, .kicad_pcb, library tables (listing KiCad's default libraries when this machine has no global tables; with library_tables_from, that folder's project libraries first). Never overwrites (invalid-args); not-found for a missing library_tables_from, parse-error for a table there that does not read."""
+    """A new KiCad 9 (default: kicad-cli here checks it) or 10 project: NAME.kicad_pro, .kicad_sch, .kicad_pcb, library tables. Never overwrites (invalid-args)."""
     ws = ctx.session.workspace
     target = ws.resolve(a.folder if a.folder is not None else a.name)
     rel = "" if target == ws.root else ws.relative(target)

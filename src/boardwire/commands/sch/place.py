@@ -91,7 +91,7 @@ def _place(ctx: Context, a: PlaceArgs, power: bool) -> dict:
          examples=({"path": "board.kicad_sch", "symbol": "Device:R", "at": [101.6, 50.8], "angle": 90,
                     "value": "10k", "footprint": "Resistor_SMD:R_0603_1608Metric"},))
 def place_symbol(ctx: Context, a: PlaceArgs) -> dict:
-    """Place a library symbol (found through sym-lib-table; its definition copied into lib_symbols, flattened if it extends another) as KiCad places it: fields moved with the symbol, one pin entry per library pin, one instance path per placement of this sheet file (reference default PREFIX?, e.g. R?). angle 0/90/180/270 counter-clockwise. Returns the pins' positions (mm). Errors: not-found for an unknown library or symbol; invalid-args for a unit the symbol lacks or a reference in use; unsupported-format for a schematic older than KiCad 8."""
+    """Place a library symbol (via sym-lib-table; its definition copied into lib_symbols, flattened) as KiCad places it: fields moved with the symbol, one pin entry per library pin, one instance path per placement of this sheet file (reference default PREFIX?, e.g. R?). angle 0/90/180/270 counter-clockwise. Returns the pins' positions (mm). Errors: not-found (library, symbol), invalid-args (unit it lacks, reference in use), unsupported-format (before KiCad 8)."""
     return _place(ctx, a, power=False)
 
 

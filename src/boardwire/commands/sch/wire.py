@@ -36,7 +36,7 @@ class WireArgs(EditArgs):
 @command("sch.wire", kind="edit", args=WireArgs, result=Wired, units="mm",
          examples=({"path": "board.kicad_sch", "points": [[100, 50], [110, 50], [110, 60]]},))
 def wire(ctx: Context, a: WireArgs) -> dict:
-    """Draw wires through points, one per segment as KiCad does. Both ends of the polyline must land on a pin, a wire (end or middle), a label, a sheet pin, a junction or a no-connect flag, else invalid-args names the dangling end (unless allow_dangling, when the result lists it). A junction is added, and the wire split, where an end lands on the middle of another wire or three directions meet (as KiCad does); the result lists them."""
+    """Draw wires through points, one per segment as KiCad does. Both ends of the polyline must land on a pin, a wire (end or middle), a label, a sheet pin, a junction or a no-connect flag, else invalid-args names the dangling end (unless allow_dangling, when the result lists it). Junctions are added (wires split) where KiCad adds them; the result lists them."""
     od = editable(ctx, a.path)
     doc: Schematic = od.doc
     points = [pt(p) for p in a.points]
