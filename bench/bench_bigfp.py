@@ -16,24 +16,15 @@ from __future__ import annotations
 import argparse
 import resource
 import shutil
+import sys
 import tempfile
 import time
 from pathlib import Path
 
+REPO = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(REPO / "src"), str(REPO)]
 
-def big_footprint_board(dest: Path, pads: int, reference: str = "R2") -> Path:
-    """The example board with ``pads`` more pads in footprint ``reference``."""
-    from boardwire.cli.main import example_board
-
-    src = example_board().read_text()
-    start = src.index(f'(property "Reference" "{reference}"')
-    end = src.index("\n\t)\n", start)  # the footprint's closing parenthesis
-    side = int(pads ** 0.5) + 1
-    rows = "".join(f'\n\t\t(pad "{k + 3}" smd rect (at {k % side * 0.5:.2f} {k // side * 0.5 + 3:.2f})'
-                   f' (size 0.3 0.3) (layers "F.Cu" "F.Paste" "F.Mask")'
-                   f' (uuid "00000000-0000-4000-8000-{k:012d}"))' for k in range(pads))
-    dest.write_text(src[:end] + rows + src[end:])
-    return dest
+from tests.inputs import big_footprint_board  # noqa: E402  (the board the tests use)
 
 
 def step(label: str, fn) -> None:

@@ -106,3 +106,19 @@ def need_corpus() -> Path:
     if not CORPUS.is_dir():
         absent(f"the shared corpus is not at {CORPUS} (set BOARDWIRE_CORPUS)")
     return CORPUS
+
+
+def big_footprint_board(dest: Path, pads: int, reference: str = "R2") -> Path:
+    """The example board with ``pads`` more pads (0.3 mm squares, 0.5 mm pitch, no
+    net) in footprint ``reference``."""
+    from boardwire.cli.main import example_board
+
+    src = example_board().read_text()
+    start = src.index(f'(property "Reference" "{reference}"')
+    end = src.index("\n\t)\n", start)  # the footprint's closing parenthesis
+    side = int(pads ** 0.5) + 1
+    rows = "".join(f'\n\t\t(pad "{k + 3}" smd rect (at {k % side * 0.5:.2f} {k // side * 0.5 + 3:.2f})'
+                   f' (size 0.3 0.3) (layers "F.Cu" "F.Paste" "F.Mask")'
+                   f' (uuid "00000000-0000-4000-8000-{k:012d}"))' for k in range(pads))
+    dest.write_text(src[:end] + rows + src[end:])
+    return dest

@@ -7,14 +7,12 @@ R2: every neighbour pair sits exactly at the 0.2 mm clearance, none fails."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pytest
 import shapely
 
 from boardwire.checks import clearance
-from boardwire.cli.main import example_board
 from boardwire.documents import open_document
 from boardwire.documents.board.footprint_shapes import read_footprint
 from boardwire.geometry import geometry_of
@@ -22,23 +20,9 @@ from boardwire.geometry import index as index_module
 from boardwire.geometry.shapes import pad_copper, pad_coppers
 from boardwire.registry import REGISTRY, Context
 from boardwire.session import Session
-from tests.inputs import DEMOS, need
+from tests.inputs import DEMOS, big_footprint_board, need
 
 PADS = 2000
-
-
-def big_footprint_board(dest: Path, pads: int, reference: str = "R2") -> Path:
-    """The example board with ``pads`` more pads (0.3 mm squares, 0.5 mm pitch, no
-    net) in footprint ``reference``."""
-    src = example_board().read_text()
-    start = src.index(f'(property "Reference" "{reference}"')
-    end = src.index("\n\t)\n", start)  # the footprint's closing parenthesis
-    side = int(pads ** 0.5) + 1
-    rows = "".join(f'\n\t\t(pad "{k + 3}" smd rect (at {k % side * 0.5:.2f} {k // side * 0.5 + 3:.2f})'
-                   f' (size 0.3 0.3) (layers "F.Cu" "F.Paste" "F.Mask")'
-                   f' (uuid "00000000-0000-4000-8000-{k:012d}"))' for k in range(pads))
-    dest.write_text(src[:end] + rows + src[end:])
-    return dest
 
 
 @pytest.fixture
