@@ -70,6 +70,18 @@ def test_tools_query_edit_error_over_stdio(ws, mode):
             assert e.value.error.code == types.INVALID_PARAMS
             r = await c.call_tool("session_undo", {"path": BOARD})
             assert not r.is_error
+            # Many items created: a count for the model, not a list of ids (query.items lists them).
+            vias = [{"command": "pcb.addVia", "args": {"path": BOARD, "at": [100 + i, 100]}} for i in range(9)]
+            r = await c.call_tool("session_batch", {"steps": vias})
+            assert not r.is_error and r.structured_content.get("new_count") == 9
+            assert "new_ids" not in r.structured_content
+            r = await c.call_tool("pcb_addVia", {"path": BOARD, "at": [90, 90]})
+            assert len(r.structured_content["new_ids"]) == 1  # a few are listed
+            # design.brief: a client that shows only text content still gets the schema.
+            r = await c.call_tool("design_brief", {})
+            text = r.content[0].text
+            assert "Component:" in text and "ref: string" in text and "nets: object of array of string" in text
+            assert "text" not in r.structured_content and "schema" in r.structured_content
 
     run(main)
     lines = [json.loads(x) for x in log.read_text().splitlines()]

@@ -24,6 +24,7 @@ from ..errors import DesignErrors, InvalidArgs, NotFound
 from ..layout.route.engines import RouteOptions
 from ..parts.lines import encode
 from ..registry import Context, command
+from ..registry.docs import schema_text
 from .common import INPUT, WRITE, Args, BoardPath, InputPath, OutputPath, Role, SchematicPath
 from .results import Built, DesignBrief, DesignChecked, Rebuilt, VerdictResult
 
@@ -84,8 +85,10 @@ EXAMPLE = {"name": "blinker", "components": [
 @command("design.brief", kind="query", args=Args, result=DesignBrief, idempotent=True)
 def brief(ctx: Context, a: Args) -> dict:
     """What a design document must contain (its JSON Schema), the checks it must pass, the build stages, and an example; write one, then design.check and design.build."""
+    doc = schema()
     return {"summary": "design document: components (symbol or catalogue part), nets (REF.PIN lists), board, constraints",
-            "schema": schema(), "checks": CHECK_DOC.split("=====================  ", 1)[1] if "=" in (CHECK_DOC or "") else CHECK_DOC,
+            "text": "The design document's schema (`key?` optional):\n" + schema_text(doc, "Design"),
+            "schema": doc, "checks": CHECK_DOC.split("=====================  ", 1)[1] if "=" in (CHECK_DOC or "") else CHECK_DOC,
             "stages": list(STAGES), "rules": "2layer-starter: 0.2 mm clearance and track, 0.6/0.3 mm vias; ERC 0 errors, "
             "DRC 0 errors, 0 unconnected, 0 schematic parity issues for a clean verdict",
             "example": EXAMPLE}

@@ -34,6 +34,7 @@ class Typed(Result):
 
     open_keys: ClassVar[bool] = False
     new_ids: list[str] = Field(None, description="Ids of the items created (the registry adds them to any result)")
+    new_count: int = Field(None, description="How many items were created, instead of new_ids when a model reads the result and they are many")
 
 
 class Row(BaseModel):
@@ -347,6 +348,7 @@ class DesignFinding(Row):
 
 
 class DesignBrief(Typed):
+    text: str = Field(description="The schema as compact text: the text content over MCP, for clients that show no structuredContent")
     schema_: dict[str, Any] = Field(alias="schema", description="The design document's JSON Schema")
     checks: str
     stages: list[str]

@@ -32,6 +32,34 @@ def _type(prop: dict) -> str:
     return prop.get("type", "any")
 
 
+def _object_lines(name: str, schema: dict) -> list[str]:
+    required = set(schema.get("required", []))
+    lines = [f"{name}:"]
+    for key, prop in schema.get("properties", {}).items():
+        desc = prop.get("description", "")
+        if "default" in prop and prop["default"] not in (None, [], {}):
+            desc = (desc + f" (default {json.dumps(prop['default'])})").strip()
+        kind = _type(prop)
+        if prop.get("type") == "object" and "additionalProperties" in prop:
+            kind = f"object of {_type(prop['additionalProperties'])}"
+        lines.append(f"  {key}{'' if key in required else '?'}: {kind}" + (f" - {desc}" if desc and desc[0] != "(" else f" {desc}" if desc else ""))
+    return lines
+
+
+def schema_text(schema: dict, name: str = "document") -> str:
+    """A JSON Schema (pydantic's, with ``$defs``) as compact text for a model that
+    sees only text: one line per property, ``key?`` when optional, its type (a
+    definition's name for a ``$ref``), description and default; each definition
+    after the top object. About a third of the schema's JSON."""
+    lines = _object_lines(name, schema)
+    for def_name, sub in schema.get("$defs", {}).items():
+        if sub.get("properties"):
+            lines += _object_lines(def_name, sub)
+        elif "enum" in sub:
+            lines.append(f"{def_name}: {_type(sub)}")
+    return "\n".join(lines)
+
+
 def _errors(registry) -> str:
     """The stable error codes with the exit status `boardwire call` gives each."""
     from ..errors import ALL_CODES

@@ -306,7 +306,10 @@ class Registry:
         if cmd.tables and (getattr(args, "format", None) or ctx.tables) == "table":
             out = tables.shape(out, cmd.tables, cmd.grouped)
         if ctx.new_ids and "new_ids" not in out:
-            out["new_ids"] = list(ctx.new_ids)
+            if ctx.tables == "table" and len(ctx.new_ids) > NEW_IDS_LISTED:  # a model reads it: a count
+                out["new_count"] = len(ctx.new_ids)
+            else:
+                out["new_ids"] = list(ctx.new_ids)
         if cmd.kind == "edit":  # the revision the caller can plan its next edit against
             path = getattr(args, cmd.edits, None) if cmd.edits else None
             od = session.documents.get(session.workspace.relative(session.workspace.resolve(path))) if path else None
@@ -316,6 +319,13 @@ class Registry:
         if CHECK_RESULTS:
             check_result(cmd, out)
         return out
+
+
+NEW_IDS_LISTED = 8
+"""Results shaped for a model (``Context.tables == "table"``, the MCP door) list the
+ids of the items a call created up to this many; beyond it they carry ``new_count``
+instead (query.items lists the items). Programs (JSON-RPC, the script API, the CLI)
+always get every id."""
 
 
 def check_result(cmd: Command, out: Any) -> None:

@@ -57,9 +57,14 @@ def _heavy(cmd) -> bool:
 
 
 def _content(out: dict) -> list:
-    """A short text summary for clients that ignore structuredContent; images as
-    image content, or a resource link for one written to a file (`_image_to_file`)."""
-    content: list = [types.TextContent(text=str(out.get("summary", "")) or json.dumps(out)[:500])]
+    """A short text summary for clients that ignore structuredContent, followed by
+    the result's ``text`` where it has one (what such a client needs in full, e.g.
+    design.brief's schema); images as image content, or a resource link for one
+    written to a file (`_image_to_file`)."""
+    text = str(out.get("summary", "")) or json.dumps(out)[:500]
+    if isinstance(out.get("text"), str):
+        text = f"{text}\n{out['text']}"
+    content: list = [types.TextContent(text=text)]
     image = out.get("image")
     if isinstance(image, dict) and "data" in image:
         content.append(types.ImageContent(data=image["data"], mime_type=image.get("mime_type", "image/png")))
@@ -160,7 +165,7 @@ def tool_result(out: dict, backend: Backend, tool: str) -> types.CallToolResult:
     """The CallToolResult of a command's JSON result ``out``: a text summary, images
     as content (or a file, `_image_to_file`), the rest as structuredContent."""
     out = _image_to_file(out, backend, tool)
-    structured = {k: v for k, v in out.items() if k != "image"}
+    structured = {k: v for k, v in out.items() if k not in ("image", "text")}
     if "image" in out:
         structured["image"] = {"mime_type": out["image"].get("mime_type"), "in": "content"}
     return types.CallToolResult(content=_content(out), structured_content=structured)
