@@ -192,6 +192,23 @@ def test_saving_a_board_saves_its_unsaved_project_file(ws):
     assert again["saved"] == ["pic_programmer.kicad_pcb"]
 
 
+def test_a_check_of_unsaved_documents_says_which_differ_from_disk(ws):
+    """check.drc judges the session's documents; when they differ from the files on disk
+    (kicad-cli later judges the files) the result names them, and stops once saved."""
+    session = Session(ws)
+    out = call(session, "check.drc", path="pic_programmer.kicad_pcb", engine="builtin")
+    assert "unsaved" not in out and "differ" not in out["summary"]
+    _rules_in_memory(session)
+    out = call(session, "check.drc", path="pic_programmer.kicad_pcb", engine="builtin")
+    assert out["unsaved"] == ["pic_programmer.kicad_pro"]
+    assert "pic_programmer.kicad_pro differ from the files on disk" in out["summary"]
+    call(session, "pcb.move", path="pic_programmer.kicad_pcb", reference="C1", by=[1, 0])
+    out = call(session, "check.drc", path="pic_programmer.kicad_pcb", engine="builtin")
+    assert out["unsaved"] == ["pic_programmer.kicad_pcb", "pic_programmer.kicad_pro"]
+    call(session, "session.save", path="pic_programmer.kicad_pcb")
+    assert "unsaved" not in call(session, "check.drc", path="pic_programmer.kicad_pcb", engine="builtin")
+
+
 def test_the_project_file_saved_with_a_board_passes_the_policy(ws):
     """The project file is written by a call of its own: [agent] paths check it as they
     check the board; refused, nothing is written."""

@@ -13,7 +13,7 @@ from ..kicad.cli import kicad_cli
 from ..kicad.snapshot import board_snapshot, hierarchy_snapshot, schematic_beside
 from ..registry import Context, command
 from ..services.schematic import connectivity_of, sheet_files
-from .common import DocArgs, errors_counted
+from .common import DocArgs, errors_counted, unsaved_note
 from .results import Drc, Erc
 
 
@@ -43,7 +43,7 @@ def drc(ctx: Context, a: DrcArgs) -> dict:
             result = parse_report(builtin, a.limit)
             result.update(engine="builtin", summary="built-in " + drc_summary(result["counts"]),
                           revision=od.revision, unsupported_rules=builtin["unsupported_rules"])
-            return result
+            return unsaved_note(ctx, od.path, result)
     cli = kicad_cli()
     sch = schematic_beside(ctx.session, od, ctx.actor) if a.schematic_parity else None
     ctx.progress(0.05, "writing a snapshot for KiCad")
@@ -60,7 +60,7 @@ def drc(ctx: Context, a: DrcArgs) -> dict:
         result["agreement"] = agreement(report, builtin, a.limit)
         alone = sum(len(r["only_kicad"]) + len(r["only_builtin"]) for r in result["agreement"].values())
         result["summary"] += "; built-in engine agrees" + (f" except {alone} violations" if alone else "")
-    return result
+    return unsaved_note(ctx, od.path, result)
 
 
 # -- ERC ------------------------------------------------------------------------------

@@ -76,6 +76,18 @@ class Result(BaseModel):
     summary: str = Field(description="One line saying what happened")
 
 
+def unsaved_note(ctx, path: str, result: dict) -> dict:
+    """``result`` of a check or an export that judged document ``path`` as it is in
+    memory, with ``unsaved`` (`Session.unsaved_with`: the documents that differ from
+    their files on disk) and a sentence in its summary naming them, when there are any."""
+    unsaved = ctx.session.unsaved_with(path)
+    if unsaved:
+        result["unsaved"] = unsaved
+        result["summary"] = (f"{result.get('summary', '')}; judged in memory: {', '.join(unsaved)} "
+                             "differ from the files on disk (session.save writes them)")
+    return result
+
+
 def errors_counted(result: dict) -> bool:
     """A check's result found errors: ``counts.errors`` (KiCad's error severity over
     every finding) is not 0 (`Command.finds_errors` of check.drc and check.erc)."""

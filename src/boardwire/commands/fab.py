@@ -48,7 +48,7 @@ from ..kicad.cli import kicad_cli
 from ..kicad.snapshot import board_snapshot, hierarchy_snapshot, schematic_beside
 from ..registry import Context, command
 from ..services.schematic import connectivity_of, sheet_files
-from .common import Args, DocArgs, OutputPath
+from .common import Args, DocArgs, OutputPath, unsaved_note
 from .results import Bom, FabFiles, Gerbers, Package
 
 UNITS = "mm; sizes in bytes"
@@ -410,9 +410,9 @@ def package(ctx: Context, a: PackageArgs) -> dict:
     by_name = {Path(w["path"]).name: w for w in written}
     zip_entry = by_name["fab.zip"]
     forced = " (forced)" if drc["blocking"] else ""
-    return {"summary": (_summary(f"fabrication package ({a.preset})", written, target, ctx)
+    return unsaved_note(ctx, b.od.path, {"summary": (_summary(f"fabrication package ({a.preset})", written, target, ctx)
                         + f"; BOM from the {source}; {drc_summary(drc, b.parity)}{forced}"),
             "zip": zip_entry, "files": written,
             "groups": {k: [by_name[f.name]["path"] for f in v] for k, v in files.items()},
             "layers": b.layers, "bom_source": source, "options": asdict(b.options),
-            "preset": a.preset, "drc": drc, "revision": b.revision}
+            "preset": a.preset, "drc": drc, "revision": b.revision})

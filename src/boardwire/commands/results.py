@@ -299,8 +299,13 @@ class Agreement(Row):
     only_builtin: list[dict[str, Any]]
 
 
+UNSAVED = ("Documents judged as they are in memory that differ from their files on disk "
+           "(session.save writes them; kicad-cli run on the files would judge the saved ones)")
+
+
 class Drc(Typed, DrcReport):
     revision: int
+    unsaved: list[str] = Field(None, description=UNSAVED)
     engine: Literal["builtin"] = Field(None, description="engine builtin: the built-in rules ran")
     unsupported_rules: list[str] = Field(None, description="engine builtin: custom rules it skipped")
     builtin: DrcReport = Field(None, description="engine both: the built-in engine's report")
@@ -466,6 +471,7 @@ class Package(FabFiles):
     options: PlotOptions
     preset: Literal["generic", "jlcpcb"]
     drc: FabDrc
+    unsaved: list[str] = Field(None, description=UNSAVED)
 
 
 # -- lib --------------------------------------------------------------------------------

@@ -420,6 +420,24 @@ class Session:
                     out.append(key)
             return out
 
+    def unsaved_with(self, path: str | Path) -> list[str]:
+        """What a check or an export of document ``path`` judges that differs from the
+        files on disk: the document itself if it has unsaved changes, the schematic
+        or board of the same name beside it and its project files
+        (`unsaved_project_files`) when they are open here with unsaved changes; as
+        workspace-relative paths, the document first. kicad-cli run later on the files
+        would judge the saved ones."""
+        with self.lock:
+            od = self.documents.get(self._key(path)[0])
+            if od is None:
+                return []
+            out = [od.path] if od.modified else []
+            for suffix in (".kicad_sch", ".kicad_pcb"):
+                other = self.documents.get(self.workspace.relative(od.full.with_suffix(suffix)))
+                if other is not None and other is not od and other.modified:
+                    out.append(other.path)
+        return out + self.unsaved_project_files(path)
+
     def save(self, path: str | Path, actor: str = "local", force: bool = False) -> OpenDocument:
         """Write a document to its file (atomic, backup kept, permissions kept); refuses
         with ``file-changed`` if the file changed on disk since opened, unless ``force``.
