@@ -112,3 +112,47 @@ def test_version_dates_up_to_today_are_read():
     check_version(4, "f")  # KiCad 4 boards
     with pytest.raises(UnsupportedFormat):
         check_version(20261002, "f", today=datetime.date(2026, 10, 1))
+
+
+def _with_edge_end(tmp_path, value: str) -> Path:
+    """ecc83-pp's board with the end x of its first Edge.Cuts line set to ``value``."""
+    from tests.inputs import DEMOS, need
+
+    text = need(DEMOS / "ecc83" / "ecc83-pp.kicad_pcb").read_text()
+    edge = text.index('(layer "Edge.Cuts")', text.index("(gr_line"))
+    end = text.rindex("(end ", 0, edge)
+    y = text[end:text.index(")", end)].split()[2]
+    path = tmp_path / "b.kicad_pcb"
+    path.write_text(text[:end] + f"(end {value} {y}" + text[text.index(")", end):])
+    return path
+
+
+@pytest.mark.kicad
+@pytest.mark.parametrize("value", ["1e12", "-1000000000000", "2147.4837", "nan", "inf"])
+def test_a_length_beyond_kicads_range_is_refused_at_load(tmp_path, value):
+    """Issue 36: one Edge.Cuts coordinate at 1e12 mm made pcb.autoroute loop for
+    minutes. KiCad holds lengths as 32-bit nanometres (+-2147.483647 mm); beyond that
+    the file is refused where the number is, naming the item."""
+    path = _with_edge_end(tmp_path, value)
+    line = path.read_bytes()[:path.read_bytes().index(f"(end {value}".encode())].count(b"\n") + 1
+    with pytest.raises(ParseError) as e:
+        boardwire.open(path)
+    assert (e.value.line, e.value.col) == (line, 8)
+    assert f"{value} mm in (end ...) of the gr_line" in e.value.message and "2147.483647" in e.value.message
+
+
+@pytest.mark.kicad
+def test_lengths_up_to_kicads_limit_are_read(tmp_path):
+    path = _with_edge_end(tmp_path, "-2147.483647")
+    assert boardwire.open(path).to_bytes() == path.read_bytes()
+
+
+def test_the_python_scan_finds_what_the_compiled_one_finds():
+    from boardwire.documents.refusals import LENGTH_KEYWORDS
+    from boardwire.sexpr.ranges import _beyond_py, beyond
+
+    src = (HEADER + b'  (gr_text "1e99" (at 1 2) (layer "F.Cu") (size 3000 1))\n'
+           b'  (net 5000 "x")\n  (gr_line (start 0 0) (end 1E4 2) (layer "Edge.Cuts")))\n')
+    assert beyond(src, 2147.5, LENGTH_KEYWORDS) == _beyond_py(src, 2147.5, LENGTH_KEYWORDS, 0, len(src))
+    pos, head, item = beyond(src, 2147.5, LENGTH_KEYWORDS)
+    assert src[pos:pos + 4] == b"3000" and src[head:head + 4] == b"size" and src[item:item + 8] == b"(gr_text"

@@ -240,3 +240,25 @@ def test_a_cancelled_long_edit_leaves_the_document_as_it_was(tmp_path, pcbnew_py
     assert od.revision == 0 and not od.undo and od.content_hash == before
     r = REGISTRY.call("pcb.fillZones", {"path": "b.kicad_pcb"}, Context(session, door="script"))
     assert r["revision"] == 1 and len(od.undo) == 1
+
+
+def test_job_cancel_ends_a_job_that_ignores_its_token_within_a_second(tmp_path):
+    """Issue 36: job.cancel of a spinning autoroute took 10 s and answered "had already
+    ended: running" while the job went on. Work that does not stop within a second is
+    abandoned: the answer says cancelled, and an edit it finishes later is rolled back."""
+    from boardwire.commands import REGISTRY
+    from boardwire.jobs import jobs_of
+    from boardwire.registry import Context
+    from boardwire.session import Session
+
+    session = Session(tmp_path)
+    release = threading.Event()
+    job = jobs_of(session).start("t.stuck", lambda job: release.wait(30), CancelToken())
+    t = time.monotonic()
+    out = REGISTRY.call("job.cancel", {"job": job.id}, Context(session, door="script"))
+    took = time.monotonic() - t
+    release.set()
+    assert took < 1.5
+    assert out["state"] == "cancelled" and out["summary"] == f"job {job.id} (t.stuck) was running; now cancelled"
+    assert job.thread.join(5) is None and job.state == "cancelled"
+

@@ -21,7 +21,9 @@ from __future__ import annotations
 import datetime
 import re
 
-from ..errors import UnsupportedFormat
+from ..errors import ParseError, UnsupportedFormat
+from ..sexpr.lexer import line_col
+from ..sexpr.ranges import beyond
 from .versions import BOARD_RELEASES, RELEASES_BY_SUFFIX, SCHEMATIC_RELEASES, kicad_major
 
 BOARD_KEYWORDS = frozenset(b"""
@@ -95,3 +97,42 @@ def check_version(version: int | None, where: str, today: datetime.date | None =
             f"schematics as {SCHEMATIC_RELEASES[10]})",
             hint="Open it with the KiCad that wrote it; boardwire reads formats of "
                  "KiCad 4 to 10.")
+
+
+# Where a board or footprint file holds lengths (millimetres): a number there beyond
+# what KiCad's 32-bit nanometres hold is refused at load (issue 36: one Edge.Cuts
+# coordinate at 1e12 mm made the router's spatial hash loop for minutes).
+LENGTH_KEYWORDS = frozenset(b"""
+    at xy start end mid center pos size width thickness drill offset rect_delta radius
+    height aux_axis_origin grid_origin clearance min_thickness thermal_gap
+    thermal_bridge_width solder_mask_margin solder_paste_margin""".split())
+MAX_MM = 2147.483647  # KiCad's range: int32 nanometres
+
+
+def check_lengths(data: bytes, where: str | None) -> None:
+    """Refuse a length of ``data`` (a board or footprint file) beyond +-`MAX_MM` or not
+    finite: ParseError naming the item, the keyword, the line and column. One pass in C
+    (`sexpr.ranges.beyond`)."""
+    hit = beyond(data, (MAX_MM * 1_000_000 + 0.5) / 1_000_000, LENGTH_KEYWORDS)
+    if hit is None:
+        return
+    pos, head, item = hit
+    number = _token(data, pos)
+    keyword = _token(data, head)
+    owner = _token(data, item + 1).lstrip(b" \t\r\n") if item >= 0 else b""
+    line, col = line_col(data, pos)
+    in_item = ""
+    if owner and owner != keyword:
+        item_line = line_col(data, item)[0]
+        in_item = f" of the {owner.decode(errors='replace')} at line {item_line}"
+    raise ParseError(f"{number.decode(errors='replace')} mm in ({keyword.decode(errors='replace')} ...)"
+                     f"{in_item} is beyond KiCad's range: lengths are 32-bit nanometres, "
+                     f"at most +-{MAX_MM} mm", path=where, line=line, col=col)
+
+
+def _token(data: bytes, at: int) -> bytes:
+    m = _ATOM.match(data, at)
+    return m.group(0) if m else b""
+
+
+_ATOM = re.compile(rb"[^ \t\r\n\x00()]+")

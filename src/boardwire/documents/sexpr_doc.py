@@ -18,7 +18,7 @@ from ..sexpr.node import SList
 from ..sexpr.pretty import as_tree, kicad9_text, legacy_text, tail_for
 from ..errors import UnsupportedFormat
 from .base import Document
-from .refusals import allowed_keywords, check_version
+from .refusals import allowed_keywords, check_lengths, check_version
 
 
 def make(head: str, *kids: bytes | SList | None) -> SList:
@@ -39,6 +39,7 @@ class SexprDocument(Document):
     forest = False  # True for files that are a sequence of lists (.kicad_dru)
     roots: tuple[str, ...] = ()  # keywords the root list may have (empty: any)
     latest: int | None = None  # newest format version boardwire writes (None: unversioned)
+    lengths_checked = False  # lengths beyond KiCad's range refused at load (`check_lengths`)
 
     def __init__(self, data: bytes, path: str | Path | None = None):
         super().__init__(data, path)
@@ -53,6 +54,8 @@ class SexprDocument(Document):
         if v is not None and not v.isdigit():
             raise UnsupportedFormat(f"{path or 'the data'}: format version {v.decode(errors='replace')!r} is not a number")
         check_version(self.version, str(path or "the data"))
+        if self.lengths_checked:
+            check_lengths(data, str(path) if path else None)
         # Top-level lists changed since an index last looked (None: nobody is looking).
         self._touched: dict[int, SList] | None = None
         self._logs: list[ChangeLog] = []

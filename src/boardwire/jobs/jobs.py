@@ -37,6 +37,7 @@ STATES = ("running", "done", "failed", "cancelled")
 RUNNING = 2  # jobs of one session that run at once; the others wait for a slot, in order
 SLOT_POLL_S = 0.2  # how often a waiting job looks at its cancel flag
 EXIT_WAIT_S = 5.0  # at process exit, how long running jobs get to stop once cancelled
+CANCEL_WAIT_S = 1.0  # job.cancel: how long the work gets to stop before it is abandoned
 _TABLES: weakref.WeakSet = weakref.WeakSet()  # every JobTable of this process
 
 
@@ -182,10 +183,15 @@ class Job:
     def seconds(self) -> float:
         return (self.ended or time.time()) - self.started
 
-    def cancel(self, wait_s: float = 10) -> None:
-        """Cancel the work and wait up to ``wait_s`` seconds for it to stop."""
+    def cancel(self, wait_s: float = CANCEL_WAIT_S) -> None:
+        """Cancel the work (its child processes are killed through the token) and wait
+        up to ``wait_s`` seconds for it to stop; work still running then is abandoned
+        (state cancelled at once; a session edit it finishes later is rolled back, see
+        `boardwire.registry.Registry`). ``wait_s`` 0: cancel without waiting."""
         self.token.cancel()
-        self._done.wait(wait_s)
+        if wait_s > 0 and not self._done.wait(wait_s):
+            self.abandon(f"{self.command} was cancelled; its work did not stop within {wait_s:g} s "
+                         "and is dropped when it does (no edit of it is kept)")
 
     def running(self) -> Running:
         return Running(self.id, self.command, self.progress, list(self.tail), self.seconds)

@@ -278,8 +278,8 @@ class Registry:
                 expect = {path: getattr(args, "revision", None)} if path else None
                 afters = self._before_edit(cmd, args, ctx)
                 try:
-                    out = session.edit(cmd.id, lambda: cmd.handler(ctx, args), actor=ctx.actor,
-                                       expect=expect, new_ids=ctx.new_ids)
+                    out = session.edit(cmd.id, lambda: _unless_cancelled(cmd.handler(ctx, args), ctx),
+                                       actor=ctx.actor, expect=expect, new_ids=ctx.new_ids)
                 except BaseException:
                     _abandon(afters)
                     raise
@@ -326,6 +326,13 @@ NEW_IDS_LISTED = 8
 ids of the items a call created up to this many; beyond it they carry ``new_count``
 instead (query.items lists the items). Programs (JSON-RPC, the script API, the CLI)
 always get every id."""
+
+
+def _unless_cancelled(out: Any, ctx: Context) -> Any:
+    """An edit's result, unless its call was cancelled meanwhile (raises Cancelled: the
+    session rolls the edit back). A job abandoned after `job.cancel` keeps nothing."""
+    ctx.cancel.check()
+    return out
 
 
 def check_result(cmd: Command, out: Any) -> None:

@@ -8,7 +8,9 @@
   documents (projects) are snapshotted instead.
 * `Session.edit` runs a change all-or-nothing: on any error the journal is undone and
   every document is as it was.
-* All calls take one lock, so edits from several clients never interleave.
+* All calls take one lock, so edits from several clients never interleave. A long
+  change may `lend` the lock while it computes without touching documents (the
+  router): other threads read meanwhile, and their changes wait until it ends.
 * Listeners receive an `Event` for every open, close, edit, undo, redo, save, revert.
 """
 
@@ -114,6 +116,7 @@ class Session:
         self.workspace = Workspace(root)
         self.documents: dict[str, OpenDocument] = {}
         self.lock = threading.RLock()
+        self._turn = threading.Condition(self.lock)  # told when a change ends (`lend`)
         self.max_undo = max_undo
         self._listeners: list[Callable[[Event], None]] = []
         self._depth = 0  # > 0 while an edit runs: nested edits join it (batches)
@@ -175,6 +178,7 @@ class Session:
         (a queue worker receives the server's unsaved documents so). Raises
         ``invalid-args`` if it is open already."""
         with self.lock:
+            self._wait_turn()
             key, full = self._key(path)
             if key in self.documents:
                 raise InvalidArgs(f"{key} is open already")
@@ -190,6 +194,7 @@ class Session:
         meanwhile fails with ``stale-revision`` and nothing is replaced. Returns the
         new revision of each document."""
         with self.lock:
+            self._wait_turn()
             ods = {path: self.get(path, actor=actor) for path in contents}
             for path, rev in (expect or {}).items():
                 od = ods.get(path) or self.get(path, actor=actor)
@@ -243,6 +248,7 @@ class Session:
 
     def close(self, path: str | Path, actor: str = "local", discard: bool = False) -> None:
         with self.lock:
+            self._wait_turn()
             key, _ = self._key(path)
             od = self.documents.get(key)
             if od is None:
@@ -290,6 +296,7 @@ class Session:
         goes on or rolls back as a whole. ``new_ids`` is read when the block ends (the
         ids reported in the events)."""
         with self.lock:
+            self._wait_turn()
             if self._depth:  # a step of a batch: the batch commits or rolls back
                 json_before = {k: od.doc.to_bytes() for k, od in self.documents.items()
                                if not isinstance(od.doc, SexprDocument)}
@@ -319,7 +326,30 @@ class Session:
                     self._depth -= 1
                     self._owner = None
                     self._json_before = None
+                    self._turn.notify_all()
             self._commit(label, ops, json_before, actor, new_ids or [])
+
+    def _wait_turn(self) -> None:
+        """(Under the lock.) Wait while another thread's change is open: it lent the
+        lock (`lend`) to readers, not to other changes."""
+        while self._depth and self._owner != threading.get_ident():
+            self._turn.wait()
+
+    @contextmanager
+    def lend(self) -> Iterator[None]:
+        """Inside this thread's change, let other threads take the lock for the block:
+        work that reads no document and changes none (a router on its own copy of the
+        board) runs while other clients read any document; their changes (edits,
+        undo, redo, save, close, revert) wait until this change ends. Outside a change,
+        or when the lock is not held, the block just runs."""
+        if not self.grouping_here:
+            yield
+            return
+        state = self.lock._release_save()  # every level this thread holds
+        try:
+            yield
+        finally:
+            self.lock._acquire_restore(state)
 
     def _rollback(self, ops: list) -> None:
         """Undo a failed change's journal, telling each document what it touched (so
@@ -381,6 +411,7 @@ class Session:
     def undo(self, path: str | Path, actor: str = "local") -> OpenDocument:
         """Undo the last change of one document (its revision goes back by one)."""
         with self.lock:
+            self._wait_turn()
             od = self.get(path, actor=actor)
             if not od.undo:
                 raise NothingToUndo(f"{od.path} has nothing to undo")
@@ -392,6 +423,7 @@ class Session:
     def redo(self, path: str | Path, actor: str = "local") -> OpenDocument:
         """Redo the last undone change of one document."""
         with self.lock:
+            self._wait_turn()
             od = self.get(path, actor=actor)
             if not od.redo:
                 raise NothingToUndo(f"{od.path} has nothing to redo")
@@ -447,6 +479,7 @@ class Session:
         through) is refused with ``editor-holds-file`` unless ``force`` or the document
         is attached live."""
         with self.lock:
+            self._wait_turn()
             od = self.get(path, actor=actor)
             lock = od.full.with_name(f"~{od.full.name}.lck")
             if not force and od.path not in self.attached and lock.exists():
@@ -471,6 +504,7 @@ class Session:
         given: then it is told and the other documents are still saved."""
         saved = []
         with self.lock:
+            self._wait_turn()
             for od in sorted(self.documents.values(), key=lambda od: od.path):
                 if not od.modified:
                     continue
@@ -488,6 +522,7 @@ class Session:
         """Drop unsaved changes: read the file again. The revision moves on and the
         undo history is cleared (it described the tree that was dropped)."""
         with self.lock:
+            self._wait_turn()
             od = self.get(path, actor=actor)
             if not od.full.is_file():
                 raise NoDocument(f"{od.path} is no longer on disk: nothing to revert to")

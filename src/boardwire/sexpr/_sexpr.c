@@ -383,12 +383,111 @@ static PyObject *clear_caches(PyObject *self, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
+/* ---- numbers out of range ---------------------------------------------------------- */
+
+/* A token of a list's atoms that may be a number beyond ``limit``: anything but a plain
+   decimal with at most three integer digits (KiCad writes millimetres so: 123.456). */
+static int maybe_big(const unsigned char *t, Py_ssize_t n) {
+    Py_ssize_t i = 0, digits = 0;
+    if (i < n && (t[i] == '-' || t[i] == '+')) i++;
+    if (i >= n) return 0;
+    unsigned char c = t[i];
+    if (c == 'i' || c == 'I' || c == 'n' || c == 'N') return 1;  /* inf, nan */
+    if (!(c == '.' || (c >= '0' && c <= '9'))) return 0;         /* a keyword */
+    while (i < n && t[i] >= '0' && t[i] <= '9') { i++; digits++; }
+    if (digits > 3) return 1;
+    if (i < n && t[i] == '.') { i++; while (i < n && t[i] >= '0' && t[i] <= '9') i++; }
+    return i < n;  /* an exponent (1e12) or anything else after the digits */
+}
+
+/* beyond(src, start, end, limit, heads) -> (token offset, head offset, item offset) | None:
+   the first atom of src[start:end] that reads whole as a number (strtod) that is not
+   finite or whose magnitude exceeds ``limit``, in a list whose keyword is in the set
+   ``heads``; the item is the list directly inside the root that holds it. Strings and
+   |...| blobs are skipped. One pass over the bytes, no objects made. */
+static PyObject *beyond(PyObject *self, PyObject *args) {
+    Py_buffer buf;
+    Py_ssize_t start, end;
+    double limit;
+    PyObject *heads;
+    if (!PyArg_ParseTuple(args, "y*nndO", &buf, &start, &end, &limit, &heads)) return NULL;
+    if (!PyAnySet_Check(heads)) { PyBuffer_Release(&buf); PyErr_SetString(PyExc_TypeError, "heads: a set of bytes"); return NULL; }
+    if (start < 0) start = 0;
+    if (end > buf.len) end = buf.len;
+    const unsigned char *s = buf.buf;
+    enum { DEPTH = 128 };
+    Py_ssize_t head[DEPTH], hlen[DEPTH];
+    Py_ssize_t depth = 0, item = -1, pos = start;
+    int first = 0;  /* the next atom is its list's keyword */
+    PyObject *result = NULL;
+    static unsigned char sep[256];  /* 1: whitespace, 2: ( or ) */
+    if (!sep['(']) {
+        sep[' '] = sep['\t'] = sep['\r'] = sep['\n'] = sep[0] = 1;
+        sep['('] = sep[')'] = 2;
+    }
+    while (pos < end) {
+        unsigned char c = s[pos];
+        if (sep[c] == 1) { pos++; continue; }
+        if (c == '(') {
+            if (depth == 1) item = pos;
+            if (depth < DEPTH) { head[depth] = -1; hlen[depth] = 0; }
+            depth++; first = 1; pos++;
+            continue;
+        }
+        if (c == ')') { if (depth > 0) depth--; first = 0; pos++; continue; }
+        Py_ssize_t t0 = pos;
+        if (c == '"') {
+            pos++;
+            while (pos < end && s[pos] != '"') pos += (s[pos] == '\\') ? 2 : 1;
+            pos++;
+            first = 0;
+            continue;
+        }
+        if (c == '|') {
+            pos++;
+            while (pos < end && s[pos] != '|') pos++;
+            pos++;
+            first = 0;
+            continue;
+        }
+        while (pos < end && !sep[s[pos]]) pos++;
+        Py_ssize_t n = pos - t0, d = depth - 1;
+        if (first) {
+            first = 0;
+            if (d >= 0 && d < DEPTH) { head[d] = t0; hlen[d] = n; }
+            continue;
+        }
+        if (d < 0 || d >= DEPTH || head[d] < 0 || !maybe_big(s + t0, n)) continue;
+        char tmp[64];
+        if (n >= (Py_ssize_t)sizeof tmp) n = sizeof tmp - 1;  /* a longer token is no number strtod reads whole */
+        memcpy(tmp, s + t0, n);
+        tmp[n] = 0;
+        char *stop;
+        double v = PyOS_string_to_double(tmp, &stop, NULL);  /* locale-free strtod */
+        if (v == -1.0 && PyErr_Occurred()) { PyErr_Clear(); continue; }
+        if (stop != tmp + n || pos - t0 != n) continue;
+        if (!(v != v || v > limit || v < -limit)) continue;
+        PyObject *key = PyBytes_FromStringAndSize((const char *)s + head[d], hlen[d]);
+        if (!key) break;
+        int hit = PySet_Contains(heads, key);
+        Py_DECREF(key);
+        if (hit < 0) break;
+        if (hit) { result = Py_BuildValue("(nnn)", t0, head[d], item); break; }
+    }
+    PyBuffer_Release(&buf);
+    if (!result && !PyErr_Occurred()) Py_RETURN_NONE;
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"configure", configure, METH_O, "configure(SList): learn the node class's slots."},
     {"materialize", materialize, METH_VARARGS,
      "materialize(node, src, start, end): fill a lazy list from a validated span (ValueError: "
      "declined; the node stays lazy)."},
     {"to_bytes", to_bytes, METH_VARARGS, "to_bytes(node, size_hint=0) -> bytes: the node's text."},
+    {"beyond", beyond, METH_VARARGS,
+     "beyond(src, start, end, limit, heads) -> (token, head, item) offsets | None: the first "
+     "number beyond +-limit (or not finite) in a list whose keyword is in heads."},
     {"clear_caches", clear_caches, METH_NOARGS, "Forget the shared tokens and whitespace tuples."},
     {NULL, NULL, 0, NULL},
 };

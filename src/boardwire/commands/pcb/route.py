@@ -95,7 +95,8 @@ def autoroute(ctx: Context, a: AutorouteArgs) -> dict:
     ctx.progress(0.02, f"routing {len(bp.problem.nets)} nets")
     span = 0.9 if has_zones and a.refill_zones else 0.97
     options = RouteOptions(**{k: getattr(a, k) for k in RouteOptions.model_fields})
-    result = engines.run(bp.problem, options, lambda f, msg: ctx.progress(0.02 + span * f, msg))
+    with ctx.session.lend():  # the router works on bp.problem: other clients read meanwhile
+        result = engines.run(bp.problem, options, lambda f, msg: ctx.progress(0.02 + span * f, msg))
     ids = apply_result(board, bp, result, a.seed)
     ctx.created(*ids)
     if has_zones and a.refill_zones and ids:

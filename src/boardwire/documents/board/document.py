@@ -318,6 +318,7 @@ class FootprintFile(FootprintContainer):
 
     kind = "footprint"
     roots = ("footprint", "module")
+    lengths_checked = True
 
     @property
     def footprint(self) -> Footprint:

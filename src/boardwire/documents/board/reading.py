@@ -24,6 +24,7 @@ class BoardReading(FootprintContainer):
 
     kind = "board"
     roots = ("kicad_pcb",)
+    lengths_checked = True
     latest = BOARD_RELEASES[10]
     _index: BoardIndex | None = None
     _net_codes: dict[str, int] | None = None

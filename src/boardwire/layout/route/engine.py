@@ -37,6 +37,7 @@ from .problem import Net, Problem, Result, Track, Unrouted, Via
 from .profiles import Profile, build_fixed, stamp_routes
 from .negotiate import negotiate
 from .repair import LAST_SHARE, repair
+from .budget import Budget
 from .verify import Checker, point_seg_dist
 
 BEND = 6
@@ -100,10 +101,13 @@ class Router:
         self.grid = g = Grid(problem.bounds, pitch, origin, len(problem.layers))
         self.checker = Checker(problem)
         self.profiles: dict = {}
+        # grids of a huge board's obstacles could outlast the time limit: they stop
+        # there (and the nets are then not tried), and the caller may cancel meanwhile
+        self.budget = Budget(self.deadline, None if options.progress is None else lambda: options.progress(0.0, ""))
         for net in problem.nets:
             if net.rule not in self.profiles:
                 prof = Profile(net.rule, g)
-                build_fixed(prof, g, problem)
+                build_fixed(prof, g, problem, self.budget)
                 self.profiles[net.rule] = prof
         self.all_profiles = list(self.profiles.values())
         self.hist = np.zeros(g.N, np.int32)

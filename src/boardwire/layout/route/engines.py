@@ -14,11 +14,13 @@ routes all route through `run`, with options of the one `RouteOptions` model.
 
 from __future__ import annotations
 
+import time
 from typing import Annotated, Callable
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from ...errors import InvalidArgs
+from .budget import Budget
 from .engine import Options, Router
 from .problem import Problem, Result
 from .verify import check_result
@@ -27,6 +29,7 @@ Progress = Callable[[float, str], None]
 Engine = Callable[[Problem, "RouteOptions", "Progress | None"], Result]
 
 DEFAULT = "builtin"
+GATE_S = 1.0  # s the result's check may take beyond the time limit, at least
 _ENGINES: dict[str, Engine] = {}
 
 
@@ -73,16 +76,21 @@ def run(problem: Problem, options: RouteOptions | None = None, progress: Progres
     """Route ``problem`` with the engine ``options.engine`` names (default options:
     `RouteOptions`' defaults), then check the result against the problem
     (`verify.check_result`): ``result.violations`` holds what was found, the same
-    check for every engine. Raises InvalidArgs for an engine not registered (it was
+    check for every engine; the check stops (its items left "not checked") once the
+    time limit plus a tenth (at least `GATE_S`) is spent. Raises InvalidArgs for an engine not registered (it was
     unregistered after the options were made)."""
     options = options or RouteOptions()
     engine = _ENGINES.get(options.engine)
     if engine is None:
         raise InvalidArgs(f"unknown engine {options.engine!r}; registered: {', '.join(names())}",
                           errors=[{"loc": "engine", "msg": "unknown engine", "type": "value"}])
+    t0 = time.monotonic()
     result = engine(problem, options, progress)
     result.engine = options.engine
-    result.violations = check_result(problem, result)
+    # the gate gets a tenth of the time limit (at least GATE_S) beyond it
+    budget = Budget(t0 + options.time_limit + max(GATE_S, options.time_limit / 10),
+                    None if progress is None else lambda: progress(1.0, "checking the routes"))
+    result.violations = check_result(problem, result, budget)
     return result
 
 

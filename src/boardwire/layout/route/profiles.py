@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .budget import Budget
 from .grid import QUAD_SEGS, Grid, capsules_of, owner_merge
 from .problem import NetRule, Problem
 
@@ -49,14 +50,17 @@ def _halo(grid: Grid, layer_grids: list[np.ndarray], shape, radius: float, value
         owner_merge(g, iy, ix, value)
 
 
-def build_fixed(prof: Profile, grid: Grid, problem: Problem) -> None:
+def build_fixed(prof: Profile, grid: Grid, problem: Problem, budget: Budget | None = None) -> None:
     """The fixed obstacles, the board edge and the keep-outs of ``problem`` in the
-    profile's ``fixed`` and ``vfixed`` grids."""
+    profile's ``fixed`` and ``vfixed`` grids; stops where ``budget`` is spent (the
+    grids then incomplete: the router tries no net after its time limit)."""
     rule, rules = prof.rule, problem.rules
     w2, d2 = rule.width / 2, rule.via_diameter / 2
     c, minc = rule.clearance, rules.min_clearance
     routable = set(problem.routable)
     for o in problem.obstacles:
+        if budget is not None and budget.spent():
+            return
         grids = [prof.fixed[layer] for layer in o.layers if layer in routable]
         value = o.net or -1
         cap = o.capsule
@@ -75,7 +79,7 @@ def build_fixed(prof: Profile, grid: Grid, problem: Problem) -> None:
             _halo(grid, [prof.fixed[layer] for layer in k.layers if layer in routable], k.polygon, w2, -1)
         if k.vias:
             _halo(grid, [prof.vfixed], k.polygon, d2, -1)
-    if problem.outline is not None:
+    if problem.outline is not None and not (budget is not None and budget.spent()):
         edge = max(rules.edge_clearance, c)
         for grids, r in (([prof.fixed[layer] for layer in routable], w2 + edge), ([prof.vfixed], d2 + edge)):
             inner = problem.outline.buffer(-(r + grid.margin(r)), quad_segs=QUAD_SEGS)

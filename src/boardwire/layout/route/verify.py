@@ -20,10 +20,13 @@ import shapely
 from shapely.geometry import LineString, Point
 
 from . import maze
+from .budget import Budget
 from .problem import Problem, Result, Violation
 
 SAFETY = 5_000  # nm beyond each rule: shapely's round shapes are polygons inside the curve
 BUCKET = 2_000_000  # nm: the spatial hash of placed routes
+MAX_KEYS = 4096  # buckets an item may cover; a bigger one goes to the `WIDE` bucket
+WIDE = (None, None)  # the bucket of items too big to hash: every query looks in it
 
 
 def seg_dist(a, b, c, d) -> float:
@@ -137,9 +140,26 @@ class Checker:
     # -- placed routes ---------------------------------------------------------------
 
     def _keys(self, x0, y0, x1, y1):
-        for bx in range(int(x0 // BUCKET), int(x1 // BUCKET) + 1):
-            for by in range(int(y0 // BUCKET), int(y1 // BUCKET) + 1):
+        """The buckets of a box, or `WIDE` alone when it covers more than `MAX_KEYS`
+        (a track across a 2 m board covered a million buckets, one at 1e12 mm ran on
+        for minutes: issue 36)."""
+        bx0, bx1, by0, by1 = int(x0 // BUCKET), int(x1 // BUCKET), int(y0 // BUCKET), int(y1 // BUCKET)
+        if (bx1 - bx0 + 1) * (by1 - by0 + 1) > MAX_KEYS:
+            yield WIDE
+            return
+        for bx in range(bx0, bx1 + 1):
+            for by in range(by0, by1 + 1):
                 yield bx, by
+
+    def _near(self, x0, y0, x1, y1):
+        """Ids of placed items that may touch the box (each at most once)."""
+        keys = list(self._keys(x0, y0, x1, y1))
+        if keys == [WIDE]:
+            return list(self.items)
+        out = set(self.buckets.get(WIDE, ()))
+        for key in keys:
+            out.update(self.buckets.get(key, ()))
+        return sorted(out)
 
     def add(self, net: int, kind: str, geom: tuple, width: int, clearance: int, drill: int = 0,
             layer: int = -1) -> int:
@@ -168,29 +188,24 @@ class Checker:
         h2h = self.p.rules.hole_to_hole
         x0, y0, x1, y1 = _box(geom, width / 2 + self.max_clear + h2h + SAFETY)
         found = set()
-        seen = set()
-        for key in self._keys(x0, y0, x1, y1):
-            for i in self.buckets.get(key, ()):
-                if i in seen:
-                    continue
-                seen.add(i)
-                onet, okind, ogeom, owidth, oclear, odrill, olayer = self.items[i]
-                if onet == net and not (kind == "via" and okind == "via"):
-                    continue
-                if onet in found:
-                    continue
-                if kind == "track" and okind == "track" and layer != olayer:
-                    continue
-                d = _dist(kind, geom, okind, ogeom)
-                if onet == net:  # two vias of one net: hole to hole only
-                    if d < drill / 2 + odrill / 2 + h2h + SAFETY:
-                        found.add(onet)
-                    continue
-                need = width / 2 + owidth / 2 + max(clearance, oclear, self.minc) + SAFETY
-                if kind == "via" and okind == "via":
-                    need = max(need, drill / 2 + odrill / 2 + h2h + SAFETY)
-                if d < need:
+        for i in self._near(x0, y0, x1, y1):
+            onet, okind, ogeom, owidth, oclear, odrill, olayer = self.items[i]
+            if onet == net and not (kind == "via" and okind == "via"):
+                continue
+            if onet in found:
+                continue
+            if kind == "track" and okind == "track" and layer != olayer:
+                continue
+            d = _dist(kind, geom, okind, ogeom)
+            if onet == net:  # two vias of one net: hole to hole only
+                if d < drill / 2 + odrill / 2 + h2h + SAFETY:
                     found.add(onet)
+                continue
+            need = width / 2 + owidth / 2 + max(clearance, oclear, self.minc) + SAFETY
+            if kind == "via" and okind == "via":
+                need = max(need, drill / 2 + odrill / 2 + h2h + SAFETY)
+            if d < need:
+                found.add(onet)
         return found
 
 
@@ -206,7 +221,7 @@ def _dist(kind, geom, okind, ogeom) -> float:
     return seg_dist(a[0], a[1], b[0], b[1])
 
 
-def check_result(problem: Problem, result: Result) -> list[Violation]:
+def check_result(problem: Problem, result: Result, budget: Budget | None = None) -> list[Violation]:
     """Every track and via of ``result`` checked against ``problem`` as the built-in
     router checks its own before keeping them (`Checker`): a net of the problem, a
     routable layer (tracks), clear of the fixed world (obstacles, holes, keep-outs, the
@@ -214,14 +229,21 @@ def check_result(problem: Problem, result: Result) -> list[Violation]:
     KiCad's DRC applies (the larger of both nets' classes and the board minimum, plus
     `SAFETY`); vias keep hole to hole from every hole, their own net's vias included.
     Each pair of new items is measured once (an item against those before it). Returns
-    the violations found, in the order of ``result.tracks`` then ``result.vias``."""
+    the violations found, in the order of ``result.tracks`` then ``result.vias``.
+    ``budget``: once it is spent the items not checked yet are each a violation ("not
+    checked"); what its poll raises (Cancelled) goes through."""
     nets = {n.id: n for n in problem.nets}
     routable = set(problem.routable)
     checker = Checker(problem)
     out: list[Violation] = []
     items = [("track", i, t) for i, t in enumerate(result.tracks)] + \
         [("via", i, v) for i, v in enumerate(result.vias)]
-    for kind, i, item in items:
+    for k, (kind, i, item) in enumerate(items):
+        if budget is not None and budget.spent():
+            out.extend(Violation(kind, i, nets[item.net].name if item.net in nets else "",
+                                 "not checked: the time limit was reached first")
+                       for kind, i, item in items[k:])
+            break
         net = nets.get(item.net)
         if net is None:
             out.append(Violation(kind, i, "", f"net id {item.net} is not a net of the problem"))

@@ -10,10 +10,10 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
-import signal
 import sys
 from pathlib import Path
 
+from .. import stopping
 from .server import Bridge
 
 __all__ = ["Bridge", "run"]
@@ -49,8 +49,7 @@ def run(*, root: str = ".", host: str = "127.0.0.1", port: int = 8766, open_path
     async def main() -> None:
         loop = asyncio.get_running_loop()
         stop = asyncio.Event()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
+        stopping.install(session, stop.set, "boardwire bridge", loop)
         server = await bridge.listen(host, port)
         bound = server.sockets[0].getsockname()[1]
         print(f"boardwire bridge: ws://{host}:{bound} (root {session.workspace.root})", file=sys.stderr, flush=True)

@@ -9,10 +9,10 @@ list. See docs/jsonrpc.md.
 from __future__ import annotations
 
 import asyncio
-import signal
 import sys
 from pathlib import Path
 
+from .. import stopping
 from .server import Server
 
 __all__ = ["Server", "run"]
@@ -42,8 +42,7 @@ def run(*, root: str = ".", socket_path: str | None = None, open_paths: tuple[st
     async def main() -> None:
         loop = asyncio.get_running_loop()
         stop = asyncio.Event()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
+        stopping.install(session, stop.set, "boardwire serve", loop)
         await server.start()
         try:
             if socket_path is not None:

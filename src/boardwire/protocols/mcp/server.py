@@ -9,7 +9,9 @@ Only protocol goes to stdout; logs go to stderr.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
 from typing import Callable
 
 import anyio
@@ -24,6 +26,7 @@ from ...errors import BoardwireError, InvalidArgs, InvalidJson, InvalidRequest
 from ...registry import Context
 from ...registry.context import CancelToken
 from ...session import Session
+from .. import stopping
 from . import completions, prompts, resources, tasks
 from .calls import Backend, _run, call_tool, client_name, error_result, set_log_level
 from .toolsets import ENABLE_TOOL, Served, family_hint
@@ -238,5 +241,7 @@ async def serve_stdio(root: str, toolsets: list[str] | None = None, attach=None)
     async with stdio_server() as (read, write):
         forward, messages = create_context_streams[SessionMessage | Exception](0)
         async with anyio.create_task_group() as tg:
+            if threading.current_thread() is threading.main_thread():
+                stopping.install(ws.session, tg.cancel_scope.cancel, "boardwire mcp", asyncio.get_running_loop())
             tg.start_soon(_answer_bad_lines, read, write, forward)
             await server.run(messages, write, server.create_initialization_options(notification_options()))
