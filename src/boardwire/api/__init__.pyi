@@ -756,6 +756,23 @@ class _LengthGroups(TypedDict):
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
     groups: list[_LengthGroup]
 
+class _LibAdded(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    libraries: list[_LibAddedRow]
+    nicknames: list[str]  # The nicknames added, symbol libraries first
+    tables: list[str]  # Library tables written (created if absent), workspace-relative
+    folder: NotRequired[str]  # Where an archive was extracted (or loose footprints gathered)
+    models: int  # 3D models (.step, .wrl) the library holds
+    models_relinked: int  # Footprint model paths pointed at the library's own models
+    left_out: NotRequired[list[str]]  # Other files of the source (datasheets, KiCad 5 .lib): not registered
+
+class _LibAddedRow(TypedDict):
+    nickname: str  # The library's name in its table (Nickname:Item ids)
+    kind: Literal['symbol', 'footprint']
+    uri: str  # As written in the table: ${KIPRJMOD}/...
+    items: int  # Symbols in the file, or footprints in the folder
+
 class _LibFootprint(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
@@ -3191,6 +3208,30 @@ class _Job(Namespace):
 
 class _Lib(Namespace):
     """boardwire.api.lib: generated from the registry."""
+
+    def add(self, *, source: str, name: str | None = None, project: str | None = None) -> _LibAdded:
+        """Add a vendor's KiCad library (folder or .zip of .kicad_sym files, .pretty footprint folders or loose .kicad_mod, .step/.wrl 3D models) to the project's sym-lib-table/fp-lib-table (created if absent) with ${KIPRJMOD}-relative paths, as KiCad's library manager does; its parts are then Nickname:Item for sch.placeSymbol, design.build, lib.search and kicad-cli. A folder is registered in place; a .zip is extracted into libs/NAME/; loose footprints go into libs/NAME/NAME.pretty; footprint 3D model paths that point nowhere are pointed at the library's model of that file name. Nicknames are the file names (symbol library X.kicad_sym: X). Errors: path-outside-workspace (source or project), not-found (no source, no library in it), invalid-args (a nickname already in the tables, libs/NAME exists, neither a folder nor a zip archive), unsafe-archive (an entry leaving its folder: absolute, .., a link; too big; nothing extracted).
+
+        Registry command ``lib.add`` (session).
+
+        Args:
+            source (str): Folder or .zip with .kicad_sym files and/or .pretty folders (.kicad_mod; .step/.wrl models), inside the working directory (required)
+            name (str | None): Nickname of loose footprints, also naming where an archive goes (libs/NAME); default: the source's name
+            project (str | None): Project folder (or a file in it) whose sym-lib-table/fp-lib-table get the rows; default: the working directory
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            lib.add(source='downloads/LM358DR.zip')
+            lib.add(source='vendor/acme_kicad', project='board')
+        """
+        ...
 
     def footprint(self, *, id: str, project: str | None = None) -> _LibFootprint:
         """One library footprint: pads (number, type, shape, position relative to the footprint origin, angle, size, drill, layers; mm), courtyard bounding box per side (F.CrtYd, B.CrtYd: min, max, size in mm), description, tags, attributes (smd, through_hole, exclude_from_bom...), fields and 3D models. Errors: invalid-args for an id that is not Library:Name; not-found for an unknown library (with similar names) or footprint.

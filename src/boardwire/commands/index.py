@@ -38,6 +38,7 @@ MODULE_OF = {
     'job.cancel': 'job',
     'job.status': 'job',
     'job.wait': 'job',
+    'lib.add': 'lib_add',
     'lib.footprint': 'lib',
     'lib.search': 'lib',
     'lib.symbol': 'lib',
