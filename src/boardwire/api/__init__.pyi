@@ -785,6 +785,16 @@ class _LibFootprint(TypedDict):
     pads: list[_LibPad]
     models: list[str]
 
+class _LibNewFootprint(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    id: str  # LIBRARY:NAME
+    path: str  # The .kicad_mod written, workspace-relative
+    pads: int
+    courtyard: list[float]  # [width, height] mm
+    sources: list[str]  # Where the dimensions come from
+    table: NotRequired[str]  # The library table the library was added to (when it was not in one)
+
 class _LibPad(TypedDict):
     number: str
     type: str
@@ -3252,6 +3262,42 @@ class _Lib(Namespace):
 
         Examples:
             lib.footprint(id='Resistor_SMD:R_0603_1608Metric')
+        """
+        ...
+
+    def new_footprint(self, *, package: Literal['chip', 'soic', 'sot23', 'qfn', 'pin_header', 'castellated'], size: Literal['0402', '0603', '0805', '1206'] | None = None, prefix: str = 'R', pins: int | None = None, rows: Literal[1, 2] = 1, body: Sequence[float] | None = None, pitch: float | None = None, exposed_pad: float | None = None, sides: Sequence[int] | None = None, pad: Sequence[float] | None = None, name: str | None = None, library: str = 'Project', project: str | None = None, overwrite: bool = False) -> _LibNewFootprint:
+        """Draw a footprint from a package description into the project library LIBRARY.pretty (registered in fp-lib-table if it is not; KiCad 9 format): chip 0402/0603/0805/1206, SOIC-8/14/16 (JEDEC MS-012), SOT-23/-5/-6, QFN-n with exposed pad (JEDEC MO-220), 2.54 mm pin headers 1xN/2xN, modules with castellated edge pads. SMD pads are IPC-7351B nominal (level B) land patterns; pads of different numbers stay 0.2 mm apart; courtyard 0.25 mm (0.5 mm for headers and modules) around body and pads; silkscreen clear of pads with a pin 1 mark; F.Fab outline with ${REFERENCE}. Returns the id (LIBRARY:NAME for pcb.placeFootprint, design.build), the file, pad count, courtyard size and the sources of the dimensions. Errors: invalid-args (a package value it lacks or that does not fit; a footprint of that name exists and overwrite is false; the library nickname names another library), path-outside-workspace (project).
+
+        Registry command ``lib.newFootprint`` (session; units: mm).
+
+        Args:
+            package (Literal['chip', 'soic', 'sot23', 'qfn', 'pin_header', 'castellated']): chip: 2-terminal SMD (size); soic: JEDEC MS-012 (pins 8/14/16); sot23: pins 3/5/6; qfn: pins, body, pitch, exposed_pad; pin_header: 2.54 mm, rows 1/2, pins per row; castellated: module with edge pads (body, pitch, sides) (required)
+            size (Literal['0402', '0603', '0805', '1206'] | None): chip: EIA size
+            prefix (str): chip: name prefix (R, C, L...) (default 'R')
+            pins (int | None): Pins (pin_header: per row)
+            rows (Literal[1, 2]): pin_header: rows (default 1)
+            body (Sequence[float] | None): qfn: [side] mm; castellated: [width, length] mm
+            pitch (float | None): qfn: 0.4/0.5/0.65 (default 0.5); castellated: mm
+            exposed_pad (float | None): qfn: exposed pad side, mm
+            sides (Sequence[int] | None): castellated: pads on [left, bottom, right, top?]
+            pad (Sequence[float] | None): castellated: pad [length across the edge, width] mm; default [1.5, 0.9]
+            name (str | None): Footprint name; default from the package
+            library (str): Footprint library nickname: the project's LIBRARY.pretty (default 'Project')
+            project (str | None): Project folder (or a file in it); default: the working directory
+            overwrite (bool): Replace a footprint of that name (default False)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            lib.new_footprint(package='chip', size='0603')
+            lib.new_footprint(package='qfn', pins=16, body=[3], exposed_pad=1.7)
+            lib.new_footprint(package='pin_header', pins=4, library='Connectors')
         """
         ...
 

@@ -40,6 +40,7 @@ MODULE_OF = {
     'job.wait': 'job',
     'lib.add': 'lib_add',
     'lib.footprint': 'lib',
+    'lib.newFootprint': 'lib_new',
     'lib.search': 'lib',
     'lib.symbol': 'lib',
     'parts.import': 'parts',

@@ -19,19 +19,9 @@ from typing import Annotated
 
 from pydantic import Field
 
-from ..documents.fileio import atomic_write
 from ..documents.library.index import INDEX
-from ..documents.library.lib_table import LibTable
-from ..documents.library.tables import table_rows
-from ..documents.library.vendor import (
-    extract,
-    find_files,
-    gather_footprints,
-    nickname,
-    project_uri,
-    relink_models,
-)
-from ..documents.project.new import lib_table
+from ..documents.library.register import register, taken
+from ..documents.library.vendor import extract, find_files, gather_footprints, nickname, relink_models
 from ..errors import InvalidArgs, NotFound
 from ..registry import Context, command
 from .common import WRITE, Args, InputPath, Role, project_dir
@@ -80,8 +70,7 @@ def _check_names(rows: list[tuple[str, str, Path]], project: Path) -> None:
         if twice:
             raise _refuse("source", f"the source holds two {kind} libraries named {twice[0]!r}",
                           "Rename one of them, or add them one at a time.")
-        taken = {nick for nick, _ in table_rows(kind, project)}
-        clash = [n for n in mine if n in taken]
+        clash = taken(kind, mine, project)
         if clash:
             table = f"{kind}-lib-table"
             raise _refuse("name", f"{table} already has a library named {', '.join(clash)}",
@@ -91,19 +80,14 @@ def _check_names(rows: list[tuple[str, str, Path]], project: Path) -> None:
 
 def _write_tables(rows: list[tuple[str, str, Path]], project: Path, ws) -> tuple[list[str], list[dict]]:
     written, out = [], []
-    for kind in ("sym", "fp"):
+    for kind, what in (("sym", "symbol"), ("fp", "footprint")):
         mine = [(nick, path) for k, nick, path in rows if k == kind]
         if not mine:
             continue
-        path = project / f"{kind}-lib-table"
-        table = LibTable(path.read_bytes() if path.is_file() else lib_table(kind), str(path))
-        for nick, lib in mine:
-            uri = project_uri(lib, project)
-            table.add_library(nick, uri)
-            out.append({"nickname": nick, "kind": "symbol" if kind == "sym" else "footprint", "uri": uri,
-                        "items": _count("symbol" if kind == "sym" else "footprint", lib)})
-        atomic_write(path, table.to_bytes())
-        written.append(ws.relative(path))
+        table, uris = register(kind, mine, project)
+        out += [{"nickname": nick, "kind": what, "uri": uri, "items": _count(what, lib)}
+                for (nick, lib), uri in zip(mine, uris)]
+        written.append(ws.relative(table))
     return written, out
 
 

@@ -553,6 +553,15 @@ class LibAdded(Typed):
     left_out: list[str] = Field(None, description="Other files of the source (datasheets, KiCad 5 .lib): not registered")
 
 
+class LibNewFootprint(Typed):
+    id: str = Field(description="LIBRARY:NAME")
+    path: str = Field(description="The .kicad_mod written, workspace-relative")
+    pads: int
+    courtyard: XY = Field(description="[width, height] mm")
+    sources: list[str] = Field(description="Where the dimensions come from")
+    table: str = Field(None, description="The library table the library was added to (when it was not in one)")
+
+
 # -- parts ------------------------------------------------------------------------------
 
 class PartRow(Row):

@@ -12,7 +12,6 @@ often hold loose ``.kicad_mod`` files: they are gathered into a ``.pretty`` fold
 from __future__ import annotations
 
 import os
-import posixpath
 import re
 import shutil
 import stat
@@ -24,6 +23,7 @@ from ...errors import UnsafeArchive
 from ...sexpr import atoms
 from ..board import FootprintFile
 from ..fileio import atomic_write
+from .register import project_uri
 from .tables import expand
 
 SYMBOL_SUFFIX = ".kicad_sym"
@@ -155,13 +155,6 @@ def gather_footprints(files: list[Path], pretty: Path, move: bool) -> None:
             os.replace(f, target)
         else:
             shutil.copy2(f, target)
-
-
-def project_uri(path: Path, project_dir: Path) -> str:
-    """``path`` as a project library table writes it: ``${KIPRJMOD}/<relative path>``
-    (POSIX separators; ``..`` when the library is beside the project folder)."""
-    rel = os.path.relpath(Path(path).resolve(), Path(project_dir).resolve()).replace(os.sep, "/")
-    return "${KIPRJMOD}" if rel == "." else "${KIPRJMOD}/" + posixpath.normpath(rel)
 
 
 def relink_models(pretty: Path, models: list[Path], project_dir: Path) -> int:
