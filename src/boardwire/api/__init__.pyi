@@ -795,6 +795,15 @@ class _LibNewFootprint(TypedDict):
     sources: list[str]  # Where the dimensions come from
     table: NotRequired[str]  # The library table the library was added to (when it was not in one)
 
+class _LibNewSymbol(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    id: str  # LIBRARY:NAME
+    path: str  # The .kicad_sym written, workspace-relative
+    body: list[float]  # [width, height] mm
+    sides: dict[str, list[str]]  # left/right/top/bottom -> pin numbers, top to bottom / left to right
+    table: NotRequired[str]  # The library table the library was added to (when it was not in one)
+
 class _LibPad(TypedDict):
     number: str
     type: str
@@ -3298,6 +3307,37 @@ class _Lib(Namespace):
             lib.new_footprint(package='chip', size='0603')
             lib.new_footprint(package='qfn', pins=16, body=[3], exposed_pad=1.7)
             lib.new_footprint(package='pin_header', pins=4, library='Connectors')
+        """
+        ...
+
+    def new_symbol(self, *, name: str, pins: Sequence[dict[str, Any]], reference: str = 'U', value: str | None = None, footprint: str = '', datasheet: str = '', description: str = '', keywords: str = '', library: str = 'Project', project: str | None = None, overwrite: bool = False) -> _LibNewSymbol:
+        """Draw a one-unit schematic symbol from a pin table into the project library LIBRARY.kicad_sym (created, and registered in sym-lib-table, if it is not; KiCad 9 format), as KiCad's library conventions draw one: rectangle body, 2.54 mm (100 mil) pins on the 100 mil grid, power_in pins at the top (ground: GND, VSS, VEE... at the bottom), inputs/passive left, outputs right, bidirectional on the shorter side, each side grouped by type with a gap between groups, body sized to the pin names; Reference, Value, Footprint, Datasheet, Description fields. A pin's side overrides. Returns the id (LIBRARY:NAME for sch.placeSymbol, design.build), the file, the body size and each side's pin numbers. Errors: invalid-args (a pin number twice, a symbol of that name exists and overwrite is false, the nickname names another library), path-outside-workspace (project).
+
+        Registry command ``lib.newSymbol`` (session; units: mm).
+
+        Args:
+            name (str): Symbol name (the Value by default) (required)
+            pins (Sequence[dict[str, Any]]): (required)
+            reference (str): Reference prefix (default 'U')
+            value (str | None):
+            footprint (str): Default footprint, Lib:Name (default '')
+            datasheet (str): (default '')
+            description (str): (default '')
+            keywords (str): (default '')
+            library (str): Symbol library nickname (the project's library of that name, made if absent) (default 'Project')
+            project (str | None): Project folder (or a file in it); default: the working directory
+            overwrite (bool): Replace a symbol of that name (default False)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            lib.new_symbol(name='TMP117', pins=[{'number': '1', 'name': 'SCL', 'type': 'input'}, {'number': '2', 'name': 'GND', 'type': 'power_in'}, {'number': '5', 'name': 'V+', 'type': 'power_in'}, {'number': '6', 'name': 'SDA', 'type': 'bidirectional'}], footprint='Package_SON:WSON-6-1EP_2x2mm_P0.65mm_EP1x1.6mm')
         """
         ...
 

@@ -41,6 +41,7 @@ MODULE_OF = {
     'lib.add': 'lib_add',
     'lib.footprint': 'lib',
     'lib.newFootprint': 'lib_new',
+    'lib.newSymbol': 'lib_new',
     'lib.search': 'lib',
     'lib.symbol': 'lib',
     'parts.import': 'parts',

@@ -18,10 +18,12 @@ from ..documents.fileio import atomic_write
 from ..documents.library import land_patterns as lp
 from ..documents.library.footprint_write import footprint_text
 from ..documents.library.register import register, registered
+from ..documents.library.symbol_draw import ELECTRICAL_TYPES, EMPTY_LIBRARY, SIDES, PinSpec, draw_symbol
+from ..documents.schematic import SymbolLibrary
 from ..errors import InvalidArgs
 from ..registry import Context, command
 from .common import WRITE, Args, Role, project_dir
-from .results import LibNewFootprint
+from .results import LibNewFootprint, LibNewSymbol
 
 LIBRARY = r"^[A-Za-z0-9_+\-][A-Za-z0-9_.+\-]{0,99}$"
 ITEM_NAME = r"^[^/\\:*?\"<>|\x00-\x1f]{1,100}$"
@@ -138,6 +140,64 @@ def new_footprint(ctx: Context, a: FootprintArgs) -> dict:
                       + (f"; {a.library} added to {table}" if table else ""),
            "id": f"{a.library}:{pattern.name}", "path": ws.relative(path), "pads": len(pattern.pads),
            "courtyard": size, "sources": pattern.sources}
+    if table:
+        out["table"] = table
+    return out
+
+
+class PinArg(Args):
+    number: str = Field(min_length=1, max_length=20, pattern=r"^[^\s\"]+$")
+    name: str = Field("~", max_length=100, description="Pin name; ~ for none")
+    type: Literal[ELECTRICAL_TYPES] = Field("passive", description="KiCad electrical type")  # type: ignore[valid-type]
+    side: Literal[SIDES] | None = Field(  # type: ignore[valid-type]
+        None, description="Default: power_in top (ground bottom), inputs left, outputs right")
+
+
+class SymbolArgs(Args):
+    name: str = Field(pattern=ITEM_NAME, description="Symbol name (the Value by default)")
+    pins: list[PinArg] = Field(min_length=1, max_length=1000)
+    reference: str = Field("U", pattern=r"^[A-Za-z#]{1,10}$", description="Reference prefix")
+    value: str | None = Field(None, max_length=1000)
+    footprint: str = Field("", max_length=500, description="Default footprint, Lib:Name")
+    datasheet: str = Field("", max_length=2000)
+    description: str = Field("", max_length=2000)
+    keywords: str = Field("", max_length=500)
+    library: str = Field("Project", pattern=LIBRARY,
+                         description="Symbol library nickname (the project's library of that name, made if absent)")
+    project: ProjectFolder | None = Field(None, min_length=1, max_length=4096,
+                                          description="Project folder (or a file in it); default: the working directory")
+    overwrite: bool = Field(False, description="Replace a symbol of that name")
+
+
+@command("lib.newSymbol", kind="session", args=SymbolArgs, result=LibNewSymbol, units="mm",
+         examples=({"name": "TMP117", "pins": [{"number": "1", "name": "SCL", "type": "input"},
+                                               {"number": "2", "name": "GND", "type": "power_in"},
+                                               {"number": "5", "name": "V+", "type": "power_in"},
+                                               {"number": "6", "name": "SDA", "type": "bidirectional"}],
+                    "footprint": "Package_SON:WSON-6-1EP_2x2mm_P0.65mm_EP1x1.6mm"},))
+def new_symbol(ctx: Context, a: SymbolArgs) -> dict:
+    """Draw a one-unit schematic symbol from a pin table into the project library LIBRARY.kicad_sym (created, and registered in sym-lib-table, if it is not; KiCad 9 format), as KiCad's library conventions draw one: rectangle body, 2.54 mm (100 mil) pins on the 100 mil grid, power_in pins at the top (ground: GND, VSS, VEE... at the bottom), inputs/passive left, outputs right, bidirectional on the shorter side, each side grouped by type with a gap between groups, body sized to the pin names; Reference, Value, Footprint, Datasheet, Description fields. A pin's side overrides. Returns the id (LIBRARY:NAME for sch.placeSymbol, design.build), the file, the body size and each side's pin numbers. Errors: invalid-args (a pin number twice, a symbol of that name exists and overwrite is false, the nickname names another library), path-outside-workspace (project)."""
+    pins = [PinSpec(p.number, p.name, p.type, p.side) for p in a.pins]
+    try:
+        drawn = draw_symbol(a.name, pins, a.reference, a.value, a.footprint, a.datasheet, a.description, a.keywords)
+    except ValueError as e:
+        raise _invalid("pins", str(e)) from e
+    project = project_dir(ctx, a.project)
+    path = project / f"{a.library}.kicad_sym"
+    needs_row = _library_path("sym", a.library, project, path)
+    library = SymbolLibrary(path.read_bytes() if path.is_file() else EMPTY_LIBRARY, str(path))
+    try:
+        library.put_symbol(drawn.node, replace=a.overwrite)
+    except ValueError as e:
+        raise _invalid("name", f"{ctx.session.workspace.relative(path)}: {e}", "Pass overwrite: true, or another name.") from e
+    atomic_write(path, library.to_bytes())
+    ws = ctx.session.workspace
+    table = ws.relative(register("sym", [(a.library, path)], project)[0]) if needs_row else None
+    size = [round(drawn.width, 3), round(drawn.height, 3)]
+    out = {"summary": f"{a.library}:{a.name}: {len(pins)} pins, body {size[0]} x {size[1]} mm"
+                      + (f"; {a.library} added to {table}" if table else ""),
+           "id": f"{a.library}:{a.name}", "path": ws.relative(path), "body": size,
+           "sides": {k: v for k, v in drawn.sides.items() if v}}
     if table:
         out["table"] = table
     return out

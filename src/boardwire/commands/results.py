@@ -562,6 +562,14 @@ class LibNewFootprint(Typed):
     table: str = Field(None, description="The library table the library was added to (when it was not in one)")
 
 
+class LibNewSymbol(Typed):
+    id: str = Field(description="LIBRARY:NAME")
+    path: str = Field(description="The .kicad_sym written, workspace-relative")
+    body: XY = Field(description="[width, height] mm")
+    sides: dict[str, list[str]] = Field(description="left/right/top/bottom -> pin numbers, top to bottom / left to right")
+    table: str = Field(None, description="The library table the library was added to (when it was not in one)")
+
+
 # -- parts ------------------------------------------------------------------------------
 
 class PartRow(Row):
