@@ -14,6 +14,7 @@ R_0603_1608Metric footprint."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -188,7 +189,7 @@ def test_pcm_libraries_are_found_through_kicad9_3rd_party(pcm, tmp_path, monkeyp
     monkeypatch.setenv("KICAD_DOCUMENTS_HOME", str(docs))
     assert find_library("symbol", "PCM_Vendor", pcm) == docs / "9.0" / "3rdparty" / "symbols" / PCM_PACKAGE / "Vendor.kicad_sym"
     (tmp_path / "config" / "9.0" / "kicad_common.json").write_text(
-        '{"environment": {"vars": {"KICAD9_3RD_PARTY": "%s"}}}' % third)
+        json.dumps({"environment": {"vars": {"KICAD9_3RD_PARTY": str(third)}}}))
     assert find_library("symbol", "PCM_Vendor", pcm).parent.parent.parent == third
 
 

@@ -21,7 +21,13 @@ from pydantic import Field
 
 from ..documents.library.index import INDEX
 from ..documents.library.register import register, taken
-from ..documents.library.vendor import extract, find_files, gather_footprints, nickname, relink_models
+from ..documents.library.vendor import (
+    extract,
+    find_files,
+    gather_footprints,
+    nickname,
+    relink_models,
+)
 from ..errors import InvalidArgs, NotFound
 from ..registry import Context, command
 from .common import WRITE, Args, InputPath, Role, project_dir

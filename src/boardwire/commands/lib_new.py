@@ -18,7 +18,13 @@ from ..documents.fileio import atomic_write
 from ..documents.library import land_patterns as lp
 from ..documents.library.footprint_write import footprint_text
 from ..documents.library.register import register, registered
-from ..documents.library.symbol_draw import ELECTRICAL_TYPES, EMPTY_LIBRARY, SIDES, PinSpec, draw_symbol
+from ..documents.library.symbol_draw import (
+    ELECTRICAL_TYPES,
+    EMPTY_LIBRARY,
+    SIDES,
+    PinSpec,
+    draw_symbol,
+)
 from ..documents.schematic import SymbolLibrary
 from ..errors import InvalidArgs
 from ..registry import Context, command

@@ -133,7 +133,6 @@ def draw_symbol(name: str, pins: list[PinSpec], reference: str = "U", value: str
     names = longest["left"] + longest["right"] + 2 * NAME_OFFSET + GRID
     cols = max(len(slots["top"]), len(slots["bottom"]), 1)
     half = max(2, math.ceil(names / 2 / GRID), math.ceil((cols + 1) / 2))
-    xs = _span(cols)
     body = make("symbol", atoms.quote(f"{name}_0_1"),
                 make("rectangle", make("start", atoms.num(-half * GRID), atoms.num(round(top_edge * GRID, 4))),
                      make("end", atoms.num(half * GRID), atoms.num(round(bottom_edge * GRID, 4))),

@@ -60,9 +60,8 @@ def find_files(folder: Path) -> VendorFiles:
     for dirpath, dirs, files in os.walk(folder):
         here = Path(dirpath)
         dirs[:] = sorted(d for d in dirs if not _hidden(d))
-        if here.suffix == ".pretty" and here != folder:
-            if any(f.endswith(FOOTPRINT_SUFFIX) for f in files):
-                out.footprint_dirs.append(here)
+        if here.suffix == ".pretty" and here != folder and any(f.endswith(FOOTPRINT_SUFFIX) for f in files):
+            out.footprint_dirs.append(here)
         for name in sorted(files):
             if _hidden(name) or (here / name).is_symlink():
                 continue
