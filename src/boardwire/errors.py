@@ -271,6 +271,18 @@ class DesignErrors(BoardwireError):
     hint = "Fix each error in data.errors (design.check lists them, each with its fix), then build again."
 
 
+class UnsafeArchive(BoardwireError):
+    """An archive refused before anything is extracted (lib.add): an entry whose path
+    leaves the folder it is extracted into (absolute, ``..``, a drive; "zip slip"), a
+    symbolic link, or more entries or bytes than a library holds (``data.entries``:
+    the entries refused)."""
+
+    code = "unsafe-archive"
+    exit_status = 31
+    rpc_code = -32018
+    hint = "Use an archive whose entries stay inside it (no absolute paths, no .., no links), or extract it yourself and pass the folder."
+
+
 class ServiceUnavailable(BoardwireError):
     code = "service-unavailable"
     exit_status = 17

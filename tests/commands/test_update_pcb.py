@@ -461,3 +461,78 @@ def test_a_net_renamed_in_the_schematic_is_renamed_on_the_board(tmp_path, kicad_
                    capture_output=True, timeout=600)
     shorts = [v for v in json.loads(report.read_text())["violations"] if v["type"] == "shorting_items"]
     assert shorts == []
+
+
+# A resistor footprint as KiCad 7 and earlier write it: reference and value are
+# ``fp_text`` texts (KiCad 8 made them ``property`` fields), ``hide`` a bare atom,
+# widths and ``tstamp`` in the KiCad 6/7 spelling (format 20221018, KiCad 7.0).
+KICAD7_FOOTPRINT = """(footprint "R_Old_0805" (version 20221018) (generator pcbnew) (layer "F.Cu")
+  (descr "Resistor SMD 0805, KiCad 7 format")
+  (tags "resistor")
+  (attr smd)
+  (fp_text reference "REF**" (at 0 -1.65) (layer "F.SilkS")
+    (effects (font (size 1 1) (thickness 0.15)))
+    (tstamp 0b1f6f54-1d7c-4c43-8d0e-7b0c7c1a0001)
+  )
+  (fp_text value "R_Old_0805" (at 0 1.65) (layer "F.Fab") hide
+    (effects (font (size 1 1) (thickness 0.15)))
+    (tstamp 0b1f6f54-1d7c-4c43-8d0e-7b0c7c1a0002)
+  )
+  (fp_text user "${REFERENCE}" (at 0 0) (layer "F.Fab")
+    (effects (font (size 0.5 0.5) (thickness 0.08)))
+    (tstamp 0b1f6f54-1d7c-4c43-8d0e-7b0c7c1a0003)
+  )
+  (fp_line (start -1 0.625) (end -1 -0.625) (layer "F.Fab") (width 0.1) (tstamp 0b1f6f54-1d7c-4c43-8d0e-7b0c7c1a0004))
+  (fp_line (start -1 -0.625) (end 1 -0.625) (layer "F.Fab") (width 0.1) (tstamp 0b1f6f54-1d7c-4c43-8d0e-7b0c7c1a0005))
+  (fp_line (start 1 -0.625) (end 1 0.625) (layer "F.Fab") (width 0.1) (tstamp 0b1f6f54-1d7c-4c43-8d0e-7b0c7c1a0006))
+  (fp_line (start 1 0.625) (end -1 0.625) (layer "F.Fab") (width 0.1) (tstamp 0b1f6f54-1d7c-4c43-8d0e-7b0c7c1a0007))
+  (fp_line (start -1.68 0.95) (end -1.68 -0.95) (layer "F.CrtYd") (width 0.05) (tstamp 0b1f6f54-1d7c-4c43-8d0e-7b0c7c1a0008))
+  (fp_line (start -1.68 -0.95) (end 1.68 -0.95) (layer "F.CrtYd") (width 0.05) (tstamp 0b1f6f54-1d7c-4c43-8d0e-7b0c7c1a0009))
+  (fp_line (start 1.68 -0.95) (end 1.68 0.95) (layer "F.CrtYd") (width 0.05) (tstamp 0b1f6f54-1d7c-4c43-8d0e-7b0c7c1a000a))
+  (fp_line (start 1.68 0.95) (end -1.68 0.95) (layer "F.CrtYd") (width 0.05) (tstamp 0b1f6f54-1d7c-4c43-8d0e-7b0c7c1a000b))
+  (pad "1" smd roundrect (at -0.9125 0) (size 1.025 1.4) (layers "F.Cu" "F.Paste" "F.Mask") (roundrect_rratio 0.243902) (tstamp 0b1f6f54-1d7c-4c43-8d0e-7b0c7c1a000c))
+  (pad "2" smd roundrect (at 0.9125 0) (size 1.025 1.4) (layers "F.Cu" "F.Paste" "F.Mask") (roundrect_rratio 0.243902) (tstamp 0b1f6f54-1d7c-4c43-8d0e-7b0c7c1a000d))
+)
+"""
+
+
+def add_kicad7_library(folder: Path) -> str:
+    """A project footprint library ``Old7`` holding `KICAD7_FOOTPRINT`; its id."""
+    (folder / "old7.pretty").mkdir()
+    (folder / "old7.pretty" / "R_Old_0805.kicad_mod").write_text(KICAD7_FOOTPRINT)
+    table = folder / "fp-lib-table"
+    text = table.read_text().rstrip().removesuffix(")")
+    table.write_text(text + '  (lib (name "Old7")(type "KiCad")(uri "${KIPRJMOD}/old7.pretty")(options "")(descr ""))\n)\n')
+    return "Old7:R_Old_0805"
+
+
+@pytest.mark.kicad
+def test_kicad7_footprint_gets_its_reference(tmp_path, kicad_cli):
+    """A KiCad 7 footprint (``fp_text reference "REF**"``) placed by Update PCB, new
+    (R99) or swapped in (R1), carries its designator as KiCad 9 writes it (a Reference
+    field), so KiCad's parity check finds nothing wrong with either."""
+    folder = copy_demo("ecc83", tmp_path)
+    lib_id = add_kicad7_library(folder)
+    sch, pcb = "ecc83-pp.kicad_sch", "ecc83-pp.kicad_pcb"
+    s = Session(folder)
+    r1 = {p["number"]: p for p in call(s, "query.pins", path=sch, reference="R1")["pins"]}
+    placed = call(s, "sch.placeSymbol", path=sch, symbol="Device:R", at=[40, 40], reference="R99",
+                  value="1k", footprint=lib_id)
+    new = {p["number"]: p["at"] for p in placed["pins"]}
+    call(s, "sch.wire", path=sch, points=[new["1"], r1["1"]["at"]])
+    call(s, "sch.wire", path=sch, points=[new["2"], r1["2"]["at"]])
+    call(s, "sch.setField", path=sch, reference="R1", field="Footprint", value=lib_id)
+    out = call(s, "project.updatePcb", schematic=sch, board=pcb)
+    assert out["added"] == ["R99"] and "problems" not in out, out
+    assert {sw["ref"] for sw in out["footprints_swapped"]} >= {"R1"}
+    board = s.get(pcb, "board").doc
+    for ref, value in (("R99", "1k"), ("R1", board.footprint("R1").value)):
+        fp = board.footprint(ref)
+        assert fp is not None and fp.reference == ref and fp.value == value
+        assert fp.lib_id == lib_id
+    save_all(s)
+    text = (folder / pcb).read_text()
+    assert "REF**" not in text and 'fp_text reference' not in text
+    issues = [i for i in parity(kicad_cli, folder / pcb, everything=True)
+              if re.search(r"\b(R99|R1)\b", json.dumps(i))]
+    assert issues == [], issues

@@ -14,6 +14,7 @@ R_0603_1608Metric footprint."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -137,3 +138,74 @@ def test_global_tables_are_read_from_kicads_versioned_folder(local, tmp_path, mo
     monkeypatch.delenv("KICAD_CONFIG_HOME")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
     assert config_dir() == tmp_path / "xdg" / "kicad" / "9.0"
+
+
+# -- KiCad's package manager (PCM) libraries --------------------------------------------
+
+PCM_PACKAGE = "com_github_vendor_parts"
+
+
+@pytest.fixture
+def pcm(tmp_path, monkeypatch) -> Path:
+    """A machine where KiCad's package manager installed a library package: its files
+    under $XDG_DATA_HOME/kicad/9.0/3rdparty (KiCad's default on Linux), rows
+    ``${KICAD9_3RD_PARTY}/...`` in the global tables (as the PCM's auto-add writes
+    them, nicknames PCM_...), the installed libraries' rows beside them. Returns an
+    empty working directory."""
+    need(SYMBOLS / "Device.kicad_sym")
+    data, config = tmp_path / "data", tmp_path / "config"
+    monkeypatch.delenv("KICAD_DOCUMENTS_HOME", raising=False)
+    monkeypatch.delenv("KICAD9_3RD_PARTY", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(data))
+    monkeypatch.setenv("KICAD_CONFIG_HOME", str(config))
+    third = data / "kicad" / "9.0" / "3rdparty"
+    one_symbol_library(SYMBOLS / "Device.kicad_sym", "R", third / "symbols" / PCM_PACKAGE / "Vendor.kicad_sym")
+    (third / "footprints" / PCM_PACKAGE / "Vendor.pretty").mkdir(parents=True)
+    shutil.copy(need(FOOTPRINTS / "Resistor_SMD.pretty" / f"{FOOTPRINT}.kicad_mod"),
+                third / "footprints" / PCM_PACKAGE / "Vendor.pretty")
+    (config / "9.0").mkdir(parents=True)
+    for kind, rows in (("sym", {"Device": "${KICAD9_SYMBOL_DIR}/Device.kicad_sym",
+                                "PCM_Vendor": f"${{KICAD9_3RD_PARTY}}/symbols/{PCM_PACKAGE}/Vendor.kicad_sym"}),
+                       ("fp", {"Resistor_SMD": "${KICAD9_FOOTPRINT_DIR}/Resistor_SMD.pretty",
+                               "PCM_Vendor": f"$(KICAD9_3RD_PARTY)/footprints/{PCM_PACKAGE}/Vendor.pretty"})):
+        (config / "9.0" / f"{kind}-lib-table").write_text(table(kind, rows))
+    work = tmp_path / "w"
+    work.mkdir()
+    return work
+
+
+def test_pcm_libraries_are_found_through_kicad9_3rd_party(pcm, tmp_path, monkeypatch):
+    third = tmp_path / "data" / "kicad" / "9.0" / "3rdparty"
+    assert find_library("symbol", "PCM_Vendor", pcm) == third / "symbols" / PCM_PACKAGE / "Vendor.kicad_sym"
+    assert find_library("footprint", "PCM_Vendor", pcm) == third / "footprints" / PCM_PACKAGE / "Vendor.pretty"
+    assert symbol_definition("PCM_Vendor:R", pcm).symbol.name == "R"
+    s = Session(pcm)
+    assert c(s, "lib.footprint", id=f"PCM_Vendor:{FOOTPRINT}")["pads"]
+    assert "PCM_Vendor:R" in [r["id"] for r in c(s, "lib.search", query="R", kind="symbol", limit=200)["items"]]
+    # KICAD_DOCUMENTS_HOME moves the documents folder; a variable set in KiCad's
+    # Configure Paths (kicad_common.json) or the environment wins over the default
+    docs = tmp_path / "docs"
+    shutil.copytree(third, docs / "9.0" / "3rdparty")
+    monkeypatch.setenv("KICAD_DOCUMENTS_HOME", str(docs))
+    assert find_library("symbol", "PCM_Vendor", pcm) == docs / "9.0" / "3rdparty" / "symbols" / PCM_PACKAGE / "Vendor.kicad_sym"
+    (tmp_path / "config" / "9.0" / "kicad_common.json").write_text(
+        json.dumps({"environment": {"vars": {"KICAD9_3RD_PARTY": str(third)}}}))
+    assert find_library("symbol", "PCM_Vendor", pcm).parent.parent.parent == third
+
+
+@pytest.mark.kicad
+def test_a_design_builds_with_pcm_parts(pcm):
+    """design.build names a symbol and a footprint of a PCM package: kicad-cli's ERC (in
+    the build) loads the symbol through the same global table, and the board gets the
+    footprint."""
+    design = {"name": "pcm", "components": [
+        {"ref": "R1", "symbol": "PCM_Vendor:R", "footprint": f"PCM_Vendor:{FOOTPRINT}", "value": "10k"},
+        {"ref": "R2", "symbol": "PCM_Vendor:R", "footprint": f"PCM_Vendor:{FOOTPRINT}", "value": "1k"}],
+        "nets": {"A": ["R1.1", "R2.1"], "B": ["R1.2", "R2.2"]}}
+    s = Session(pcm)
+    out = c(s, "design.build", design=design, until="update")
+    stages = {st["stage"]: st for st in out["stages"]}
+    assert [st["status"] for st in out["stages"]] == ["ok"] * 4, out["stages"]
+    assert "0 errors" in stages["erc"]["summary"]
+    board = s.get(out["board"]).doc
+    assert sorted(fp.lib_id for fp in board.footprints) == [f"PCM_Vendor:{FOOTPRINT}"] * 2

@@ -756,6 +756,23 @@ class _LengthGroups(TypedDict):
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
     groups: list[_LengthGroup]
 
+class _LibAdded(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    libraries: list[_LibAddedRow]
+    nicknames: list[str]  # The nicknames added, symbol libraries first
+    tables: list[str]  # Library tables written (created if absent), workspace-relative
+    folder: NotRequired[str]  # Where an archive was extracted (or loose footprints gathered)
+    models: int  # 3D models (.step, .wrl) the library holds
+    models_relinked: int  # Footprint model paths pointed at the library's own models
+    left_out: NotRequired[list[str]]  # Other files of the source (datasheets, KiCad 5 .lib): not registered
+
+class _LibAddedRow(TypedDict):
+    nickname: str  # The library's name in its table (Nickname:Item ids)
+    kind: Literal['symbol', 'footprint']
+    uri: str  # As written in the table: ${KIPRJMOD}/...
+    items: int  # Symbols in the file, or footprints in the folder
+
 class _LibFootprint(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
@@ -767,6 +784,25 @@ class _LibFootprint(TypedDict):
     courtyard: dict[str, _Courtyard]  # Per courtyard layer
     pads: list[_LibPad]
     models: list[str]
+
+class _LibNewFootprint(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    id: str  # LIBRARY:NAME
+    path: str  # The .kicad_mod written, workspace-relative
+    pads: int
+    courtyard: list[float]  # [width, height] mm
+    sources: list[str]  # Where the dimensions come from
+    table: NotRequired[str]  # The library table the library was added to (when it was not in one)
+
+class _LibNewSymbol(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    id: str  # LIBRARY:NAME
+    path: str  # The .kicad_sym written, workspace-relative
+    body: list[float]  # [width, height] mm
+    sides: dict[str, list[str]]  # left/right/top/bottom -> pin numbers, top to bottom / left to right
+    table: NotRequired[str]  # The library table the library was added to (when it was not in one)
 
 class _LibPad(TypedDict):
     number: str
@@ -3192,6 +3228,30 @@ class _Job(Namespace):
 class _Lib(Namespace):
     """boardwire.api.lib: generated from the registry."""
 
+    def add(self, *, source: str, name: str | None = None, project: str | None = None) -> _LibAdded:
+        """Add a vendor's KiCad library (folder or .zip of .kicad_sym files, .pretty footprint folders or loose .kicad_mod, .step/.wrl 3D models) to the project's sym-lib-table/fp-lib-table (created if absent) with ${KIPRJMOD}-relative paths, as KiCad's library manager does; its parts are then Nickname:Item for sch.placeSymbol, design.build, lib.search and kicad-cli. A folder is registered in place; a .zip is extracted into libs/NAME/; loose footprints go into libs/NAME/NAME.pretty; footprint 3D model paths that point nowhere are pointed at the library's model of that file name. Nicknames are the file names (symbol library X.kicad_sym: X). Errors: path-outside-workspace (source or project), not-found (no source, no library in it), invalid-args (a nickname already in the tables, libs/NAME exists, neither a folder nor a zip archive), unsafe-archive (an entry leaving its folder: absolute, .., a link; too big; nothing extracted).
+
+        Registry command ``lib.add`` (session).
+
+        Args:
+            source (str): Folder or .zip with .kicad_sym files and/or .pretty folders (.kicad_mod; .step/.wrl models), inside the working directory (required)
+            name (str | None): Nickname of loose footprints, also naming where an archive goes (libs/NAME); default: the source's name
+            project (str | None): Project folder (or a file in it) whose sym-lib-table/fp-lib-table get the rows; default: the working directory
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            lib.add(source='downloads/LM358DR.zip')
+            lib.add(source='vendor/acme_kicad', project='board')
+        """
+        ...
+
     def footprint(self, *, id: str, project: str | None = None) -> _LibFootprint:
         """One library footprint: pads (number, type, shape, position relative to the footprint origin, angle, size, drill, layers; mm), courtyard bounding box per side (F.CrtYd, B.CrtYd: min, max, size in mm), description, tags, attributes (smd, through_hole, exclude_from_bom...), fields and 3D models. Errors: invalid-args for an id that is not Library:Name; not-found for an unknown library (with similar names) or footprint.
 
@@ -3211,6 +3271,73 @@ class _Lib(Namespace):
 
         Examples:
             lib.footprint(id='Resistor_SMD:R_0603_1608Metric')
+        """
+        ...
+
+    def new_footprint(self, *, package: Literal['chip', 'soic', 'sot23', 'qfn', 'pin_header', 'castellated'], size: Literal['0402', '0603', '0805', '1206'] | None = None, prefix: str = 'R', pins: int | None = None, rows: Literal[1, 2] = 1, body: Sequence[float] | None = None, pitch: float | None = None, exposed_pad: float | None = None, sides: Sequence[int] | None = None, pad: Sequence[float] | None = None, name: str | None = None, library: str = 'Project', project: str | None = None, overwrite: bool = False) -> _LibNewFootprint:
+        """Draw a footprint from a package description into the project library LIBRARY.pretty (registered in fp-lib-table if it is not; KiCad 9 format): chip 0402/0603/0805/1206, SOIC-8/14/16 (JEDEC MS-012), SOT-23/-5/-6, QFN-n with exposed pad (JEDEC MO-220), 2.54 mm pin headers 1xN/2xN, modules with castellated edge pads. SMD pads are IPC-7351B nominal (level B) land patterns; pads of different numbers stay 0.2 mm apart; courtyard 0.25 mm (0.5 mm for headers and modules) around body and pads; silkscreen clear of pads with a pin 1 mark; F.Fab outline with ${REFERENCE}. Returns the id (LIBRARY:NAME for pcb.placeFootprint, design.build), the file, pad count, courtyard size and the sources of the dimensions. Errors: invalid-args (a package value it lacks or that does not fit; a footprint of that name exists and overwrite is false; the library nickname names another library), path-outside-workspace (project).
+
+        Registry command ``lib.newFootprint`` (session; units: mm).
+
+        Args:
+            package (Literal['chip', 'soic', 'sot23', 'qfn', 'pin_header', 'castellated']): chip: 2-terminal SMD (size); soic: JEDEC MS-012 (pins 8/14/16); sot23: pins 3/5/6; qfn: pins, body, pitch, exposed_pad; pin_header: 2.54 mm, rows 1/2, pins per row; castellated: module with edge pads (body, pitch, sides) (required)
+            size (Literal['0402', '0603', '0805', '1206'] | None): chip: EIA size
+            prefix (str): chip: name prefix (R, C, L...) (default 'R')
+            pins (int | None): Pins (pin_header: per row)
+            rows (Literal[1, 2]): pin_header: rows (default 1)
+            body (Sequence[float] | None): qfn: [side] mm; castellated: [width, length] mm
+            pitch (float | None): qfn: 0.4/0.5/0.65 (default 0.5); castellated: mm
+            exposed_pad (float | None): qfn: exposed pad side, mm
+            sides (Sequence[int] | None): castellated: pads on [left, bottom, right, top?]
+            pad (Sequence[float] | None): castellated: pad [length across the edge, width] mm; default [1.5, 0.9]
+            name (str | None): Footprint name; default from the package
+            library (str): Footprint library nickname: the project's LIBRARY.pretty (default 'Project')
+            project (str | None): Project folder (or a file in it); default: the working directory
+            overwrite (bool): Replace a footprint of that name (default False)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            lib.new_footprint(package='chip', size='0603')
+            lib.new_footprint(package='qfn', pins=16, body=[3], exposed_pad=1.7)
+            lib.new_footprint(package='pin_header', pins=4, library='Connectors')
+        """
+        ...
+
+    def new_symbol(self, *, name: str, pins: Sequence[dict[str, Any]], reference: str = 'U', value: str | None = None, footprint: str = '', datasheet: str = '', description: str = '', keywords: str = '', library: str = 'Project', project: str | None = None, overwrite: bool = False) -> _LibNewSymbol:
+        """Draw a one-unit schematic symbol from a pin table into the project library LIBRARY.kicad_sym (created, and registered in sym-lib-table, if it is not; KiCad 9 format), as KiCad's library conventions draw one: rectangle body, 2.54 mm (100 mil) pins on the 100 mil grid, power_in pins at the top (ground: GND, VSS, VEE... at the bottom), inputs/passive left, outputs right, bidirectional on the shorter side, each side grouped by type with a gap between groups, body sized to the pin names; Reference, Value, Footprint, Datasheet, Description fields. A pin's side overrides. Returns the id (LIBRARY:NAME for sch.placeSymbol, design.build), the file, the body size and each side's pin numbers. Errors: invalid-args (a pin number twice, a symbol of that name exists and overwrite is false, the nickname names another library), path-outside-workspace (project).
+
+        Registry command ``lib.newSymbol`` (session; units: mm).
+
+        Args:
+            name (str): Symbol name (the Value by default) (required)
+            pins (Sequence[dict[str, Any]]): (required)
+            reference (str): Reference prefix (default 'U')
+            value (str | None):
+            footprint (str): Default footprint, Lib:Name (default '')
+            datasheet (str): (default '')
+            description (str): (default '')
+            keywords (str): (default '')
+            library (str): Symbol library nickname (the project's library of that name, made if absent) (default 'Project')
+            project (str | None): Project folder (or a file in it); default: the working directory
+            overwrite (bool): Replace a symbol of that name (default False)
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            lib.new_symbol(name='TMP117', pins=[{'number': '1', 'name': 'SCL', 'type': 'input'}, {'number': '2', 'name': 'GND', 'type': 'power_in'}, {'number': '5', 'name': 'V+', 'type': 'power_in'}, {'number': '6', 'name': 'SDA', 'type': 'bidirectional'}], footprint='Package_SON:WSON-6-1EP_2x2mm_P0.65mm_EP1x1.6mm')
         """
         ...
 

@@ -10,6 +10,7 @@ carries `Destroys`.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, ClassVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
@@ -108,3 +109,13 @@ def pt(p: list[float]) -> tuple[int, int]:
 
 def mm_pt(p: tuple[int, int] | None) -> list[float] | None:
     return None if p is None else [mm(p[0]), mm(p[1])]
+
+
+def project_dir(ctx, project: str | None) -> Path:
+    """The folder whose library tables apply: ``project`` (a folder, or a file in it),
+    default the working directory; `path-outside-workspace` for one outside it."""
+    ws = ctx.session.workspace
+    if project is None:
+        return ws.root
+    full = ws.resolve(project)
+    return full if full.is_dir() else full.parent

@@ -10,7 +10,6 @@ documents/library/index.py); reading one symbol parses only its definition.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Literal
 
 from pydantic import Field
@@ -26,7 +25,7 @@ from ..documents.library.lookup import (
 from ..documents.library.search import rank
 from ..errors import NotFound
 from ..registry import Context, command
-from .common import Args, InputPath, mm
+from .common import Args, InputPath, mm, project_dir
 from .results import LibFootprint, LibSearch, LibSymbol
 
 LIB_ID = r"^[^:]+:[^:]+$"
@@ -49,15 +48,6 @@ class IdArgs(Args):
     id: str = Field(min_length=3, max_length=1000, pattern=LIB_ID,
                     description="Library:Name as in lib.search rows, e.g. Device:R")
     project: InputPath | None = ProjectPath
-
-
-def project_dir(ctx: Context, project: str | None) -> Path:
-    """The folder whose library tables apply (inside the working directory)."""
-    ws = ctx.session.workspace
-    if project is None:
-        return ws.root
-    full = ws.resolve(project)
-    return full if full.is_dir() else full.parent
 
 
 def _clip(text: str, n: int) -> str:

@@ -544,6 +544,40 @@ class LibFootprint(Typed):
     models: list[str]
 
 
+class LibAddedRow(Row):
+    nickname: str = Field(description="The library's name in its table (Nickname:Item ids)")
+    kind: Literal["symbol", "footprint"]
+    uri: str = Field(description="As written in the table: ${KIPRJMOD}/...")
+    items: int = Field(description="Symbols in the file, or footprints in the folder")
+
+
+class LibAdded(Typed):
+    libraries: list[LibAddedRow]
+    nicknames: list[str] = Field(description="The nicknames added, symbol libraries first")
+    tables: list[str] = Field(description="Library tables written (created if absent), workspace-relative")
+    folder: str = Field(None, description="Where an archive was extracted (or loose footprints gathered)")
+    models: int = Field(description="3D models (.step, .wrl) the library holds")
+    models_relinked: int = Field(description="Footprint model paths pointed at the library's own models")
+    left_out: list[str] = Field(None, description="Other files of the source (datasheets, KiCad 5 .lib): not registered")
+
+
+class LibNewFootprint(Typed):
+    id: str = Field(description="LIBRARY:NAME")
+    path: str = Field(description="The .kicad_mod written, workspace-relative")
+    pads: int
+    courtyard: XY = Field(description="[width, height] mm")
+    sources: list[str] = Field(description="Where the dimensions come from")
+    table: str = Field(None, description="The library table the library was added to (when it was not in one)")
+
+
+class LibNewSymbol(Typed):
+    id: str = Field(description="LIBRARY:NAME")
+    path: str = Field(description="The .kicad_sym written, workspace-relative")
+    body: XY = Field(description="[width, height] mm")
+    sides: dict[str, list[str]] = Field(description="left/right/top/bottom -> pin numbers, top to bottom / left to right")
+    table: str = Field(None, description="The library table the library was added to (when it was not in one)")
+
+
 # -- parts ------------------------------------------------------------------------------
 
 class PartRow(Row):

@@ -3,6 +3,8 @@
 Measured against pcbnew (FootprintLoad, add to the board, SaveBoard): the copy
 * is named ``"Lib:Name"``, loses the library file's ``version``/``generator`` header and
   gains ``uuid`` and ``at`` after its ``layer``;
+* reads a KiCad 7-or-earlier footprint's ``fp_text reference``/``value`` as the
+  ``Reference``/``Value`` fields KiCad 8+ loads them into (so the designator is set);
 * gains the mandatory ``Datasheet`` and ``Description`` fields when the library has none;
 * gives every field, text, drawing, pad, zone a fresh UUID (KiCad never reuses the
   library's, so one footprint placed twice has distinct items);
@@ -378,6 +380,36 @@ def _field(name: str, make_uuid: Callable[[], str], angle: float) -> SList:
                                      make("thickness", b"0.15"))))
 
 
+_TEXT_FIELDS = {b"reference": "Reference", b"value": "Value"}
+
+
+def _texts_to_fields(fp: SList) -> None:
+    """A KiCad 7-or-earlier footprint's ``(fp_text reference "REF**" ...)`` and
+    ``(fp_text value ...)`` as the ``(property "Reference" ...)``/``"Value"`` fields
+    KiCad 8+ loads them into (FOOTPRINT::Reference() / Value(), written back as
+    properties): same place, layer, effects; a bare ``hide`` becomes ``(hide yes)``,
+    ``unlocked`` ``(unlocked yes)``, in the order KiCad 9 writes them (at, unlocked,
+    layer, hide, uuid, effects). Other ``fp_text`` (user texts) stay as they are."""
+    for i, k in enumerate(fp.kids):
+        if type(k) is not SList or k.head != "fp_text":
+            continue
+        vals = k.atoms()
+        name = _TEXT_FIELDS.get(vals[0]) if vals else None
+        if name is None:
+            continue
+        flags = {v for v in vals[2:]}
+        lists = {c.head: c for c in k.lists()}
+        prop = make("property", quote(name), vals[1] if len(vals) > 1 else quote(""),
+                    lists.get("at"),
+                    make("unlocked", b"yes") if b"unlocked" in flags else lists.get("unlocked"),
+                    lists.get("layer"),
+                    make("hide", b"yes") if b"hide" in flags else lists.get("hide"),
+                    lists.get("uuid") or lists.get("tstamp"),
+                    lists.get("effects"))
+        fp.kids[i] = prop
+        prop.parent = fp
+
+
 def board_footprint(library: SList, lib_id: str, at: tuple[int, int], angle: float = 0.0,
                     reference: str | None = None, value: str | None = None,
                     pad_nets: dict[str, tuple[int, str]] | None = None,
@@ -403,6 +435,7 @@ def board_footprint(library: SList, lib_id: str, at: tuple[int, int], angle: flo
     kids = fp.kids
     kids[1] = quote(lib_id)
     _drop_children(fp, _HEADER_DROP, start=2)
+    _texts_to_fields(fp)
     layer_at = _index_of(fp, ("layer",))
     insert_at = layer_at + 1 if layer_at is not None else 2
     at_vals = [mm(at[0]), mm(at[1])] + ([atoms.num(_norm180(angle))] if _norm180(angle) else [])

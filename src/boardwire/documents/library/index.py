@@ -339,9 +339,10 @@ def _tables_key(kind: str, project_dir: Path | None) -> tuple:
     name = f"{KINDS[kind]}-lib-table"
     template = share_dir("template")
     paths = [project_dir / name if project_dir is not None else None, config_dir() / name,
-             template / name if template is not None else None]
+             template / name if template is not None else None, config_dir() / "kicad_common.json"]
     key: list = [kind, str(project_dir),
-                 tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("KICAD")))]
+                 tuple(sorted((k, v) for k, v in os.environ.items()
+                              if k.startswith("KICAD") or k in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "HOME")))]
     for p in paths:
         try:
             key.append((str(p), p.stat().st_mtime_ns) if p is not None else None)

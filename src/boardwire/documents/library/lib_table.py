@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ...sexpr import atoms
-from ..sexpr_doc import SexprDocument
+from ..sexpr_doc import SexprDocument, make
 
 
 class LibTable(SexprDocument):
@@ -27,3 +27,20 @@ class LibTable(SexprDocument):
     def summary(self) -> dict:
         return {"kind": self.kind, "table": self.root.head,
                 "libraries": len(self.libraries)}
+
+    def nicknames(self) -> list[str]:
+        """The nicknames of the table's rows, in order."""
+        return [row.get("name", "") for row in self.libraries]
+
+    def add_library(self, name: str, uri: str, type_: str = "KiCad", options: str = "",
+                    descr: str = "") -> None:
+        """Append the row ``(lib (name ..)(type ..)(uri ..)(options ..)(descr ..))`` as
+        KiCad writes it (LIB_TABLE_ROW::Format). ValueError for a nickname the table
+        already has (KiCad keeps the first row of a nickname and drops the other)."""
+        if name in self.nicknames():
+            raise ValueError(f"the table already has a library {name!r}")
+        row = make("lib", make("name", atoms.quote(name)), make("type", atoms.quote(type_)),
+                   make("uri", atoms.quote(uri)), make("options", atoms.quote(options)),
+                   make("descr", atoms.quote(descr)))
+        self.insert(self.root, row)
+

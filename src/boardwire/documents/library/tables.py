@@ -3,15 +3,20 @@
 A library id ``Lib:Name`` is looked up in the project's library table (beside the
 board or schematic), then the user's global table in KiCad's versioned configuration
 folder (`config_dir`: ``~/.config/kicad/9.0/``, or ``$KICAD_CONFIG_HOME/9.0/``), then
-KiCad's default table (the template KiCad copies on first run). Table URIs use KiCad's environment variables: ``${KIPRJMOD}`` is the project
-folder, ``${KICAD9_FOOTPRINT_DIR}``/``${KICAD9_SYMBOL_DIR}`` (and the KiCad 6-8 names)
-default to the installed libraries when not set.
+KiCad's default table (the template KiCad copies on first run). Table URIs use KiCad's
+path variables (`env_value`): ``${KIPRJMOD}`` is the project folder,
+``${KICAD9_FOOTPRINT_DIR}``/``${KICAD9_SYMBOL_DIR}`` (and the KiCad 6-8 names) default to
+the installed libraries, ``${KICAD9_3RD_PARTY}`` to the package manager's folder
+(`third_party_dir`: ``~/.local/share/kicad/9.0/3rdparty`` on Linux), each unless the
+environment or the user's ``kicad_common.json`` sets it.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import sys
 from functools import lru_cache
 from pathlib import Path
 
@@ -24,7 +29,8 @@ SHARE_DIRS = [Path(os.environ.get("BOARDWIRE_KICAD_SHARE", "/usr/share/kicad")),
               Path("/Applications/KiCad/KiCad.app/Contents/SharedSupport"),
               Path(r"C:\Program Files\KiCad\9.0\share\kicad")]
 
-_VAR = re.compile(r"\$\{([^}]+)\}")
+# ${VAR} and $(VAR): the forms KiCad's ExpandEnvVarSubstitutions reads in a table's URI
+_VAR = re.compile(r"\$(?:\{([^}]+)\}|\(([^)]+)\))")
 
 
 def share_dir(sub: str) -> Path | None:
@@ -34,11 +40,66 @@ def share_dir(sub: str) -> Path | None:
     return None
 
 
+def documents_dir(version: str | None = None) -> Path:
+    """KiCad's user documents folder for ``version`` (default `KICAD_CONFIG_VERSION`),
+    as KiCad finds it (PATHS::GetDefaultUserDocumentsPath): ``$KICAD_DOCUMENTS_HOME``
+    when set, else ``$XDG_DATA_HOME/kicad`` (``~/.local/share/kicad``) on Linux and
+    ``~/Documents/KiCad`` elsewhere; then the version folder: ``~/.local/share/kicad/9.0``.
+    The package manager (PCM) installs third-party libraries under its ``3rdparty``."""
+    base = os.environ.get("KICAD_DOCUMENTS_HOME")
+    if base:
+        root = Path(base)
+    elif sys.platform.startswith(("win", "darwin")):
+        root = Path.home() / "Documents" / "KiCad"
+    else:
+        root = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "kicad"
+    return root / (version or KICAD_CONFIG_VERSION)
+
+
+def third_party_dir(version: str | None = None) -> Path:
+    """Where KiCad's package manager installs libraries (``${KICAD9_3RD_PARTY}``,
+    PATHS::GetDefault3rdPartyPath): `documents_dir` ``/3rdparty``, holding
+    ``symbols/<package>/*.kicad_sym``, ``footprints/<package>/*.pretty`` and
+    ``3dmodels/<package>/``."""
+    return documents_dir(version) / "3rdparty"
+
+
+def user_variables() -> dict[str, str]:
+    """The path variables set in KiCad's Configure Paths dialog (``environment.vars``
+    of ``kicad_common.json`` in `config_dir`); {} when there is none or it does not read."""
+    path = config_dir() / "kicad_common.json"
+    try:
+        return _user_variables(str(path), path.stat().st_mtime_ns)
+    except OSError:
+        return {}
+
+
+@lru_cache(maxsize=8)
+def _user_variables(path: str, mtime: int) -> dict[str, str]:
+    try:
+        env = (json.loads(Path(path).read_text(encoding="utf-8")).get("environment") or {}).get("vars") or {}
+    except (OSError, ValueError, AttributeError):
+        return {}
+    return {str(k): str(v) for k, v in env.items() if isinstance(v, str) and v} if isinstance(env, dict) else {}
+
+
 def env_value(name: str, project_dir: Path | None) -> str | None:
+    """The value of KiCad path variable ``name`` as KiCad resolves it: ``KIPRJMOD`` is
+    the project folder; then the process environment, then the user's variables
+    (`user_variables`), then KiCad's defaults: ``KICADn_SYMBOL_DIR``/``FOOTPRINT_DIR``/
+    ``3DMODEL_DIR``/``TEMPLATE_DIR`` the installed libraries (`share_dir`),
+    ``KICADn_3RD_PARTY`` the package manager's folder (`third_party_dir`; n 6-9 its
+    version's folder). None for a variable KiCad would leave unexpanded."""
     if name == "KIPRJMOD":
         return str(project_dir) if project_dir else None
     if name in os.environ:
         return os.environ[name]
+    user = user_variables()
+    if name in user:
+        return user[name]
+    m = re.fullmatch(r"KICAD(\d*)_3RD_PARTY", name)
+    if m:
+        return str(third_party_dir(f"{m.group(1)}.0" if m.group(1) else None))
     m = re.fullmatch(r"KICAD\d*_(FOOTPRINT|SYMBOL|3DMODEL|TEMPLATE)_DIR", name)
     if m:
         sub = {"FOOTPRINT": "footprints", "SYMBOL": "symbols", "3DMODEL": "3dmodels",
@@ -49,7 +110,12 @@ def env_value(name: str, project_dir: Path | None) -> str | None:
 
 
 def expand(uri: str, project_dir: Path | None) -> str:
-    return _VAR.sub(lambda m: env_value(m.group(1), project_dir) or m.group(0), uri)
+    """``uri`` with its KiCad path variables (``${NAME}``, ``$(NAME)``) replaced by
+    `env_value`; a variable without a value stays as written, as in KiCad."""
+    def one(m: re.Match) -> str:
+        return env_value(m.group(1) or m.group(2), project_dir) or m.group(0)
+
+    return _VAR.sub(one, uri)
 
 
 # ${KIPRJMOD}, $(KIPRJMOD) and $KIPRJMOD: the forms KiCad's ExpandEnvVarSubstitutions reads

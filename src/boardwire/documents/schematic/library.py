@@ -134,6 +134,21 @@ class SymbolLibrary(SexprDocument):
                 return LibSymbol(self, s)
         return None
 
+    def put_symbol(self, node: SList, replace: bool = False) -> bool:
+        """Add the top-level symbol ``node`` (a fresh list, e.g. from `make`) after the
+        others, or in place of the symbol of its name when ``replace``; returns whether
+        one was replaced. ValueError when the library has one of that name and
+        ``replace`` is false."""
+        name = atoms.text(node.atoms()[0])
+        old = self.symbol(name)
+        if old is not None:
+            if not replace:
+                raise ValueError(f"the library already has a symbol {name!r}")
+            self.replace(old.node, node)
+            return True
+        self.insert(self.root, node)
+        return False
+
     def summary(self) -> dict:
         syms = self.symbols
         return {"kind": self.kind, "version": self.version,
