@@ -98,3 +98,15 @@ def test_placement_fails_when_autoplace_leaves_a_part_off_the_board():
         build._placement(Stage("placement"))
     answers["pcb.autoplace"] = {"summary": "placed 9 footprints", "off_board": 0, "unplaced": []}
     assert build._placement(Stage("placement")) == "placed 9 footprints"
+
+
+def test_decouple_entries_checked(session):
+    """constraints.decouple names a capacitor between the pin's net and ground: C3
+    (VCC-GND) serves U1.8; C1 (the timing capacitor, THR-GND) does not, nor do a
+    missing capacitor, IC or pin."""
+    assert check(session, constraints={"decouple": {"C3": "U1.8"}}) == []
+    errors = check(session, constraints={"decouple": {"C1": "U1.8", "C9": "U1.8", "C3": "U1.99", "C2": "U7.8"}})
+    assert codes(errors) == [("not-decoupling", "constraints.decouple.C1"), ("unknown-pin", "constraints.decouple.C3"),
+                             ("unknown-ref", "constraints.decouple.C2"), ("unknown-ref", "constraints.decouple.C9")]
+    assert all(e["fix"] for e in errors)
+    assert "THR" in next(e["message"] for e in errors if e["code"] == "not-decoupling")

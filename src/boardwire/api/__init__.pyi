@@ -280,16 +280,23 @@ class _DanglingEnd(TypedDict):
     at: list[float]  # [x, y] mm
 
 class _Decoupling(TypedDict):
+    """A decoupling capacitor measured to the IC pin it serves (the design's ``constraints.decouple``, else assigned as pcb.autoplace assigns it)."""
     ref: str
+    pin: str  # REF.PIN it serves
     net: str
-    to: str  # REF.PIN of the nearest IC pin on the net
-    mm: float
+    distance_mm: float  # Its supply pad to the pin's nearest pad, copper edge to edge
+    target_mm: float  # 2 for a small capacitor, 5 for a bulk one (4.7 uF and more)
+    beyond: bool  # distance_mm > target_mm
 
 class _DecouplingCap(TypedDict):
+    """A decoupling capacitor and the IC pin it serves (given by ``decouple``, else assigned: layout/place/decoupling.py)."""
     capacitor: str
     ic: str
+    pin: str  # REF.PIN it serves
     net: str
-    distance: float  # mm
+    distance: float  # Its supply pad to the pin's nearest pad, copper edge to edge (mm)
+    target: float  # mm: 2 for a small capacitor, 5 for a bulk one (4.7 uF and more)
+    beyond: bool  # distance > target
 
 class _Deleted(TypedDict):
     summary: str  # One line saying what happened
@@ -1615,8 +1622,8 @@ class _Agent(Namespace):
 class _Board(Namespace):
     """boardwire.api.board: generated from the registry."""
 
-    def autoplace(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, references: Sequence[str] | None = None, pinned: dict[str, dict[str, Any]] | None = None, area: Sequence[float] | None = None, allow_back: bool = False, edges: dict[str, Literal['left', 'right', 'top', 'bottom']] | None = None, keepouts: Sequence[Sequence[float]] | None = None, clearance: float = 0.25, spacing: float = 0.5, grid: float = 0.127, effort: int = 3, restarts: int = 1, seed: int = 0, time_limit: float = 60, route_trials: int = 0, route_engine: str = 'builtin', wait_s: float | None = None) -> _Autoplaced:
-        """Place footprints at quarter turns in the outline: no courtyard overlaps, short ratsnest, sheets together, decoupling caps by their IC, connectors on chosen edges, pinned poses kept, keep-outs empty; trials move parts at failed connections; same seed, same result.
+    def autoplace(self, *, path: str | os.PathLike[str] | None = None, revision: int | None = None, references: Sequence[str] | None = None, pinned: dict[str, dict[str, Any]] | None = None, area: Sequence[float] | None = None, allow_back: bool = False, edges: dict[str, Literal['left', 'right', 'top', 'bottom']] | None = None, keepouts: Sequence[Sequence[float]] | None = None, clearance: float = 0.25, spacing: float = 0.5, grid: float = 0.127, effort: int = 3, restarts: int = 1, seed: int = 0, time_limit: float = 60, route_trials: int = 0, route_engine: str = 'builtin', decouple: dict[str, str] | None = None, wait_s: float | None = None) -> _Autoplaced:
+        """Place footprints at quarter turns in the outline: no courtyard overlaps, short ratsnest, sheets together, decoupling caps at their IC pin, edge connectors, pinned poses kept, keep-outs empty; trials move parts at failed connections; same seed, same result.
 
         Registry command ``pcb.autoplace`` (edit, long; units: mm, degrees, seconds).
         One undo step (inside `transaction` it joins the transaction's step).
@@ -1639,6 +1646,7 @@ class _Board(Namespace):
             time_limit (float): s; per trial too (default 60)
             route_trials (int): (default 0)
             route_engine (str): (default 'builtin')
+            decouple (dict[str, str] | None): cap: REF.PIN
             wait_s (float | None): s; then a job
 
         Returns:
@@ -1650,8 +1658,8 @@ class _Board(Namespace):
                 changes nothing.
 
         Examples:
-            board.autoplace(edges={'J1': 'left'})
-            board.autoplace(keepouts=[[110, 100, 120, 108]])
+            board.autoplace(seed=1)
+            board.autoplace(edges={'J1': 'left'}, decouple={'C5': 'U1.33'})
             board.autoplace(pinned={'U1': {'at': [50, 40], 'angle': 90}}, allow_back=True)
         """
         ...
@@ -2229,14 +2237,15 @@ class _Board(Namespace):
         """
         ...
 
-    def score_placement(self, *, path: str | os.PathLike[str] | None = None, area: Sequence[float] | None = None) -> _ScoreResult:
-        """Judge a placement: courtyard overlaps, parts off the board, ratsnest length, routability (0-1), decoupling cap distances.
+    def score_placement(self, *, path: str | os.PathLike[str] | None = None, area: Sequence[float] | None = None, decouple: dict[str, str] | None = None) -> _ScoreResult:
+        """Judge a placement: courtyard overlaps, parts off the board, ratsnest length, routability (0-1), each decoupling cap's distance to its IC pin (pad edge to edge) against its target.
 
         Registry command ``pcb.scorePlacement`` (query, read-only; units: mm).
 
         Args:
             path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the board given by `--board` / `connect(board=...)`, else the only open board
             area (Sequence[float] | None): [x1,y1,x2,y2]
+            decouple (dict[str, str] | None): capacitor -> REF.PIN it serves (default: each small one to a free supply pin, the IC with most supply pins first)
 
         Returns:
             dict: the command's JSON result; ``summary`` is one line saying what happened.

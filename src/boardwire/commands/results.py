@@ -388,10 +388,15 @@ class DrcCount(ErcCount):
 
 
 class Decoupling(Row):
+    """A decoupling capacitor measured to the IC pin it serves (the design's
+    ``constraints.decouple``, else assigned as pcb.autoplace assigns it)."""
+
     ref: str
+    pin: str = Field(description="REF.PIN it serves")
     net: str
-    to: str = Field(description="REF.PIN of the nearest IC pin on the net")
-    mm: float
+    distance_mm: float = Field(description="Its supply pad to the pin's nearest pad, copper edge to edge")
+    target_mm: float = Field(description="2 for a small capacitor, 5 for a bulk one (4.7 uF and more)")
+    beyond: bool = Field(description="distance_mm > target_mm")
 
 
 class EdgeDistance(Row):

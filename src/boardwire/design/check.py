@@ -11,9 +11,9 @@ unknown-symbol         the symbol is in no library
 no-footprint           neither the component, the part nor the symbol names one
 unknown-footprint      the footprint is in no library
 footprint-mismatch     symbol pins with no pad of that number on the footprint
-unknown-pin            a net or no_connect names a pin the symbol lacks
-unknown-ref            a net or a constraint (edge, pinned) names a reference that is
-                       not a component
+unknown-pin            a net, no_connect or decouple names a pin the symbol lacks
+unknown-ref            a net or a constraint (edge, pinned, decouple) names a reference
+                       that is not a component
 duplicate-ref          two components share a reference
 pin-twice              a pin in two nets (or in a net and no_connect)
 single-pin-net         a net of one pin (use no_connect)
@@ -21,6 +21,8 @@ unconnected-pin        a visible pin in no net and not in no_connect (ERC would 
 no-power-source        a power net without a power output, a connector or a PWR_FLAG
 bad-outline            board.outline is not a simple polygon (it crosses itself)
 pinned-and-edge        a reference both pinned and bound to an edge (give one)
+not-decoupling         constraints.decouple maps a capacitor that is not a two-pin part
+                       between that pin's net and a ground net
 off-board              a pinned part whose courtyard is not inside the outline
 board-too-small        the parts' courtyards do not fit in the outline (their total
                        area is larger, or one part is wider than the board both ways)
@@ -33,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import BoardwireError
+from ..layout.place.decoupling import Pads, explicit_problems
 from ..layout.sch_connect import is_power_name
 from ..parts.catalogue import Catalogue
 from ..parts.kicad_source import footprint_box, footprint_pads, symbol_for, symbol_pins
@@ -166,6 +169,7 @@ def check(design: Design, root: Path) -> Report:
                 report.add("unconnected-pin", f"components {ref}", f"{name} ({p['name']}, {p['type']}) is in no net",
                            "Add it to a net or to no_connect.")
     _check_constraints(design, report, known_refs)
+    _check_decouple(design, report, known_refs, where_pin)
     _check_board(design, report)
     power = set(design.power) if design.power is not None else {n for n in design.nets if is_power_name(n)}
     report.power = power
@@ -193,6 +197,28 @@ def _check_constraints(design: Design, report: Report, known_refs: set[str]) -> 
     for ref in design.constraints.pinned:
         if ref not in known_refs:
             report.add("unknown-ref", f"constraints.pinned.{ref}", f"pinned {ref}: no component {ref}", fix)
+
+
+def _check_decouple(design: Design, report: Report, known_refs: set[str], net_of: dict[str, str]) -> None:
+    """constraints.decouple by the placer's own rule (`decoupling.explicit_problems`),
+    over the resolved components' pins and the design's nets."""
+    given = design.constraints.decouple
+    if not given:
+        return
+    comps = report.components
+    parts = []
+    for ref, r in comps.items():
+        hidden = {p["number"] for p in r.pins if p.get("hidden")}
+        numbers = list(dict.fromkeys(p["number"] for p in r.pins))
+        nets = [net_of.get(f"{ref}.{n}", None if n in hidden else "") for n in numbers]
+        parts.append(Pads(ref, numbers, ["" if n == "no_connect" else n for n in nets], "", r.value))
+    skip = known_refs - set(comps)  # not resolved: reported already
+    fixes = {"unknown-ref": "Name a component's reference (components[].ref).",
+             "unknown-pin": "Use parts.pins or lib.symbol for pin numbers.",
+             "not-decoupling": "Map a two-pin capacitor with one pin on the IC pin's net and one on ground."}
+    for code, cap, message in explicit_problems(parts, {c: t for c, t in given.items()
+                                                        if c not in skip and t.split(".", 1)[0] not in skip}):
+        report.add(code, f"constraints.decouple.{cap}", message, fixes[code])
 
 
 def _turned(box: tuple[float, float, float, float], angle: int) -> tuple[float, float, float, float]:

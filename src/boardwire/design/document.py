@@ -5,7 +5,7 @@ or a catalogue part, value, footprint, fields), ``nets`` (name -> pins ``REF.PIN
 ``power`` (nets drawn as power symbols; default by name), ``no_connect`` pins, the
 ``board`` (outline size or polygon in mm, copper layers, rules preset, ground plane)
 and ``constraints`` (pinned placements, connectors at the edge, keep-outs, router
-settings). `schema()` is the published JSON Schema (docs/design-schema.json).
+settings, the pin each decoupling capacitor serves). `schema()` is the published JSON Schema (docs/design-schema.json).
 Units: mm and degrees, KiCad's axes (x right, y down), board coordinates relative to
 the outline's top-left corner.
 """
@@ -84,6 +84,10 @@ class Constraints(Closed):
         default_factory=list, description="[x1, y1, x2, y2] mm no courtyard may enter (either side)")
     router: RouteOptions = Field(default_factory=RouteOptions, description="pcb.autoroute's options")
     routing: Literal["auto", "none"] = Field("auto", description="none: leave routing to the caller")
+    decouple: dict[Ref, PinRef] = Field(
+        default_factory=dict, description="capacitor -> the IC pin it decouples (REF.PIN), placed within 2 mm of "
+                                          "it; others: each small capacitor to a free supply pin of its rail, the "
+                                          "IC with most supply pins first")
 
     def edges(self) -> dict[str, str]:
         """ref -> board edge of each edge connector: a list spreads them in turn over

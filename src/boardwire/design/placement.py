@@ -25,7 +25,7 @@ def default_size(sizes: dict[str, tuple[float, float, float, float]]) -> tuple[f
 
 
 def autoplace_args(constraints, origin: tuple[float, float]) -> dict:
-    """pcb.autoplace's ``pinned``, ``edges`` and ``keepouts`` for a design's
+    """pcb.autoplace's ``pinned``, ``edges``, ``keepouts`` and ``decouple`` for a design's
     ``constraints`` (`document.Constraints`), the one place their names meet: design
     positions (mm from the outline's top-left corner) moved to the board by ``origin``
     (where that corner lies, mm); pinned parts on the front at their angle; a list of
@@ -37,6 +37,8 @@ def autoplace_args(constraints, origin: tuple[float, float]) -> dict:
                          for ref, p in constraints.pinned.items()}
     if constraints.edge:
         out["edges"] = constraints.edges()
+    if constraints.decouple:
+        out["decouple"] = dict(constraints.decouple)
     if constraints.keepouts:
         out["keepouts"] = [[round(ox + k[0], 6), round(oy + k[1], 6), round(ox + k[2], 6), round(oy + k[3], 6)]
                            for k in constraints.keepouts]

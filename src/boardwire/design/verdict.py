@@ -1,8 +1,11 @@
 """The verdict on a build (or on a caller's own board): KiCad's ERC and DRC counts,
 unrouted connections, and a rubric a person would look at:
 
-* decoupling: for each capacitor between a ground net and another power net, the
-  distance (mm, pad centre to pad centre) to the nearest IC pad on that power net;
+* decoupling: each decoupling capacitor, the IC pin it serves (the design's
+  ``constraints.decouple``, else assigned by the placer's one rule,
+  `layout.place.decoupling.assign`), its distance to that pin (mm, copper edge to
+  edge), its target and whether it is beyond it: pcb.scorePlacement's own rows, so the
+  verdict and the placer measure alike (none on a board without an outline);
 * connectors at the edge: each connector's pad nearest to the outline, its distance
   to the outline's box (mm);
 * silk over pads: DRC's silkscreen findings (``silk_over_copper``, ``silk_overlap``...);
@@ -17,9 +20,7 @@ unrouted connections, and a rubric a person would look at:
 
 from __future__ import annotations
 
-import math
-
-from ..layout.sch_connect import is_ground, is_power_name
+from ..errors import BoardwireError
 
 CONNECTOR_PREFIXES = ("J", "P", "CN", "USB")
 
@@ -40,26 +41,24 @@ def outline_box(call, pcb: str) -> tuple[float, float, float, float] | None:
     return tuple(box) if box else None
 
 
-def rubric(call, pcb: str, power: set[str], outline: tuple | None, courtyard_area: float | None) -> dict:
+def decoupling(call, pcb: str, decouple: dict[str, str] | None = None) -> list[dict]:
+    """Each decoupling capacitor measured to its pin (see the module): rows ref, pin,
+    net, distance_mm, target_mm, beyond."""
+    args = {"path": pcb, **({"decouple": decouple} if decouple else {})}
+    try:
+        rows = call("pcb.scorePlacement", args)["decoupling"]
+    except BoardwireError:  # no outline to judge a placement in
+        return []
+    return [{"ref": d["capacitor"], "pin": d["pin"], "net": d["net"], "distance_mm": d["distance"],
+             "target_mm": d["target"], "beyond": d["beyond"]} for d in rows]
+
+
+def rubric(call, pcb: str, outline: tuple | None, courtyard_area: float | None,
+           decouple: dict[str, str] | None = None) -> dict:
     pads = _pads(call, pcb)
     by_ref: dict[str, list[dict]] = {}
     for p in pads:
         by_ref.setdefault(p["reference"], []).append(p)
-    decoupling = []
-    for ref, ps in sorted(by_ref.items()):
-        nets = {p.get("net") for p in ps}
-        if not ref.startswith("C") or len(ps) != 2 or not any(n and is_ground(n) for n in nets):
-            continue
-        supply = next((n for n in nets if n and (n in power if power is not None else is_power_name(n))
-                       and not is_ground(n)), None)
-        if supply is None:
-            continue
-        mine = next(p for p in ps if p.get("net") == supply)
-        ics = [p for r, qs in by_ref.items() if r.startswith("U") for p in qs if p.get("net") == supply]
-        if ics:
-            best = min(ics, key=lambda p: math.dist(p["at"], mine["at"]))
-            decoupling.append({"ref": ref, "net": supply, "to": f"{best['reference']}.{best['number']}",
-                               "mm": round(math.dist(best["at"], mine["at"]), 2)})
     edge = []
     if outline is not None:
         x1, y1, x2, y2 = outline
@@ -67,7 +66,7 @@ def rubric(call, pcb: str, power: set[str], outline: tuple | None, courtyard_are
             if ref.rstrip("0123456789").startswith(CONNECTOR_PREFIXES):
                 d = min(min(p["at"][0] - x1, x2 - p["at"][0], p["at"][1] - y1, y2 - p["at"][1]) for p in ps)
                 edge.append({"ref": ref, "mm": round(d, 2)})
-    out = {"decoupling": decoupling, "connectors_to_edge": edge}
+    out = {"decoupling": decoupling(call, pcb, decouple), "connectors_to_edge": edge}
     if outline is not None and courtyard_area:
         area = (outline[2] - outline[0]) * (outline[3] - outline[1])
         out["area_used"] = round(courtyard_area / area, 3) if area else None
@@ -85,8 +84,8 @@ def judge(call, pcb: str, sch: str, design, report, counts: dict, folder: str, o
         counts["drc"], counts["drc_by_type"] = drc["counts"], drc.get("by_type", {})
     erc, drc = counts["erc"], counts["drc"]
     silk = sum(n for t, n in counts.get("drc_by_type", {}).items() if t and t.startswith("silk"))
-    power = report.power if report is not None else None
-    rub = rubric(call, pcb, power, outline or outline_box(call, pcb), courtyard_area)
+    decouple = dict(design.constraints.decouple) if design is not None else None
+    rub = rubric(call, pcb, outline or outline_box(call, pcb), courtyard_area, decouple)
     rub["silk_findings"] = silk
     if overlaps is not None:
         rub["schematic_overlaps"] = overlaps

@@ -48,6 +48,7 @@ class AutoplaceArgs(EditArgs):
     time_limit: float = Field(60, gt=0, le=3600, description="s; per trial too")
     route_trials: int = Field(0, ge=0, le=5)
     route_engine: engines.EngineName = engines.DEFAULT
+    decouple: dict[str, str] | None = Field(None, max_length=10000, description="cap: REF.PIN")
 
 
 def _area(area) -> tuple[int, int, int, int] | None:
@@ -82,11 +83,10 @@ def _check_refs(board, refs, loc: str) -> None:
 
 
 @command("pcb.autoplace", kind="edit", args=AutoplaceArgs, result=Autoplaced, long=True, units="mm, degrees, seconds",
-         examples=({"path": "board.kicad_pcb", "edges": {"J1": "left"}},
-                   {"path": "board.kicad_pcb", "keepouts": [[110, 100, 120, 108]]},
+         examples=({"path": "board.kicad_pcb", "seed": 1}, {"path": "board.kicad_pcb", "edges": {"J1": "left"}, "decouple": {"C5": "U1.33"}},
                    {"path": "board.kicad_pcb", "pinned": {"U1": {"at": [50, 40], "angle": 90}}, "allow_back": True}))
 def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
-    """Place footprints at quarter turns in the outline: no courtyard overlaps, short ratsnest, sheets together, decoupling caps by their IC, connectors on chosen edges, pinned poses kept, keep-outs empty; trials move parts at failed connections; same seed, same result."""
+    """Place footprints at quarter turns in the outline: no courtyard overlaps, short ratsnest, sheets together, decoupling caps at their IC pin, edge connectors, pinned poses kept, keep-outs empty; trials move parts at failed connections; same seed, same result."""
     od = ctx.session.get(a.path, "board", ctx.actor)
     board = od.doc
     pinned = {ref: Pin(pt(p.at), p.angle, p.side) for ref, p in (a.pinned or {}).items()}
@@ -127,7 +127,7 @@ def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
         bp, result, moved, legends, trials = run(
             board, rules, opts, trials=a.route_trials, trial=trial,
             references=set(a.references) if a.references else None, pinned=pinned, area=area,
-            allow_back=a.allow_back, edges=edges, keepouts=keepouts, gap=nm(a.clearance))
+            allow_back=a.allow_back, edges=edges, keepouts=keepouts, gap=nm(a.clearance), decouple=a.decouple)
     except NoRegion as e:
         raise _no_region(e, a.area) from None
     except OutOfTime as e:
@@ -137,7 +137,7 @@ def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
                           hint="Give a longer time_limit (pic_programmer's 63 parts take about 20 s), "
                                "or a smaller clearance if the parts cannot fit.") from None
     ctx.progress(0.95, "scoring the placement")
-    verdict = judge(board, rules, area)
+    verdict = judge(board, rules, area, a.decouple)
     ctx.progress(1.0, "done")
     unplaced = [bp.problem.parts[i].ref for i in result.unplaced]
     # parts off the board: those placed here, apart from fixed ones and ones that found
@@ -177,15 +177,18 @@ def autoplace(ctx: Context, a: AutoplaceArgs) -> dict:
 
 class ScoreArgs(DocArgs):
     area: Area = None
+    decouple: dict[Name, str] | None = Field(
+        None, max_length=10000, description="capacitor -> REF.PIN it serves (default: each small one to a free supply "
+                                            "pin, the IC with most supply pins first)")
 
 
 @command("pcb.scorePlacement", kind="query", args=ScoreArgs, result=ScoreResult, idempotent=True, units="mm",
          examples=({"path": "board.kicad_pcb"},))
 def score_placement(ctx: Context, a: ScoreArgs) -> dict:
-    """Judge a placement: courtyard overlaps, parts off the board, ratsnest length, routability (0-1), decoupling cap distances."""
+    """Judge a placement: courtyard overlaps, parts off the board, ratsnest length, routability (0-1), each decoupling cap's distance to its IC pin (pad edge to edge) against its target."""
     od = ctx.session.get(a.path, "board", ctx.actor)
     try:
-        verdict = judge(od.doc, session_rules(ctx, od), _area(a.area))
+        verdict = judge(od.doc, session_rules(ctx, od), _area(a.area), a.decouple)
     except NoRegion as e:
         raise _no_region(e, a.area) from None
     return {"summary": f"{_overlaps(verdict)}, {verdict['off_board']} parts off the board"

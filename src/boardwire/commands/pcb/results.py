@@ -47,10 +47,16 @@ class Filled(Edited):
 # -- placement --------------------------------------------------------------------------
 
 class DecouplingCap(Row):
+    """A decoupling capacitor and the IC pin it serves (given by ``decouple``, else
+    assigned: layout/place/decoupling.py)."""
+
     capacitor: str
     ic: str
+    pin: str = Field(description="REF.PIN it serves")
     net: str
-    distance: Mm
+    distance: Mm = Field(description="Its supply pad to the pin's nearest pad, copper edge to edge (mm)")
+    target: Mm = Field(description="mm: 2 for a small capacitor, 5 for a bulk one (4.7 uF and more)")
+    beyond: bool = Field(description="distance > target")
 
 
 class Score(Row):

@@ -3,7 +3,8 @@
 `place` runs the engine (`engine`: annealing in `anneal`, with RUDY congestion from
 `congestion` and the region's shape from `outside`, then `legalise`); `problem`
 holds the data types, `poses` the turning and mirroring of shapes, `score` judges
-poses (overlaps, off-board, ratsnest, routability, decoupling); `rework` moves parts
+poses (overlaps, off-board, ratsnest, routability, decoupling); `decoupling` says
+which capacitor serves which IC pin, `snap` puts those left far next to it; `rework` moves parts
 at the connections a trial route left unrouted.
 """
 

@@ -9,8 +9,8 @@ The state is every part's pose (anchor x, y, quarter turns, flipped). The cost, 
 - sides: `W_SIDE` per part moved off the side it is on (a designer's choice of side
   is kept unless flipping pays for itself);
 - sheets: a virtual net per schematic sheet over its parts' centres (kept together);
-- decoupling: per capacitor, the distance from its power pad to the nearest power pad
-  of the IC it serves, weighted up (half as much for an IC with more than `DECAPS_CLOSE`);
+- decoupling: per capacitor, the distance from its supply pad to the nearest pad of
+  the IC pin it serves (`decoupling.assign`), weighted up (half as much for an IC with more than `DECAPS_CLOSE`);
 - overlap and off-board: the overlap area of courtyard boxes grown by each part's
   routing room (on one side; a through-hole part takes both) and the area outside the
   region (`outside`), weighted by a factor that grows as the temperature falls, so the

@@ -1,5 +1,6 @@
 """The placer: `place` anneals a `Problem` (`anneal`), legalises the result
-(`legalise`) and refines it (`refine`). Routing room: each part gets a margin around its courtyard that grows
+(`legalise`), refines it (`refine`) and moves decoupling capacitors left far from
+their pins next to them (`snap`). Routing room: each part gets a margin around its courtyard that grows
 with the square root of its pad count (more pins, more tracks leave it), scaled down
 so that the grown boxes fill at most part of the free area (``Options.spacing``); a
 board too full for any room gets none."""
@@ -20,6 +21,7 @@ from .problem import Options, OutOfTime, Problem, Result
 from .refine import refine
 from .rework import State
 from .score import crossings, net_pins, spanning_length
+from .snap import snap
 
 ROOM_PER_PIN = 0.35e6  # nm of margin per square root of a part's pad count
 ROOM_BASE = 0.25e6
@@ -66,7 +68,8 @@ def _inside(problem: Problem, part) -> float:
 
 def place(problem: Problem, options: Options | None = None) -> Result:
     """Poses for the movable parts of ``problem``: annealed, legalised on the grid
-    and refined (`refine`: each part to a cheaper free spot), ``options.restarts`` times from different random walks (the first with the
+    and refined (`refine`: each part to a cheaper free spot; `snap`: capacitors to their
+    pins), ``options.restarts`` times from different random walks (the first with the
     seed itself); the placement kept is the one with the fewest parts left unplaced,
     then the fewest ratsnest crossings (`score.crossings`), then the shortest
     ratsnest. A restart begins only while the time spent so far, plus what the last
@@ -110,6 +113,7 @@ def place(problem: Problem, options: Options | None = None) -> Result:
             break  # a restart the time limit cut short: the best finished one stands
         poses = refine(problem, annealer, poses, boxes, options.grid, started + options.time_limit,
                        stage(share[0] + 0.95 / runs, share[1]))
+        poses = snap(problem, poses, boxes, options.grid)
         movable = {i: pose for i, pose in poses.items() if problem.parts[i].movable}
         pins = net_pins(problem, movable)
         key = (len(failed), crossings(pins), sum(spanning_length(p) for p in pins.values()))

@@ -32,7 +32,9 @@ class Part:
     obstacle at ``pose``). ``flippable``: may change side. ``sheet``: the schematic
     sheet it belongs to (parts of one sheet are kept together). ``edge``: a board
     edge it must sit on, facing out (`EDGES`). ``pad_boxes``: (k, 4) the pads' copper
-    boxes (x1, y1, x2, y2, stored frame) grown by the clearance, kept off `Problem.art`."""
+    boxes (x1, y1, x2, y2, stored frame) grown by the clearance, kept off `Problem.art`.
+    ``pad_numbers``: the pads' numbers (empty: 1, 2, 3... in order); ``value``: the
+    footprint's value (a capacitor's tells a bulk one, `decoupling`)."""
 
     ref: str
     box: tuple[float, float, float, float]
@@ -49,18 +51,23 @@ class Part:
     facing: tuple[float, float] | None = None  # stored frame: the way its mating side looks
     pad_boxes: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))
     box_now: tuple[float, float, float, float] | None = None  # board nm: its courtyard's box where it is
+    pad_numbers: list[str] = field(default_factory=list)
+    value: str = ""
 
 
 @dataclass
 class Decoupling:
-    """Capacitor ``cap`` serves IC ``ic`` on net ``net``: pad ``cap_pad`` of the cap
-    belongs next to pads ``ic_pads`` (indices into each part's pads)."""
+    """Capacitor ``cap`` serves pin ``pin`` of IC ``ic`` on net ``net``: pad ``cap_pad``
+    of the cap belongs next to pads ``ic_pads`` (that pin's pads; indices into each
+    part's pads), within ``target`` (nm, pad edge to pad edge; `decoupling.TARGET_MM`)."""
 
     cap: int
     cap_pad: int
     ic: int
     ic_pads: list[int]
     net: str
+    pin: str = ""
+    target: float = 2e6
 
 
 @dataclass
@@ -85,6 +92,7 @@ class Problem:
     track_pitch: float = 400_000.0  # nm: a track plus its clearance
     art: dict[str, list] = field(default_factory=lambda: {"front": [], "back": []})
     silk: dict[str, list] = field(default_factory=lambda: {"front": [], "back": []})
+    pad_margin: float = 0.0  # nm the parts' pad_boxes are grown by
 
 
 @dataclass

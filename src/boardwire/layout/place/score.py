@@ -15,15 +15,16 @@
   router fewer layer changes and detours. On StickHub after autoplace (seeds 1-3 and
   a variant) the routed share fell as crossings rose (91, 94, 121, 163 crossings:
   85.8, 68.1, 73.0, 51.8%) while RUDY's estimate did not follow it.
-- Decoupling: per capacitor, the distance from its power pad to the nearest pad of
-  the IC it serves on that net.
+- Decoupling: per capacitor, the distance (pad edge to pad edge, mm) from its supply
+  pad to the nearest pad of the pin it serves (`decoupling.assign`), its target and
+  whether it is beyond it.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .poses import pads_at
+from .poses import pad_boxes_of, pads_at
 from .problem import Problem
 
 USABLE = 0.5
@@ -95,6 +96,29 @@ def crossings(pins: dict[int, np.ndarray]) -> int:
     return count
 
 
+def pad_gap(a: np.ndarray, b: np.ndarray) -> float:
+    """The smallest distance between boxes (x1, y1, x2, y2) of ``a`` (k, 4) and ``b``
+    (m, 4): 0 where they touch or overlap."""
+    dx = np.maximum(0.0, np.maximum(a[:, None, 0] - b[None, :, 2], b[None, :, 0] - a[:, None, 2]))
+    dy = np.maximum(0.0, np.maximum(a[:, None, 1] - b[None, :, 3], b[None, :, 1] - a[:, None, 3]))
+    return float(np.hypot(dx, dy).min())
+
+
+def decap_distance(problem: Problem, d, poses: dict) -> float:
+    """Decoupling ``d``'s distance (nm): its capacitor's supply pad to the nearest pad of
+    its pin, copper edge to copper edge (pad centres when the parts have no pad boxes)."""
+    cap_part, ic_part = problem.parts[d.cap], problem.parts[d.ic]
+    cp, ip = poses.get(d.cap, cap_part.pose), poses.get(d.ic, ic_part.pose)
+    if len(cap_part.pad_boxes) and len(ic_part.pad_boxes):
+        g = problem.pad_margin
+        a = pad_boxes_of(cap_part, cp[2], cp[3])[[d.cap_pad]] + (cp[0] + g, cp[1] + g, cp[0] - g, cp[1] - g)
+        b = pad_boxes_of(ic_part, ip[2], ip[3])[d.ic_pads] + (ip[0] + g, ip[1] + g, ip[0] - g, ip[1] - g)
+        return pad_gap(a, b)
+    cap = pads_at(cap_part, cp)[d.cap_pad]
+    ic = pads_at(ic_part, ip)[d.ic_pads]
+    return float(np.hypot(*(ic - cap).T).min())
+
+
 def score(problem: Problem, poses: dict) -> dict:
     """Ratsnest length (mm), routability (0-1, and the worst bin's demand over its
     capacity), ratsnest crossings, decoupling distances (mm) for ``poses``."""
@@ -117,10 +141,10 @@ def score(problem: Problem, poses: dict) -> dict:
     over = float(np.maximum(demand - capacity, 0).sum())
     decoupling = []
     for d in problem.decoupling:
-        cap = pads_at(problem.parts[d.cap], poses.get(d.cap, problem.parts[d.cap].pose))[d.cap_pad]
-        ic = pads_at(problem.parts[d.ic], poses.get(d.ic, problem.parts[d.ic].pose))[d.ic_pads]
-        decoupling.append({"capacitor": problem.parts[d.cap].ref, "ic": problem.parts[d.ic].ref, "net": d.net,
-                           "distance": round(float(np.hypot(*(ic - cap).T).min()) / 1e6, 3)})
+        mm = round(decap_distance(problem, d, poses) / 1e6, 3)
+        ic = problem.parts[d.ic].ref
+        decoupling.append({"capacitor": problem.parts[d.cap].ref, "ic": ic, "pin": f"{ic}.{d.pin}", "net": d.net,
+                           "distance": mm, "target": round(d.target / 1e6, 3), "beyond": mm > d.target / 1e6})
     return {"ratsnest_length": round(sum(lengths.values()) / 1e6, 2),
             "routability": round(1.0 - over / total, 4) if total else 1.0,
             "peak_demand": round(float(demand.max()) / capacity, 3) if total else 0.0,

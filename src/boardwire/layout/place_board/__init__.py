@@ -128,13 +128,16 @@ def _sheet(fp: Footprint) -> str:
 
 def build_problem(board: Board, rules, *, references: set[str] | None = None,
                   pinned: dict[str, Pin] | None = None, area=None, allow_back: bool = False,
-                  edges: dict[str, str] | None = None, keepouts=(), gap: int = 0) -> BoardPlacement:
+                  edges: dict[str, str] | None = None, keepouts=(), gap: int = 0,
+                  decouple: dict[str, str] | None = None) -> BoardPlacement:
     """The placement problem of ``board``: footprints to place are the unlocked ones
     (only those in ``references`` when given), minus ``pinned`` ones (fixed at the caller's
     pose); ``area`` (x1, y1, x2, y2 nm) narrows the board outline; parts may go on
     the back when ``allow_back`` (SMD parts only); ``edges``: reference -> board edge
     for connectors; ``keepouts``: boxes (x1, y1, x2, y2 nm) no courtyard may enter on
-    either side, as the board's own rule areas that forbid footprints. Raises `NoRegion` for a board without a closed outline or area, or
+    either side, as the board's own rule areas that forbid footprints; ``decouple``:
+    capacitor -> REF.PIN it serves (`place.decoupling.assign`, which raises InvalidArgs
+    for a wrong entry). Raises `NoRegion` for a board without a closed outline or area, or
     an area that misses the outline."""
     model = geometry_of(board)
     pinned = pinned or {}
@@ -159,13 +162,14 @@ def build_problem(board: Board, rules, *, references: set[str] | None = None,
         if fp is None:
             continue
         pads = [model.items[i] for i in rec.pads]
-        seen, pad_pos, pad_nets, through, boxes = set(), [], [], False, []
+        seen, pad_pos, pad_nets, through, boxes, numbers = set(), [], [], False, [], []
         for it in pads:
             key = (it.number, it.pos)
             if key in seen:
                 continue
             seen.add(key)
             pad_pos.append(it.pos)
+            numbers.append(str(it.number))
             pad_nets.append(net_ids.setdefault(it.net, len(net_ids)) if it.net else -1)
             through |= it.has_hole
             boxes.append(shapely.buffer(it.core, it.r).bounds if it.r else it.core.bounds)
@@ -210,7 +214,7 @@ def build_problem(board: Board, rules, *, references: set[str] | None = None,
         parts.append(Part(ref, bx, outline, local, pad_nets, side, pose, through, movable,
                           movable and allow_back and not through, _sheet(fp),
                           edges.get(ref) if movable else None, facing, _local_boxes(boxes, frame, margin),
-                          court.bounds))
+                          court.bounds, numbers, fp.value))
         views.append(fp)
     obstacles = {"front": [], "back": []}
     # copper and solder-mask art that stays where it is (the board's own, logos): a pad
@@ -238,7 +242,8 @@ def build_problem(board: Board, rules, *, references: set[str] | None = None,
     pitch = (default.track_width or 200_000) + (default.clearance or 200_000)
     problem = Problem(parts, nets, region, float(gap), obstacles, [], len(model.layers.names), float(pitch), art,
                       silk)
-    problem.decoupling = find_decoupling(parts, nets)
+    problem.pad_margin = float(margin)
+    problem.decoupling = find_decoupling(parts, nets, decouple)
     return BoardPlacement(problem, views)
 
 
@@ -273,15 +278,16 @@ def apply_poses(bp: BoardPlacement, result: Result, pinned: dict[str, Pin]) -> l
     return moved
 
 
-def judge(board: Board, rules, area=None) -> dict:
+def judge(board: Board, rules, area=None, decouple: dict[str, str] | None = None) -> dict:
     """The placement on ``board`` now: courtyard overlaps (the built-in DRC's test,
     counted even where the project's DRC ignores them, as StickHub's does:
     ``overlaps_ignored_by_project`` says so),
     parts whose courtyard leaves the board outline, parts with a pad (grown by the
     clearance) on copper or solder-mask art that is not a part's own (``on_art``: a
     short, or KiCad's solder_mask_bridge), ratsnest length, routability and
-    decoupling distances (`layout.place.score`)."""
-    bp = build_problem(board, rules, references=set(), area=area)
+    decoupling distances to each capacitor's pin (`layout.place.score`; ``decouple``:
+    the caller's capacitor -> REF.PIN map)."""
+    bp = build_problem(board, rules, references=set(), area=area, decouple=decouple)
     model = geometry_of(board)
     art = _art(board, model, frozenset(fp.node for fp in bp.footprints))
     on_art = []
