@@ -16,7 +16,7 @@ loose blocks. Connectors stand at the sheet's edges: inputs (USB, barrel jacks, 
 and any connector on a regulator's input) down the left, outputs and headers down the
 right above the title block; the middle is filled block by block, each at the highest,
 then leftmost, free spot (a grid, never a single column; when the blocks do not pack in
-drawing order, tallest first, then largest first).
+drawing order: the power blocks and then the tallest first, the tallest, the largest).
 
 The paper is the smallest of A4, A3, A2, A1, A0 whose drawing area (inside KiCad's
 default frame, off its title block: documents/schematic/page) has room for the blocks'
@@ -407,8 +407,11 @@ def arrange(items: list[Item]) -> Arrangement:
         if area > room:
             continue
         middle = [b for b in blocks if b.role not in ("input", "output")]
-        for order in (blocks, sorted(middle, key=lambda b: -b.h), sorted(middle, key=lambda b: -b.w * b.h)):
-            # in drawing order; else the tallest first, or the largest (they pack better)
+        power = [b for b in middle if b.role == "power"]
+        rest = [b for b in middle if b.role != "power"]
+        for order in (blocks, power + sorted(rest, key=lambda b: -b.h), sorted(middle, key=lambda b: -b.h),
+                      sorted(middle, key=lambda b: -b.w * b.h)):
+            # in drawing order; else the power blocks then the tallest first, the tallest, the largest
             placed = _pack([b for b in blocks if b not in middle] + [b for b in order if b in middle], name)
             if placed is not None:
                 break
