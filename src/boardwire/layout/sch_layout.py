@@ -276,9 +276,13 @@ def _ground(net: str) -> bool:
 
 
 def _row_block(name: str, role: str, items: list[Item], limit: int) -> Block:
-    """``items`` in rows at most ``limit`` wide."""
+    """``items`` in rows at most ``limit`` wide, as even as the widest allows (13
+    capacitors in rows of 7 and 6, not 12 and 1)."""
     anchors: dict[str, tuple[int, int]] = {}
     y = w = 0
+    widest = max(i.size()[0] for i in items)
+    rows = -(-sum(i.size()[0] for i in items) // max(limit, widest))
+    limit = min(max(limit, widest), -(-len(items) // rows) * widest)
     for line, along, across in _lines(items, limit, False):
         x = 0
         for it in line:
