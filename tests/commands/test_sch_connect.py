@@ -121,3 +121,17 @@ def test_a_flag_is_never_dropped_silently():
     plan = Plan()
     assert not place_flag(Sheet([everywhere], {at: "VCC"}, []), [at], "VCC", plan, "supply", ("power:VCC", None))
     assert plan.missing_flags == ["VCC"] and plan.ops == [] and "PWR_FLAG of VCC: no free place" in plan.overlaps
+
+
+def test_nothing_drawn_off_the_page_unreported(placed):
+    # J1's pins end 0.7 mm inside the A4 frame's left line (12 mm), pointing out of it:
+    # its power symbols have no room on the page; sch.connect says so, naming the pins
+    # and what lies off the page (before, it drew them beyond the frame and said "no overlaps")
+    s, sch = placed
+    c(s, "sch.move", path=sch, reference="J1", at=[17.78, 88.9])
+    out = c(s, "sch.connect", path=sch, nets=NETS)
+    assert {u.split(" ")[0] for u in out["unplaced"]} >= {"J1.1", "J1.2"}, out["unplaced"]
+    assert out["off_page"] and all("outside the A4 frame" in r for r in out["off_page"]), out["off_page"]
+    assert "off the page" in out["summary"]
+    # the rest of the sheet is drawn as before: nothing else reported
+    assert all(u.startswith("J1.") or u.startswith("PWR_FLAG") for u in out["unplaced"]), out["unplaced"]

@@ -254,6 +254,7 @@ class _Connected(TypedDict):
     overlaps: list[str]  # Overlaps left (the first 20)
     unplaced: list[str]  # Pins whose label still overlaps (the first 20)
     flags_missing: list[str]  # Power nets left without the PWR_FLAG they need (no room): ERC will report their power inputs undriven
+    off_page: list[str]  # Items outside the paper's frame or on the title block (the first 20)
 
 class _Connectivity(TypedDict):
     summary: str  # One line saying what happened
@@ -1057,6 +1058,16 @@ class _Pads(TypedDict):
     total: int  # Rows that match, all pages
     offset: int  # Index of the first row shown
     pads: list[_PadRow] | str  # rows; a line table (one string) when the call's format is table
+
+class _PaperSet(TypedDict):
+    summary: str  # One line saying what happened
+    new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    revision: NotRequired[int]  # The edited document's revision after the edit
+    new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
+    live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
+    paper: str  # The paper size now set
+    previous: str | None  # The paper size before
+    off_page: list[str]  # Items outside the frame or on the title block on that paper (the first 20)
 
 class _ParityIssue(TypedDict):
     type: str | None
@@ -4028,7 +4039,7 @@ class _Sch(Namespace):
         ...
 
     def connect(self, *, nets: dict[str, Sequence[str]], path: str | os.PathLike[str] | None = None, revision: int | None = None, power: Sequence[str] | None = None, no_connect: Sequence[str] = ..., flags: bool = True) -> _Connected:
-        """Connect placed symbols' pins by net: a short wire and a net label at each pin, power symbols for power nets (ground down, supplies up), PWR_FLAGs where a power net has no source (beside the net, else apart with the net drawn again; flags_missing names nets with no room for one), no-connect flags; on the 50 mil grid, wires lengthened until no label, field or symbol box overlaps another. Result: counts and any overlaps left. Then sch.annotate for #PWR references. Errors: invalid-args for an unknown reference or pin, or a pin in two nets.
+        """Connect placed symbols' pins by net: a short wire and a net label at each pin, power symbols for power nets (ground down, supplies up), PWR_FLAGs where a power net has no source (beside the net, else apart with the net drawn again; flags_missing names nets with no room for one), no-connect flags; on the 50 mil grid, wires lengthened until no label, field or symbol box overlaps another, inside the paper's frame and off its title block when the symbols are. Result: counts, any overlaps left, off_page items. Then sch.annotate for #PWR references. Errors: invalid-args for an unknown reference or pin, or a pin in two nets.
 
         Registry command ``sch.connect`` (edit; units: mm).
         One undo step (inside `transaction` it joins the transaction's step).
@@ -4499,6 +4510,30 @@ class _Sch(Namespace):
         Examples:
             sch.set_field(reference='R1', field='Value', value='4k7')
             sch.set_field(reference='R201', sheet='/amp_left/', field='Reference', value='R250')
+        """
+        ...
+
+    def set_paper(self, *, paper: Literal['A4', 'A3', 'A2', 'A1', 'A0'], path: str | os.PathLike[str] | None = None, revision: int | None = None) -> _PaperSet:
+        """Set a schematic sheet's paper size (A4 297 x 210 mm up to A0 1189 x 841 mm, landscape, KiCad's default drawing sheet). Result: the paper before, and off_page: symbols, fields and labels outside the frame or on the title block on the new paper (the first 20).
+
+        Registry command ``sch.setPaper`` (edit).
+        One undo step (inside `transaction` it joins the transaction's step).
+
+        Args:
+            paper (Literal['A4', 'A3', 'A2', 'A1', 'A0']): ISO paper size, landscape (required)
+            path (str | os.PathLike[str] | None): Document path relative to the working directory; default: the schematic given by `--schematic` / `connect(schematic=...)`, else the only open schematic
+            revision (int | None): Fail with stale-revision unless the document is at this revision
+
+        Returns:
+            dict: the command's JSON result; ``summary`` is one line saying what happened; edits add ``revision`` and ``new_ids``.
+
+        Raises:
+            BoardwireError: a subclass with a stable ``code`` (invalid-args, no-document, not-found,
+                stale-revision, service-unavailable...; see docs/commands.md); a failed edit
+                changes nothing.
+
+        Examples:
+            sch.set_paper(paper='A3')
         """
         ...
 

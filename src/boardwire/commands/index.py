@@ -105,6 +105,7 @@ MODULE_OF = {
     'sch.power': 'sch.place',
     'sch.rotate': 'sch.symbol',
     'sch.setField': 'sch.symbol',
+    'sch.setPaper': 'sch.page',
     'sch.wire': 'sch.wire',
     'session.batch': 'session',
     'session.close': 'session',

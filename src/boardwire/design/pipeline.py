@@ -113,12 +113,17 @@ class Build:
                 pins = [(net_of.get(f"{ref}.{p['number']}"), (round(p["at"][0] * 1e6), round(p["at"][1] * 1e6)),
                          OUT.get(p["orientation"], (1, 0)))
                         for p in sym["pins"] if p["unit"] in (0, unit) and not p.get("hidden")]
-                items.append(Item(ref if comp.units == 1 else f"{ref}:{unit}", ref, pins, self.r.power))
+                fed = {net_of.get(f"{ref}.{p['number']}") for p in sym["pins"]
+                       if p["unit"] in (0, unit) and p.get("type") == "power_in"} - {None}
+                items.append(Item(ref if comp.units == 1 else f"{ref}:{unit}", ref, pins, self.r.power, comp.symbol, fed,
+                                  comp.value or comp.symbol.split(":")[-1]))
         return items
 
     def _schematic(self, st: Stage) -> str:
-        anchors = arrange(self._items())
-        for key, (x, y) in anchors.items():
+        arr = arrange(self._items())
+        if arr.anchors:
+            self.call("sch.setPaper", {"path": self.sch, "paper": arr.paper})
+        for key, (x, y) in arr.anchors.items():
             ref, _, unit = key.partition(":")
             comp = self.r.components[ref]
             self.call("sch.placeSymbol", {"path": self.sch, "symbol": comp.symbol, "at": [x / 1e6, y / 1e6],
@@ -128,16 +133,31 @@ class Build:
                                         "no_connect": self.d.no_connect})
         self.call("sch.annotate", {"path": self.sch})
         self.call("session.save", {"path": self.sch})
-        st.data = {"overlaps": len(out["overlaps"]) + len(out["unplaced"])}
+        blocks = [f"{name} ({', '.join(refs)})" for name, _, refs, _ in arr.blocks]
+        st.data = {"overlaps": len(out["overlaps"]) + len(out["unplaced"]), "paper": arr.paper}
         if out.get("flags_missing"):  # ERC would fail on it: stop here, saying so
             raise StageFailed(f"no room on the schematic for the PWR_FLAG of {', '.join(out['flags_missing'])} "
                               f"(ERC would find its power inputs undriven); {out['summary']}")
-        return f"{len(anchors)} symbols placed; " + out["summary"]
+        problems = []
+        if not arr.fits:
+            problems.append(f"the blocks do not fit on {arr.paper}")
+        for what, rows in (("could not be placed cleanly", out["unplaced"]), ("overlap", out["overlaps"]),
+                           ("lie off the page", out.get("off_page") or [])):
+            if rows:
+                problems.append(f"{len(rows)}{'+' if len(rows) >= 20 else ''} {what}: {'; '.join(rows)}")
+        if problems:
+            raise StageFailed("schematic drawn with " + " and ".join(problems))
+        return (f"{len(arr.anchors)} symbols on {arr.paper} in {len(blocks)} blocks: {'; '.join(blocks)}; "
+                + out["summary"])
 
     def _erc(self, st: Stage) -> str:
         erc = self.call("check.erc", {"path": self.sch, "limit": 20})
         self.counts["erc"] = erc["counts"]
-        st.data = {"violations": [v for v in erc.get("violations", []) if v.get("severity") == "error"][:10]}
+        errors = [v for v in erc.get("violations", []) if v.get("severity") == "error"]
+        st.data = {"violations": errors[:10]}
+        if erc["counts"].get("errors"):  # ok only with none
+            raise StageFailed(f"{erc['summary']}: " + "; ".join(
+                f"{v.get('type')}: {v.get('description')}" for v in errors[:10]))
         return erc["summary"]
 
     def _update(self, st: Stage) -> str:

@@ -305,11 +305,14 @@ def plan_sheet(doc, nets: dict[str, list[str]], power: set[str], no_connect: lis
     """The plan connecting ``nets`` (name -> ["U1.3", ...]) on sheet ``doc``.
 
     ``power``: nets drawn with power symbols; ``power_symbol(net)`` -> (lib id, value)
-    names the symbol; ``flags``: add a PWR_FLAG to each power net, and each net with a
+    names the symbol; when every symbol body lies on the sheet's paper (inside the
+    frame, off the title block: documents/schematic/page) nothing is drawn off it;
+    ``flags``: add a PWR_FLAG to each power net, and each net with a
     power input, that has no power output pin. Raises PinError for an unknown
     reference or pin, or a pin given twice."""
     from ..documents.schematic.extent import pin_sides, sheet_extents
     from ..documents.schematic.lib_info import lib_info
+    from ..documents.schematic.page import PAPERS, keep_out, off_page
 
     table = doc.lib_symbol_table()
     pins: dict[str, PinSide] = {}
@@ -336,7 +339,11 @@ def plan_sheet(doc, nets: dict[str, list[str]], power: set[str], no_connect: lis
     for lab in doc.labels:
         points.setdefault(lab.position, lab.text)
     segments = [(a, b, None) for w in doc.wires for a, b in zip(w.points, w.points[1:])]
-    boxes = [(e.owner, e.box) for e in sheet_extents(doc)]
+    extents = sheet_extents(doc)
+    boxes = [(e.owner, e.box) for e in extents]
+    if doc.paper in PAPERS and not any(off_page(e.box, doc.paper) for e in extents if e.kind == "body"):
+        # the symbols are on the page: what is drawn for them stays inside the frame, off the title block
+        boxes += [("page", b) for b in keep_out(doc.paper)]
     sheet = Sheet(boxes, points, segments)
     plan = Plan()
     flagged: set[Point] = set()

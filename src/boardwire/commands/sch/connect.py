@@ -9,6 +9,7 @@ from pydantic import Field
 
 from ...documents.library.lookup import library_item
 from ...documents.schematic.extent import overlaps, sheet_extents
+from ...documents.schematic.page import off_page_items
 from ...documents.units import mm
 from ...errors import InvalidArgs, NotFound
 from ...layout.sch_connect import PinError, is_ground, is_power_name, plan_sheet
@@ -47,7 +48,7 @@ def overlap_rows(doc) -> list[str]:
          examples=({"path": "board.kicad_sch", "nets": {"LED": ["U1.3", "R1.1"], "GND": ["U1.1", "C1.2"]},
                     "no_connect": ["U1.5"]},))
 def connect(ctx: Context, a: ConnectArgs) -> dict:
-    """Connect placed symbols' pins by net: a short wire and a net label at each pin, power symbols for power nets (ground down, supplies up), PWR_FLAGs where a power net has no source (beside the net, else apart with the net drawn again; flags_missing names nets with no room for one), no-connect flags; on the 50 mil grid, wires lengthened until no label, field or symbol box overlaps another. Result: counts and any overlaps left. Then sch.annotate for #PWR references. Errors: invalid-args for an unknown reference or pin, or a pin in two nets."""
+    """Connect placed symbols' pins by net: a short wire and a net label at each pin, power symbols for power nets (ground down, supplies up), PWR_FLAGs where a power net has no source (beside the net, else apart with the net drawn again; flags_missing names nets with no room for one), no-connect flags; on the 50 mil grid, wires lengthened until no label, field or symbol box overlaps another, inside the paper's frame and off its title block when the symbols are. Result: counts, any overlaps left, off_page items. Then sch.annotate for #PWR references. Errors: invalid-args for an unknown reference or pin, or a pin in two nets."""
     from ...registry import REGISTRY
 
     od = editable(ctx, a.path)
@@ -80,9 +81,12 @@ def connect(ctx: Context, a: ConnectArgs) -> dict:
         ctx.new_ids.extend(sub.new_ids)
     left = overlap_rows(od.doc)
     missing = plan.missing_flags
+    off = off_page_items(od.doc)
     return {"summary": f"{len(a.nets)} nets: {counts['wire']} wires, {counts['label']} labels, "
                        f"{counts['power']} power symbols, {counts['no_connect']} no-connects; "
                        + (f"{len(left)} overlaps left" if left else "no overlaps")
                        + (f"; NO ROOM for the PWR_FLAG of {', '.join(missing)}: ERC will find its power inputs "
-                          "undriven" if missing else ""),
-            "counts": counts, "overlaps": left[:20], "unplaced": plan.overlaps[:20], "flags_missing": missing}
+                          "undriven" if missing else "")
+                       + (f"; {len(off)} items off the page: {', '.join(off[:5])}" if off else ""),
+            "counts": counts, "overlaps": left[:20], "unplaced": plan.overlaps[:20], "flags_missing": missing,
+            "off_page": off[:20]}

@@ -20,6 +20,13 @@ class Connected(Edited):
     unplaced: list[str] = Field(description="Pins whose label still overlaps (the first 20)")
     flags_missing: list[str] = Field(description="Power nets left without the PWR_FLAG they need (no room): "
                                                  "ERC will report their power inputs undriven")
+    off_page: list[str] = Field(description="Items outside the paper's frame or on the title block (the first 20)")
+
+
+class PaperSet(Edited):
+    paper: str = Field(description="The paper size now set")
+    previous: str | None = Field(description="The paper size before")
+    off_page: list[str] = Field(description="Items outside the frame or on the title block on that paper (the first 20)")
 
 
 class SheetPin(Row):

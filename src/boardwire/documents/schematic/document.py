@@ -84,6 +84,17 @@ class Schematic(SchematicReading):
                 changed += 1
         return changed
 
+    def set_paper(self, name: str) -> None:
+        """Set the paper size (``(paper "A3")``), adding the node after the header's
+        uuid when the file has none."""
+        node = self.root.find("paper")
+        if node is not None:
+            self.set_atoms(node, [quote(name)])
+            return
+        after = [i for i, k in enumerate(self.root.kids) if type(k) is SList and k.head in ("version", "generator",
+                                                                                             "generator_version", "uuid")]
+        self.insert(self.root, make("paper", quote(name)), (after[-1] + 1) if after else None)
+
     # -- where new items go ------------------------------------------------------------
 
     @property

@@ -5,8 +5,9 @@ Boxes are estimates from the file alone (no font rendering): a text of ``n`` cha
 at font size ``h`` is ``n * 0.8 * h`` wide and ``h`` high (KiCad's stroke font averages
 about 0.8 of the size per character, plus pen width); a label's box starts at its
 connection point and runs in its text direction; a field's follows its justification
-(centre by default); a symbol's body is the box of its pins' connection points (at
-least 2.54 mm across), a power symbol's the box from its pin to its value field.
+(centre by default); a symbol's body is the box of its pins' connection points and
+its library drawing (graphics and pins with their lengths, `symbol_box`; at least
+2.54 mm across), a power symbol's also reaches its value field.
 Field text turns with the symbol (90 and 270 swap width and height). Coordinates are
 integer nanometres, y down.
 """
@@ -18,7 +19,8 @@ from dataclasses import dataclass
 from ...sexpr import atoms
 from ..views import Point
 from .lib_info import lib_info
-from .orientation import apply
+from .library import unit_body
+from .orientation import apply, pin_world, symbol_transform
 from .points import placed_pins
 
 MM = 1_000_000
@@ -141,7 +143,73 @@ def field_extents(sym) -> list[Extent]:
     return out
 
 
-def body_extent(sym, pins: list[PinSide], power: bool) -> Extent:
+_SHAPES = ("rectangle", "polyline", "circle", "arc", "bezier", "pin")
+
+
+def _shape_points(node) -> list[Point]:
+    """Library points (nm, y up) that bound one graphic item or pin."""
+    def xy(n):
+        v = n.atoms() if n is not None else []
+        return (atoms.to_nm(v[0]), atoms.to_nm(v[1])) if len(v) >= 2 else None
+
+    head = node.head
+    if head == "rectangle":
+        return [p for p in (xy(node.find("start")), xy(node.find("end"))) if p]
+    if head in ("polyline", "bezier"):
+        pts = node.find("pts")
+        return [p for p in (xy(q) for q in (pts.lists("xy") if pts is not None else ())) if p]
+    if head == "circle":
+        c, r = xy(node.find("center")), node.find("radius")
+        if c is None or r is None or not r.atoms():
+            return []
+        rad = atoms.to_nm(r.atoms()[0])
+        return [(c[0] - rad, c[1] - rad), (c[0] + rad, c[1] + rad)]
+    if head == "arc":  # its three points (a bulge past them is under a millimetre for KiCad's symbols)
+        return [p for p in (xy(node.find(k)) for k in ("start", "mid", "end")) if p]
+    at, length = node.find("at"), node.find("length")
+    if at is None or len(at.atoms()) < 2 or (b"hide" in node.kids[1:]):
+        return []
+    x, y = atoms.to_nm(at.atoms()[0]), atoms.to_nm(at.atoms()[1])
+    angle = int(float(atoms.text(at.atoms()[2]))) % 360 if len(at.atoms()) > 2 else 0
+    n = atoms.to_nm(length.atoms()[0]) if length is not None and length.atoms() else 0
+    dx, dy = {0: (1, 0), 90: (0, 1), 180: (-1, 0), 270: (0, -1)}.get(angle, (1, 0))
+    return [(x, y), (x + dx * n, y + dy * n)]
+
+
+def lib_points(table: dict, name: str, units: set[int], _seen: tuple = ()) -> list[Point]:
+    """The bounding points (library nm, y up) of the graphics and pins of ``units`` (and
+    unit 0), body style 1, of ``lib_symbols`` entry ``name`` (following ``extends``)."""
+    node = table.get(name)
+    if node is None:
+        return []
+    ext = node.find("extends")
+    if ext is not None and ext.atoms() and name not in _seen:
+        base = atoms.text(ext.atoms()[0])
+        return lib_points(table, base if base in table else name.split(":")[0] + ":" + base, units, _seen + (name,))
+    out: list[Point] = []
+    for sub in node.lists("symbol"):
+        unit, body = unit_body(atoms.text(sub.atoms()[0]) if sub.atoms() else "")
+        if unit not in (0, *units) or body not in (0, 1):
+            continue
+        for item in sub.lists():
+            if item.head in _SHAPES:
+                out += _shape_points(item)
+    return out
+
+
+def symbol_box(sym, table: dict) -> Box | None:
+    """The sheet box (nm) of placed symbol ``sym``'s drawing: its library graphics and
+    pins (with their lengths) of its placed units, turned and mirrored as placed; None
+    when its library entry is missing or draws nothing."""
+    pts = lib_points(table, sym.lib_key, set(sym.units_placed))
+    if not pts:
+        return None
+    t = symbol_transform(sym.orientation, sym.mirror)
+    world = [pin_world(sym.position, t, p) for p in pts]
+    return (min(p[0] for p in world), min(p[1] for p in world), max(p[0] for p in world), max(p[1] for p in world))
+
+
+def body_extent(sym, pins: list[PinSide], power: bool, drawn: Box | None = None) -> Extent:
     """The body box of a placed symbol (see the module)."""
     pts = [p.at for p in pins] or [sym.position]
     if power:
@@ -152,6 +220,8 @@ def body_extent(sym, pins: list[PinSide], power: bool) -> Extent:
             pts = pts + [(atoms.to_nm(xy[0]), atoms.to_nm(xy[1]))]
     x1, y1 = min(p[0] for p in pts), min(p[1] for p in pts)
     x2, y2 = max(p[0] for p in pts), max(p[1] for p in pts)
+    if drawn is not None:  # the library drawing (`symbol_box`) too
+        x1, y1, x2, y2 = min(x1, drawn[0]), min(y1, drawn[1]), max(x2, drawn[2]), max(y2, drawn[3])
     half = int(1.27 * MM)
     if x2 - x1 < 2 * half:
         c = (x1 + x2) // 2
@@ -170,7 +240,7 @@ def sheet_extents(doc) -> list[Extent]:
         info = lib_info(table, sym.lib_key)
         pins = pin_sides(sym, table)
         power = bool(info and info.power)
-        out.append(body_extent(sym, pins, power))
+        out.append(body_extent(sym, pins, power, symbol_box(sym, table)))
         out += field_extents(sym)
     for lab in doc.labels:
         angle = int(lab.node.find("at").atoms()[2]) if len(lab.node.find("at").atoms()) > 2 else 0

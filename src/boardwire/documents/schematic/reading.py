@@ -143,6 +143,12 @@ class SchematicReading(SexprDocument):
         t = tb.find("title") if tb is not None else None
         return (atoms.text(t.atoms()[0]) or None) if t is not None and t.atoms() else None
 
+    @property
+    def paper(self) -> str | None:
+        """The paper size name (``(paper "A4")``), if any."""
+        node = self.root.find("paper")
+        return atoms.text(node.atoms()[0]) if node is not None and node.atoms() else None
+
     # -- where things connect ----------------------------------------------------------
 
     def connection_points(self) -> SheetPoints:
