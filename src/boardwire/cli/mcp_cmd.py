@@ -100,7 +100,9 @@ def mcp(ctx: typer.Context,
         fail(InvalidArgs("--queue serves many agents over --http; stdio runs jobs in-process",
                          hint="Add --http, or leave out --queue."))
     from ..protocols.mcp.server import serve_stdio
+    from ..web.drawing import install_app_drawer
 
+    install_app_drawer()  # the MCP Apps view draws boards as the live view does
     hook = None
     if attach:
         from ..commands import REGISTRY

@@ -32,7 +32,6 @@ from __future__ import annotations
 import asyncio
 import re
 import secrets
-import threading
 from importlib import resources
 from typing import Callable, NamedTuple
 
@@ -48,7 +47,7 @@ from ..commands import REGISTRY
 from ..errors import BoardwireError, InvalidArgs, KeyRevoked, NotFound, PolicyDenied
 from ..protocols.bridge import Bridge
 from ..registry import Context
-from .board_svg import board_svg
+from .drawing import BoardDrawings
 from .socket import StarletteSocket
 
 COOKIE = "boardwire_view"
@@ -56,7 +55,6 @@ STATIC = {"view.js": "text/javascript", "view.css": "text/css"}
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
 ACTOR = "view"
 HOST_NAME = re.compile(r"(\[[^\]]*\]|[^:]*)")  # a Host header without its port
-RATSNEST_LIMIT = 5000  # query.unrouted's page size limit
 MAX_LOGINS = 1000  # login tokens kept (the oldest is forgotten past this)
 
 
@@ -87,8 +85,7 @@ class View:
         self.on_session = on_session
         self._bridges: dict[int, Bridge] = {}
         self._seen: set[int] = set()
-        self._cache: dict[tuple, str] = {}
-        self._lock = threading.Lock()
+        self._drawings = BoardDrawings(ACTOR)
         self.app = Starlette(routes=[
             Route("/", lambda r: RedirectResponse("/view/")),
             Route("/view", lambda r: RedirectResponse("/view/")),
@@ -211,22 +208,8 @@ class View:
         return Response(svg, media_type="image/svg+xml", headers={"cache-control": "no-store"})
 
     def board_svg(self, session, path: str, side: str) -> str:
-        """The board drawing at its current revision (cached per revision and side)."""
-        ctx = Context(session, actor=ACTOR)
-        od = session.get(path, "board", ACTOR)
-        key = (id(session), od.path, od.revision, od.content_hash, side)
-        with self._lock:
-            if key in self._cache:
-                return self._cache[key]
-        links = REGISTRY.call("query.unrouted", {"path": od.path, "limit": RATSNEST_LIMIT}, ctx)["links"]
-        drc = REGISTRY.call("check.drc", {"path": od.path, "engine": "builtin"}, ctx)
-        with session.lock:
-            svg = board_svg(od.doc, side=side, unrouted=links, markers=drc.get("violations", []),
-                            path=od.path, revision=od.revision)
-        with self._lock:
-            self._cache = {k: v for k, v in self._cache.items() if k[:2] != key[:2]}  # one revision kept
-            self._cache[key] = svg
-        return svg
+        """The board drawing at its current revision (`drawing.BoardDrawings`)."""
+        return self._drawings.draw(session, path, side)[0]
 
     async def sheet(self, request: Request) -> Response:
         try:

@@ -16,6 +16,7 @@ from pathlib import Path
 from ..protocols.mcp.http import Workspaces, build_app
 from ..protocols.mcp.keys import KeyStore
 from .app import View
+from .drawing import install_app_drawer
 from .limits import DEFAULT_LIMITS, Limits, protocol
 
 log = logging.getLogger("boardwire.view")
@@ -37,6 +38,7 @@ def build(root: str, *, host: str = "127.0.0.1", toolsets=None, allow_origins=()
 
         runner = QueueRunner(queue)
         runner.ping()
+    install_app_drawer()  # the MCP Apps view draws boards as the live view does
     spaces = Workspaces(Path(root).resolve(), InMemorySubscriptionBus(), toolsets, queue=runner)
     mcp_app, inner = build_app(root, host=host, toolsets=toolsets, allow_origins=allow_origins, auth=auth,
                                spaces=spaces, session_idle=limits.session_idle, max_sessions=limits.max_sessions)

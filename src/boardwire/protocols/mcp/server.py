@@ -1,6 +1,7 @@
 """The MCP server on the official SDK's low-level Server: registry commands as
 tools (the default set, families added by --toolset or in-band, see toolsets.py),
-open documents as resources, two prompts.
+open documents as resources, two prompts, and for MCP Apps hosts a view of the
+documents (apps.py).
 
 The same Server object serves stdio (one workspace) and Streamable HTTP (one
 workspace per key, see http.py); ``backend_for`` picks the workspace of a request.
@@ -27,8 +28,9 @@ from ...registry import Context
 from ...registry.context import CancelToken
 from ...session import Session
 from .. import stopping
-from . import completions, prompts, resources, tasks
+from . import apps, completions, prompts, resources, tasks
 from .calls import Backend, _run, call_tool, client_name, error_result, set_log_level
+from .tools import command_for
 from .toolsets import ENABLE_TOOL, Served, family_hint
 
 log = logging.getLogger("boardwire.mcp")
@@ -53,14 +55,17 @@ class Workspace(Backend):
         self.tasks = tasks.TaskTable()
 
 
-_TOOL_MODELS: dict[str, types.Tool] = {}
+_TOOL_MODELS: dict[tuple[str, bool], types.Tool] = {}
 
 
 def _tool_models(dicts: list[dict]) -> list[types.Tool]:
+    """The SDK models of tool dicts, cached by name and whether they carry ``_meta``
+    (MCP Apps clients get the viewed tools with it: `apps.with_ui`)."""
     for t in dicts:
-        if t["name"] not in _TOOL_MODELS:
-            _TOOL_MODELS[t["name"]] = types.Tool.model_validate(t)
-    return [_TOOL_MODELS[t["name"]] for t in dicts]
+        key = (t["name"], "_meta" in t)
+        if key not in _TOOL_MODELS:
+            _TOOL_MODELS[key] = types.Tool.model_validate(t)
+    return [_TOOL_MODELS[(t["name"], "_meta" in t)] for t in dicts]
 
 
 async def _enable(ws: Workspace, params: types.CallToolRequestParams) -> types.CallToolResult:
@@ -93,11 +98,16 @@ def build_server(backend_for: Callable[[object], Workspace], toolsets: list[str]
     async def on_list_tools(ctx, params):
         ws = backend_for(ctx)
         ws.notifier.seen(ctx.session)
-        return types.ListToolsResult(tools=_tool_models(ws.served.tools), ttl_ms=TOOLS_TTL_MS)
+        served = ws.served.tools
+        if apps.supported(ctx):
+            served = apps.with_ui(served, command_for)
+        return types.ListToolsResult(tools=_tool_models(served), ttl_ms=TOOLS_TTL_MS)
 
     async def on_call_tool(ctx, params: types.CallToolRequestParams):
         ws = backend_for(ctx)
         ws.notifier.seen(ctx.session)
+        if params.name == apps.VIEW_TOOL and apps.supported(ctx):
+            return await apps.call(ctx, params, ws)
         if params.name not in ws.served.names:
             family = family_hint(params.name)
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}" + (
@@ -115,13 +125,20 @@ def build_server(backend_for: Callable[[object], Workspace], toolsets: list[str]
     async def on_list_resources(ctx, params):
         ws = backend_for(ctx)
         ws.notifier.seen(ctx.session)
-        return types.ListResourcesResult(resources=resources.list_resources(ws.session))
+        listed = resources.list_resources(ws.session)
+        return types.ListResourcesResult(resources=listed + (apps.list_resources() if apps.supported(ctx) else []))
 
     async def on_list_templates(ctx, params):
-        return types.ListResourceTemplatesResult(resource_templates=resources.templates())
+        return types.ListResourceTemplatesResult(
+            resource_templates=resources.templates() + (apps.templates() if apps.supported(ctx) else []))
 
     async def on_read_resource(ctx, params: types.ReadResourceRequestParams):
         ws = backend_for(ctx)
+        if apps.ours(params.uri):
+            try:
+                return apps.read(ws.session, params.uri)
+            finally:
+                await ws.notifier.flush()
         cid, args, mime, u = resources.command_for(ws.session, params.uri)
         token = CancelToken()
         try:
@@ -176,6 +193,7 @@ def build_server(backend_for: Callable[[object], Workspace], toolsets: list[str]
     # warns that 2026-07-28 drops logging, which the SDK already handles per version.
     server.add_request_handler("logging/setLevel", types.SetLevelRequestParams, on_set_log_level)
     tasks.add_handlers(server, backend_for)  # the Tasks extension (tasks.py)
+    server.extensions[apps.EXTENSION_ID] = apps.SETTINGS  # MCP Apps (apps.py)
     server.middleware.append(explain_invalid_params)
     return server
 
