@@ -1,16 +1,21 @@
-"""The live view's board drawing: an SVG of the in-memory board from `geometry/`.
+"""The live view's board drawing: an SVG of the in-memory board, drawn as KiCad's PCB
+editor shows it.
 
-Drawn from the copper model the built-in DRC uses (pads of every shape, tracks, arcs,
-vias, filled zones, holes), the board edge (Edge.Cuts), courtyards, reference
-designators, the ratsnest and DRC markers. Every layer is a ``<g class="layer"
-data-layer="NAME">`` the page toggles; pads and courtyards carry ``data-ref``,
+Copper from `geometry/` (the model the built-in DRC uses: pads in their real shapes,
+turned and mirrored with their footprint, tracks, arcs, vias, filled zones, holes),
+courtyards as its polygons; silkscreen, fabrication, user and Edge.Cuts drawings, all
+texts and unfilled zones' outlines from `board_art` (through the documents layer).
+Every layer is a ``<g class="layer" data-layer="NAME">`` the page toggles, stacked as
+KiCad stacks them for the side looked at; inside a layer, each top-level item
+(footprint, track, via, zone, drawing) is one ``<g data-k="KEY">`` (its uuid), so the
+page replaces only the items an edit changed. Pads and courtyards carry ``data-ref``,
 ``data-value``, ``data-net`` and ``data-pad`` for the page's hover. Units: millimetres
 in the SVG's user space (the viewBox, references, ratsnest, markers), whole
-micrometres inside the group scaled by 0.001 that holds copper, edges and courtyards
-(integers print several times faster than decimals); KiCad's axes (x right, y down); ``side="back"`` mirrors the
-board left to right (as KiCad's "flip board view") and stacks the layers from the back.
-Colours are KiCad 9's default PCB editor theme. Measured against kicad-cli's SVG plot
-in bench/bench_view.py (docs/benchmarks.md).
+micrometres inside the group scaled by 0.001 that holds the board (integers print
+several times faster than decimals); KiCad's axes (x right, y down); ``side="back"``
+mirrors the board left to right (as KiCad's "flip board view") and stacks the layers
+from the back. Colours are KiCad 9's default theme (`theme`). Compared with
+kicad-cli's plot in tests/web/test_view_fidelity.py (docs/view.md).
 """
 
 from __future__ import annotations
@@ -21,16 +26,14 @@ import numpy as np
 import shapely
 
 from ..geometry import geometry_of
+from .board_art import art_of, owner_key
+from .theme import BACKGROUND, DRILL, MARKER, RATSNEST, VIA, ZONE_OPACITY, copper_colours, layer_colour
 
-# KiCad 9 default colour theme ("KiCad Default"), copper and technical layers.
-COPPER_COLOURS = ["#c83434", "#7f4a4a", "#c2c200", "#c261c2", "#4d7fc4", "#009999", "#e07f00", "#4d7fc4"]
-EDGE = "#d0d2cd"
-COURTYARD = {"front": "#ff26e2", "back": "#26e9ff"}
-HOLE = "#1a1a1a"
-VIA = "#ececec"
-RATSNEST = "#f5f5f5"
-MARKER = {"error": "#ff3030", "warning": "#ffb000"}
-BACKGROUND = "#001023"
+# a side's technical layers, from the board outwards (the side looked at is drawn
+# bottom to top in this order, the other side top to bottom beneath the copper)
+SIDE_STACK = ("Adhes", "Paste", "Mask", "SilkS", "Fab", "CrtYd")
+STYLE = ("<style>.t{fill:none;stroke:currentColor;stroke-linecap:round;stroke-linejoin:round}"
+         ".f{stroke:currentColor;stroke-linejoin:round}text{pointer-events:none}</style>")
 QUAD_SEGS = 6  # quarter-circle segments of a round pad or a rounded end drawn as a polygon
 
 
@@ -107,65 +110,74 @@ def board_svg(board, *, side: str = "front", unrouted: list[dict] = (), markers:
         raise ValueError(f"side is front or back, not {side!r}")
     model = geometry_of(board)
     copper = list(model.layers.names)
-    colour = {name: COPPER_COLOURS[i % len(COPPER_COLOURS)] for i, name in enumerate(copper)}
-    if copper:
-        colour[copper[-1]] = "#4d7fc4"  # B.Cu is blue whatever the stack
+    colour = copper_colours(copper)
+    art = art_of(board, copper).layers()
     fps = model.footprints
-    values = {}
-    layers: dict[str, list[str]] = {name: [] for name in copper}
-    zones: dict[str, list[str]] = {name: [] for name in copper}
-    vias, holes = [], []
+    values: dict = {}
+    # layer -> item key -> elements (copper); zones, vias and holes likewise
+    layers: dict[str, dict[str, list[str]]] = {name: {} for name in copper}
+    zones: dict[str, dict[str, list[str]]] = {name: {} for name in copper}
+    vias: dict[str, list[str]] = {}
+    holes: dict[str, list[str]] = {}
     for it in model.items:
         if it is None:
             continue
         fp = fps[it.fp] if it.fp is not None and it.fp < len(fps) else None
         if fp is not None and fp.id not in values:
             values[fp.id] = getattr(fp.owner, "value", "") or ""
+        key = owner_key(it.owner, fp.uuid if fp is not None else it.uuid)
         data = _attrs(ref=fp.reference if fp else None, value=values.get(fp.id) if fp else None,
                       net=it.net, pad=it.number if it.kind == "pad" else None, kind=it.kind)
         if it.kind == "via":
-            vias.append(_shape(it) + data + "/>")
+            vias.setdefault(key, []).append(_shape(it) + data + "/>")
         elif it.kind == "zone":
             for name in model.layers.of(it.mask):
-                zones[name].append(f'<path d="{_path_of(it.core)}"{data}/>')
+                zones[name].setdefault(key, []).append(f'<path d="{_path_of(it.core)}"{data}/>')
         else:
             mask = model.flash(it) if it.kind == "pad" else it.mask
             element = _shape(it) + data + "/>"
             for name in model.layers.of(mask):
-                layers[name].append(element)
+                layers[name].setdefault(key, []).append(element)
         if it.kind in ("pad", "via") and it.hole is not None and it.hole_r > 0:
             hole = shapely.buffer(it.hole, it.hole_r, quad_segs=QUAD_SEGS)
-            holes.append(f'<path d="{_path_of(hole)}"/>')
+            holes.setdefault(key, []).append(f'<path d="{_path_of(hole)}"/>')
     x, y, w, h = _frame(model)
     back = side == "back"
-    order = copper if back else list(reversed(copper))  # the side looked at is drawn last
+    near, far = ("B", "F") if back else ("F", "B")
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{_n(x)} {_n(y)} {_n(w)} {_n(h)}"'
-           f' data-path="{escape(path)}" data-revision="{revision}" data-side="{side}">',
-           "<style>.t{fill:none;stroke:currentColor;stroke-linecap:round;stroke-linejoin:round}</style>",
+           f' data-path="{escape(path)}" data-revision="{revision}" data-side="{side}">', STYLE,
            f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" fill="{BACKGROUND}"/>',
            f'<g class="board"' + (f' transform="translate({_n(2 * x + w)} 0) scale(-1 1)"' if back else "") + ">",
-           '<g transform="scale(0.001)">']  # copper, edges and courtyards in micrometres
-    for name in order:
+           '<g transform="scale(0.001)" font-family="sans-serif">']  # the board in micrometres
+    courtyards = _courtyards(fps, values)
+    done = set(copper)
+
+    def technical(name: str) -> None:
+        done.add(name)
+        if name.endswith(".CrtYd"):
+            c = layer_colour(name)
+            out.append(f'<g class="layer" data-layer="{name}" fill="{c}" fill-opacity="0.04" stroke="{c}"'
+                       f' stroke-width="50">{_keyed(courtyards[name[0]], art.get(name, {}))}</g>')
+        elif name in art or name[2:] in ("SilkS", "Fab") or name == "Edge.Cuts":
+            c = layer_colour(name)
+            # drawings do not take the pointer: hover reaches the copper under them
+            out.append(f'<g class="layer" data-layer="{name}" fill="{c}" color="{c}" pointer-events="none">'
+                       f'{_keyed({}, art.get(name, {}))}</g>')
+
+    for part in reversed(SIDE_STACK):  # the far side's layers, outermost first
+        technical(f"{far}.{part}")
+    for name in (copper if back else list(reversed(copper))):  # the side looked at is drawn last
         c = colour[name]
         out.append(f'<g class="layer" data-layer="{escape(name)}" fill="{c}" color="{c}">'
-                   f'<g class="zones" opacity="0.45" stroke="none">{"".join(zones[name])}</g>'
-                   f'{"".join(layers[name])}</g>')
-    out.append(f'<g class="layer" data-layer="Vias" fill="{VIA}">{"".join(vias)}</g>')
-    out.append(f'<g class="layer" data-layer="Holes" fill="{HOLE}" pointer-events="none">{"".join(holes)}</g>')
-    edges = "".join(f'<path d="{_line(e.core)}"/>' for e in model.edges
-                    if e is not None and e.layer == "Edge.Cuts" and e.core.geom_type == "LineString")
-    out.append(f'<g class="layer" data-layer="Edge.Cuts" fill="none" stroke="{EDGE}" stroke-width="150"'
-               f' pointer-events="none">{edges}</g>')
-    for s, key in (("front", "F.CrtYd"), ("back", "B.CrtYd")):
-        parts = []
-        for fp in fps:
-            if fp is None or fp.courtyard.get(s) is None:
-                continue
-            parts.append(f'<path d="{_path_of(fp.courtyard[s])}"'
-                         + _attrs(ref=fp.reference, value=values.get(fp.id) or getattr(fp.owner, "value", ""),
-                                  kind="footprint") + "/>")
-        out.append(f'<g class="layer" data-layer="{key}" fill="{COURTYARD[s]}" fill-opacity="0.04"'
-                   f' stroke="{COURTYARD[s]}" stroke-width="50">{"".join(parts)}</g>')
+                   f'<g class="zones" opacity="{ZONE_OPACITY}" stroke="none">{_keyed(zones[name], {})}</g>'
+                   f'{_keyed(layers[name], art.get(name, {}))}</g>')
+    out.append(f'<g class="layer" data-layer="Vias" fill="{VIA}">{_keyed(vias, {})}</g>')
+    out.append(f'<g class="layer" data-layer="Holes" fill="{DRILL}" pointer-events="none">{_keyed(holes, {})}</g>')
+    for part in SIDE_STACK:
+        technical(f"{near}.{part}")
+    technical("Edge.Cuts")
+    for name in sorted(set(art) - done):  # user layers, margin: on top, as KiCad draws them
+        technical(name)
     out.append("</g>")  # the rest in millimetres
     refs = []
     for fp in fps:
@@ -192,3 +204,30 @@ def board_svg(board, *, side: str = "front", unrouted: list[dict] = (), markers:
     out.append(f'<g class="layer" data-layer="DRC" fill="none" stroke-width="0.25">{"".join(marks)}</g>')
     out.append("</g></svg>")
     return "".join(out)
+
+
+def _keyed(elements: dict[str, list[str]], art: dict[str, tuple[dict, str]]) -> str:
+    """One ``<g data-k>`` per item key: its elements, then its drawings and texts."""
+    out = []
+    for key, els in elements.items():
+        extra = art.get(key)
+        out.append(f'<g data-k="{escape(key)}">{"".join(els)}{extra[1] if extra else ""}</g>')
+    for key, (attrs, frag) in art.items():
+        if key not in elements:
+            out.append(f'<g data-k="{escape(key)}"{_attrs(**attrs)}>{frag}</g>')
+    return "".join(out)
+
+
+def _courtyards(fps, values) -> dict[str, dict[str, list[str]]]:
+    """Each footprint's courtyard polygons per side ("F", "B"), by item key."""
+    out: dict[str, dict[str, list[str]]] = {"F": {}, "B": {}}
+    for fp in fps:
+        if fp is None:
+            continue
+        for s, k in (("front", "F"), ("back", "B")):
+            if fp.courtyard.get(s) is None:
+                continue
+            value = values.get(fp.id) or getattr(fp.owner, "value", "")
+            out[k][owner_key(fp.owner, fp.uuid)] = [f'<path d="{_path_of(fp.courtyard[s])}"'
+                                                   + _attrs(ref=fp.reference, value=value, kind="footprint") + "/>"]
+    return out

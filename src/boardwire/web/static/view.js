@@ -7,7 +7,8 @@ const $ = (id) => document.getElementById(id);
 const version = document.querySelector('meta[name="boardwire-version"]').content;
 const state = {
   ws: null, nextId: 1, pending: new Map(), docs: [], current: null, sheet: null,
-  side: "front", hidden: new Set(["F.CrtYd", "B.CrtYd"]), revisions: {}, zoom: 1, pan: [0, 0],
+  side: "front", hidden: new Set(["F.CrtYd", "B.CrtYd", "References", "F.Mask", "B.Mask", "F.Paste", "B.Paste",
+    "F.Adhes", "B.Adhes", "Margin"]), patch: new URLSearchParams(location.search).get("patch") !== "0", revisions: {}, zoom: 1, pan: [0, 0],
   fitted: false, requests: new Map(), listening: false, loading: null, again: false,
 };
 
@@ -115,17 +116,65 @@ async function draw() {
       const text = await r.text();
       if (!r.ok) { note(JSON.parse(text).error.message); return; }
       const el = $("drawing");
-      el.className = doc.kind === "board" ? "board" : "sheet";
-      el.innerHTML = text;
+      const t0 = performance.now();
+      // a board of the same frame and layers: replace only the items that changed
+      const patched = doc.kind === "board" && el.className === "board" && state.patch ? patchSvg(el, text) : null;
+      if (!patched) {
+        el.className = doc.kind === "board" ? "board" : "sheet";
+        el.innerHTML = text;
+      }
       const svg = el.querySelector("svg");
       if (svg && !svg.getAttribute("width")) sizeSvg(svg);
       el.dataset.revision = svg && svg.dataset.revision !== undefined ? svg.dataset.revision : String(state.revisions[doc.path]);
       el.dataset.path = doc.path;
-      applyLayers(); buildLayerList();
+      applyLayers();
+      if (!patched) buildLayerList();
+      // what the last drawing did, for tests and measurements: items replaced (or "all") and ms
+      el.dataset.replaced = patched ? String(patched.replaced) : "all";
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));  // after the frame is painted
+      el.dataset.drawMs = (performance.now() - t0).toFixed(1);
       if (!state.fitted) { fit(); state.fitted = true; } else applyView();
     } while (state.again);
   })();
   try { await state.loading; } finally { state.loading = null; }
+}
+
+// Replace, in the drawing shown, only the children of each layer whose content changed:
+// items are <g data-k="KEY"> (one per footprint, track, via, zone, drawing), other children
+// are matched by position. Returns {replaced, removed}, or null when the new drawing has
+// another frame, side, path or layer list (then the caller replaces the whole drawing).
+function patchSvg(el, text) {
+  const old = el.querySelector("svg");
+  if (!old) return null;
+  const fresh = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
+  if (fresh.nodeName !== "svg" || fresh.getAttribute("viewBox") !== old.getAttribute("viewBox")) return null;
+  for (const a of ["data-side", "data-path"]) if (fresh.getAttribute(a) !== old.getAttribute(a)) return null;
+  const was = old.querySelectorAll("g.layer"), now = fresh.querySelectorAll("g.layer");
+  if (was.length !== now.length) return null;
+  for (let i = 0; i < was.length; i++) if (was[i].dataset.layer !== now[i].dataset.layer) return null;
+  const count = { replaced: 0, removed: 0 };
+  for (let i = 0; i < was.length; i++) patchChildren(was[i], now[i], count);
+  old.setAttribute("data-revision", fresh.getAttribute("data-revision"));
+  return count;
+}
+
+function patchChildren(og, ng, count) {
+  const keyed = new Map(), plain = [];
+  for (const c of og.children) { const k = c.getAttribute("data-k"); if (k !== null) keyed.set(k, c); else plain.push(c); }
+  const next = [];
+  let p = 0;
+  for (const n of ng.children) {
+    const k = n.getAttribute("data-k");
+    const o = k !== null ? keyed.get(k) : plain[p++];
+    if (o && k === null && n.tagName === "g" && o.tagName === "g" && n.getAttribute("class")
+        && n.getAttribute("class") === o.getAttribute("class")) {
+      patchChildren(o, n, count); next.push(o);  // a sub-group (a layer's zones): patched in turn
+    } else if (o && o.isEqualNode(n)) next.push(o);
+    else { next.push(document.importNode(n, true)); count.replaced++; }
+  }
+  const kept = new Set(next);
+  for (const c of og.children) if (!kept.has(c)) count.removed++;
+  if (next.length !== og.children.length || next.some((c, i) => c !== og.children[i])) og.replaceChildren(...next);
 }
 
 function sizeSvg(svg) {
