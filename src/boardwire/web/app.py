@@ -5,8 +5,11 @@ Routes (an ASGI app, Starlette), all under ``/view``:
 * ``/view/`` the page, ``/view/static/NAME`` its script and style (served from this
   package: nothing is fetched from outside the machine);
 * ``/view/board.svg?path=P&side=front|back`` the board as it is in memory
-  (`board_svg`: copper, edge, courtyards, references, the ratsnest of query.unrouted
-  and the markers of the built-in DRC), cached per revision;
+  (`board_svg`: copper, drawings, texts, edge, courtyards, the ratsnest of
+  query.unrouted and the markers of the built-in DRC), cached per revision; with
+  ``&from=R`` (the revision the page shows) a JSON ``{"revision", "delta"}`` of only
+  the items changed since (`board_delta`) when revision R's drawing is still kept,
+  else the whole SVG;
 * ``/view/sheet.svg?path=P&page=N`` one schematic sheet, KiCad's plot of the in-memory
   hierarchy (render.svg);
 * ``/view/bridge`` the bridge over WebSocket (`protocols.bridge`: handshake, hello,
@@ -48,7 +51,8 @@ from ..commands import REGISTRY
 from ..errors import BoardwireError, InvalidArgs, KeyRevoked, NotFound, PolicyDenied
 from ..protocols.bridge import Bridge
 from ..registry import Context
-from .board_svg import board_svg
+from .board_delta import delta
+from .board_svg import board_parts
 from .socket import StarletteSocket
 
 COOKIE = "boardwire_view"
@@ -58,6 +62,7 @@ ACTOR = "view"
 HOST_NAME = re.compile(r"(\[[^\]]*\]|[^:]*)")  # a Host header without its port
 RATSNEST_LIMIT = 5000  # query.unrouted's page size limit
 MAX_LOGINS = 1000  # login tokens kept (the oldest is forgotten past this)
+KEPT_REVISIONS = 3  # drawings kept per board and side (a page patches from one of these)
 
 
 class Admitted(NamedTuple):
@@ -87,7 +92,7 @@ class View:
         self.on_session = on_session
         self._bridges: dict[int, Bridge] = {}
         self._seen: set[int] = set()
-        self._cache: dict[tuple, str] = {}
+        self._cache: dict[tuple, tuple] = {}  # (session, path, revision, hash, side) -> _drawing
         self._lock = threading.Lock()
         self.app = Starlette(routes=[
             Route("/", lambda r: RedirectResponse("/view/")),
@@ -205,13 +210,19 @@ class View:
             path, side = request.query_params.get("path", ""), request.query_params.get("side", "front")
             if side not in ("front", "back"):
                 raise InvalidArgs("side is front or back", errors=[{"loc": "side", "msg": "front or back", "type": "value"}])
+            since = request.query_params.get("from")
+            if since is not None and since.isdigit():
+                out = await run_in_threadpool(self.board_delta, session, path, side, int(since))
+                if out is not None:
+                    return JSONResponse(out, headers={"cache-control": "no-store"})
             svg = await run_in_threadpool(self.board_svg, session, path, side)
         except BoardwireError as e:
             return self._deny(e)
         return Response(svg, media_type="image/svg+xml", headers={"cache-control": "no-store"})
 
-    def board_svg(self, session, path: str, side: str) -> str:
-        """The board drawing at its current revision (cached per revision and side)."""
+    def _drawing(self, session, path: str, side: str) -> tuple[int, list, str]:
+        """(revision, `board_parts`, SVG text) of the board as it is now, cached per
+        revision and side; the parts of the last few revisions are kept for deltas."""
         ctx = Context(session, actor=ACTOR)
         od = session.get(path, "board", ACTOR)
         key = (id(session), od.path, od.revision, od.content_hash, side)
@@ -221,12 +232,33 @@ class View:
         links = REGISTRY.call("query.unrouted", {"path": od.path, "limit": RATSNEST_LIMIT}, ctx)["links"]
         drc = REGISTRY.call("check.drc", {"path": od.path, "engine": "builtin"}, ctx)
         with session.lock:
-            svg = board_svg(od.doc, side=side, unrouted=links, markers=drc.get("violations", []),
-                            path=od.path, revision=od.revision)
+            parts = board_parts(od.doc, side=side, unrouted=links, markers=drc.get("violations", []),
+                                path=od.path, revision=od.revision)
+        got = (od.revision, parts, "".join(p if isinstance(p, str) else p.text() for p in parts))
         with self._lock:
-            self._cache = {k: v for k, v in self._cache.items() if k[:2] != key[:2]}  # one revision kept
-            self._cache[key] = svg
-        return svg
+            same = [k for k in self._cache if k[:2] == key[:2]]
+            for k in same[:max(0, len(same) - KEPT_REVISIONS + 1)]:  # the last few revisions kept
+                del self._cache[k]
+            self._cache[key] = got
+        return got
+
+    def board_svg(self, session, path: str, side: str) -> str:
+        """The board drawing at its current revision (cached per revision and side)."""
+        return self._drawing(session, path, side)[2]
+
+    def board_delta(self, session, path: str, side: str, since: int) -> dict | None:
+        """What changed in the drawing since revision ``since`` (`board_delta.delta`),
+        as ``{"revision", "delta"}``; None when that revision's drawing is not kept
+        or cannot be patched (the page then takes the whole drawing)."""
+        revision, parts, _ = self._drawing(session, path, side)
+        where = session.get(path, "board", ACTOR).path
+        with self._lock:
+            old = next((v for k, v in self._cache.items()
+                        if k[:2] == (id(session), where) and k[2] == since and k[4] == side), None)
+        if old is None:
+            return None
+        change = delta(old[1], parts)
+        return None if change is None else {"revision": revision, "delta": change}
 
     async def sheet(self, request: Request) -> Response:
         try:

@@ -20,6 +20,7 @@ kicad-cli's plot in tests/web/test_view_fidelity.py (docs/view.md).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from html import escape
 
 import numpy as np
@@ -98,9 +99,39 @@ def _frame(model) -> tuple[float, float, float, float]:
     return x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad
 
 
+@dataclass(slots=True)
+class LayerPart:
+    """One ``<g class="layer">`` of the drawing: its opening tag, its items (item key ->
+    ``<g data-k>`` text, in order), a copper layer's zones likewise (inside ``<g
+    class="zones">``), or, for the ratsnest, markers and references, its whole inside
+    (``raw``)."""
+
+    name: str
+    open: str
+    items: dict[str, str] = field(default_factory=dict)
+    zones: dict[str, str] | None = None
+    raw: str | None = None
+
+    def text(self) -> str:
+        if self.raw is not None:
+            return f"{self.open}{self.raw}</g>"
+        zones = (f'<g class="zones" opacity="{ZONE_OPACITY}" stroke="none">{"".join(self.zones.values())}</g>'
+                 if self.zones is not None else "")
+        return f'{self.open}{zones}{"".join(self.items.values())}</g>'
+
+
 def board_svg(board, *, side: str = "front", unrouted: list[dict] = (), markers: list[dict] = (),
               path: str = "", revision: int = 0) -> str:
-    """The SVG text of ``board`` (a documents Board).
+    """The SVG text of ``board`` (a documents Board): `board_parts` joined; same
+    arguments and errors."""
+    return "".join(p if isinstance(p, str) else p.text() for p in
+                   board_parts(board, side=side, unrouted=unrouted, markers=markers, path=path, revision=revision))
+
+
+def board_parts(board, *, side: str = "front", unrouted: list[dict] = (), markers: list[dict] = (),
+                path: str = "", revision: int = 0) -> list:
+    """The drawing of ``board`` as parts: SVG text (str) and `LayerPart` in order (what
+    the view compares between two revisions to send only the items that changed).
 
     ``unrouted``: ratsnest links ``{"net", "from_at": [x, y], "to_at": [x, y]}`` (mm,
     query.unrouted's rows); ``markers``: DRC violations ``{"type", "severity",
@@ -156,23 +187,23 @@ def board_svg(board, *, side: str = "front", unrouted: list[dict] = (), markers:
         done.add(name)
         if name.endswith(".CrtYd"):
             c = layer_colour(name)
-            out.append(f'<g class="layer" data-layer="{name}" fill="{c}" fill-opacity="0.04" stroke="{c}"'
-                       f' stroke-width="50">{_keyed(courtyards[name[0]], art.get(name, {}))}</g>')
+            out.append(LayerPart(name, f'<g class="layer" data-layer="{name}" fill="{c}" fill-opacity="0.04"'
+                                       f' stroke="{c}" stroke-width="50">', _keyed(courtyards[name[0]], art.get(name, {}))))
         elif name in art or name[2:] in ("SilkS", "Fab") or name == "Edge.Cuts":
             c = layer_colour(name)
             # drawings do not take the pointer: hover reaches the copper under them
-            out.append(f'<g class="layer" data-layer="{name}" fill="{c}" color="{c}" pointer-events="none">'
-                       f'{_keyed({}, art.get(name, {}))}</g>')
+            out.append(LayerPart(name, f'<g class="layer" data-layer="{name}" fill="{c}" color="{c}"'
+                                       ' pointer-events="none">', _keyed({}, art.get(name, {}))))
 
     for part in reversed(SIDE_STACK):  # the far side's layers, outermost first
         technical(f"{far}.{part}")
     for name in (copper if back else list(reversed(copper))):  # the side looked at is drawn last
         c = colour[name]
-        out.append(f'<g class="layer" data-layer="{escape(name)}" fill="{c}" color="{c}">'
-                   f'<g class="zones" opacity="{ZONE_OPACITY}" stroke="none">{_keyed(zones[name], {})}</g>'
-                   f'{_keyed(layers[name], art.get(name, {}))}</g>')
-    out.append(f'<g class="layer" data-layer="Vias" fill="{VIA}">{_keyed(vias, {})}</g>')
-    out.append(f'<g class="layer" data-layer="Holes" fill="{DRILL}" pointer-events="none">{_keyed(holes, {})}</g>')
+        out.append(LayerPart(name, f'<g class="layer" data-layer="{escape(name)}" fill="{c}" color="{c}">',
+                             _keyed(layers[name], art.get(name, {})), _keyed(zones[name], {})))
+    out.append(LayerPart("Vias", f'<g class="layer" data-layer="Vias" fill="{VIA}">', _keyed(vias, {})))
+    out.append(LayerPart("Holes", f'<g class="layer" data-layer="Holes" fill="{DRILL}" pointer-events="none">',
+                         _keyed(holes, {})))
     for part in SIDE_STACK:
         technical(f"{near}.{part}")
     technical("Edge.Cuts")
@@ -186,11 +217,13 @@ def board_svg(board, *, side: str = "front", unrouted: list[dict] = (), markers:
         tx, ty = fp.pos
         flip = f' transform="translate({_n(2 * tx)} 0) scale(-1 1)"' if back else ""
         refs.append(f'<text x="{_n(tx)}" y="{_n(ty)}"{flip}>{escape(fp.reference)}</text>')
-    out.append('<g class="layer" data-layer="References" fill="#f2f2f2" font-size="1" font-family="sans-serif"'
-               f' text-anchor="middle" dominant-baseline="middle" pointer-events="none">{"".join(refs)}</g>')
+    out.append(LayerPart("References", '<g class="layer" data-layer="References" fill="#f2f2f2" font-size="1"'
+                         ' font-family="sans-serif" text-anchor="middle" dominant-baseline="middle"'
+                         ' pointer-events="none">', raw="".join(refs)))
     lines = "".join(f'<line x1="{a["from_at"][0]}" y1="{a["from_at"][1]}" x2="{a["to_at"][0]}" '
                     f'y2="{a["to_at"][1]}"{_attrs(net=a.get("net"), kind="ratsnest")}/>' for a in unrouted)
-    out.append(f'<g class="layer" data-layer="Ratsnest" stroke="{RATSNEST}" stroke-width="0.1">{lines}</g>')
+    out.append(LayerPart("Ratsnest", f'<g class="layer" data-layer="Ratsnest" stroke="{RATSNEST}" stroke-width="0.1">',
+                         raw=lines))
     marks = []
     for v in markers:
         at = v.get("at") or next((i.get("at") or [i["pos"]["x"], i["pos"]["y"]] for i in v.get("items", [])
@@ -201,21 +234,22 @@ def board_svg(board, *, side: str = "front", unrouted: list[dict] = (), markers:
         c = MARKER.get(v.get("severity", "error"), MARKER["error"])
         marks.append(f'<circle cx="{mx}" cy="{my}" r="0.6" stroke="{c}"'
                      + _attrs(kind="drc", rule=v.get("type"), message=v.get("description")) + "/>")
-    out.append(f'<g class="layer" data-layer="DRC" fill="none" stroke-width="0.25">{"".join(marks)}</g>')
+    out.append(LayerPart("DRC", '<g class="layer" data-layer="DRC" fill="none" stroke-width="0.25">',
+                         raw="".join(marks)))
     out.append("</g></svg>")
-    return "".join(out)
+    return out
 
 
-def _keyed(elements: dict[str, list[str]], art: dict[str, tuple[dict, str]]) -> str:
+def _keyed(elements: dict[str, list[str]], art: dict[str, tuple[dict, str]]) -> dict[str, str]:
     """One ``<g data-k>`` per item key: its elements, then its drawings and texts."""
-    out = []
+    out = {}
     for key, els in elements.items():
         extra = art.get(key)
-        out.append(f'<g data-k="{escape(key)}">{"".join(els)}{extra[1] if extra else ""}</g>')
+        out[key] = f'<g data-k="{escape(key)}">{"".join(els)}{extra[1] if extra else ""}</g>'
     for key, (attrs, frag) in art.items():
         if key not in elements:
-            out.append(f'<g data-k="{escape(key)}"{_attrs(**attrs)}>{frag}</g>')
-    return "".join(out)
+            out[key] = f'<g data-k="{escape(key)}"{_attrs(**attrs)}>{frag}</g>'
+    return out
 
 
 def _courtyards(fps, values) -> dict[str, dict[str, list[str]]]:

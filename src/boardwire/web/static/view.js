@@ -106,20 +106,26 @@ async function draw() {
   state.loading = (async () => {
     do {
       state.again = false;
+      delete $("drawing").dataset.drawMs;  // set again once this drawing is painted
       const doc = state.docs.find((x) => x.path === state.current);
       if (!doc) return;
       const q = new URLSearchParams({ path: doc.path });
+      const el = $("drawing");
+      const shown = el.className === "board" ? el.querySelector("svg") : null;
+      // the board shown at an earlier revision: ask for the items changed since (a delta)
+      const since = doc.kind === "board" && state.patch && shown && shown.dataset.path === doc.path
+        && shown.dataset.side === state.side ? shown.dataset.revision : null;
       let url;
-      if (doc.kind === "board") { q.set("side", state.side); url = "/view/board.svg?" + q; }
+      if (doc.kind === "board") { q.set("side", state.side); if (since !== null) q.set("from", since); url = "/view/board.svg?" + q; }
       else { if (state.sheet) q.set("page", state.sheet); url = "/view/sheet.svg?" + q; }
       const r = await fetch(url, { credentials: "same-origin" });
       const text = await r.text();
       if (!r.ok) { note(JSON.parse(text).error.message); return; }
-      const el = $("drawing");
       const t0 = performance.now();
-      // a board of the same frame and layers: replace only the items that changed
-      const patched = doc.kind === "board" && el.className === "board" && state.patch ? patchSvg(el, text) : null;
-      if (!patched) {
+      let patched = null;
+      if ((r.headers.get("content-type") || "").startsWith("application/json")) {
+        try { patched = applyDelta(shown, JSON.parse(text)); } catch (e) { shown.dataset.revision = "-1"; state.again = true; continue; }
+      } else {
         el.className = doc.kind === "board" ? "board" : "sheet";
         el.innerHTML = text;
       }
@@ -139,42 +145,39 @@ async function draw() {
   try { await state.loading; } finally { state.loading = null; }
 }
 
-// Replace, in the drawing shown, only the children of each layer whose content changed:
-// items are <g data-k="KEY"> (one per footprint, track, via, zone, drawing), other children
-// are matched by position. Returns {replaced, removed}, or null when the new drawing has
-// another frame, side, path or layer list (then the caller replaces the whole drawing).
-function patchSvg(el, text) {
-  const old = el.querySelector("svg");
-  if (!old) return null;
-  const fresh = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
-  if (fresh.nodeName !== "svg" || fresh.getAttribute("viewBox") !== old.getAttribute("viewBox")) return null;
-  for (const a of ["data-side", "data-path"]) if (fresh.getAttribute(a) !== old.getAttribute(a)) return null;
-  const was = old.querySelectorAll("g.layer"), now = fresh.querySelectorAll("g.layer");
-  if (was.length !== now.length) return null;
-  for (let i = 0; i < was.length; i++) if (was[i].dataset.layer !== now[i].dataset.layer) return null;
-  const count = { replaced: 0, removed: 0 };
-  for (let i = 0; i < was.length; i++) patchChildren(was[i], now[i], count);
-  old.setAttribute("data-revision", fresh.getAttribute("data-revision"));
-  return count;
+// Apply a delta of /view/board.svg?from=R (web/board_delta.py) to the drawing shown:
+// per layer, the items (<g data-k>) set (replaced in place, or appended) and removed, a
+// copper layer's zones likewise, and the whole inside of the layers without items.
+function applyDelta(svg, body) {
+  const layers = new Map([...svg.querySelectorAll("g.layer")].map((g) => [g.dataset.layer, g]));
+  for (const d of body.delta.layers) {
+    const g = layers.get(d.layer);
+    if (!g) throw new Error("no layer " + d.layer);
+    if (d.raw !== undefined) { g.replaceChildren(...fragment(d.raw)); continue; }
+    setItems(g, d.set, d.remove);
+    const zones = g.querySelector(":scope > g.zones");
+    if (zones) setItems(zones, d.zonesSet, d.zonesRemove);
+  }
+  svg.setAttribute("data-revision", String(body.revision));
+  return { replaced: body.delta.items };
 }
 
-function patchChildren(og, ng, count) {
-  const keyed = new Map(), plain = [];
-  for (const c of og.children) { const k = c.getAttribute("data-k"); if (k !== null) keyed.set(k, c); else plain.push(c); }
-  const next = [];
-  let p = 0;
-  for (const n of ng.children) {
-    const k = n.getAttribute("data-k");
-    const o = k !== null ? keyed.get(k) : plain[p++];
-    if (o && k === null && n.tagName === "g" && o.tagName === "g" && n.getAttribute("class")
-        && n.getAttribute("class") === o.getAttribute("class")) {
-      patchChildren(o, n, count); next.push(o);  // a sub-group (a layer's zones): patched in turn
-    } else if (o && o.isEqualNode(n)) next.push(o);
-    else { next.push(document.importNode(n, true)); count.replaced++; }
+function setItems(parent, set, remove) {
+  const keys = Object.keys(set || {});
+  if (!keys.length && !(remove || []).length) return;
+  const at = new Map();
+  for (const c of parent.children) { const k = c.getAttribute("data-k"); if (k !== null) at.set(k, c); }
+  for (const k of remove || []) { const c = at.get(k); if (c) c.remove(); }
+  for (const n of fragment(keys.map((k) => set[k]).join(""))) {
+    const c = at.get(n.getAttribute("data-k"));
+    if (c) c.replaceWith(n); else parent.append(n);
   }
-  const kept = new Set(next);
-  for (const c of og.children) if (!kept.has(c)) count.removed++;
-  if (next.length !== og.children.length || next.some((c, i) => c !== og.children[i])) og.replaceChildren(...next);
+}
+
+function fragment(svgText) {
+  const doc = new DOMParser().parseFromString('<svg xmlns="http://www.w3.org/2000/svg">' + svgText + "</svg>", "image/svg+xml");
+  if (doc.querySelector("parsererror")) throw new Error("bad drawing");
+  return [...doc.documentElement.children].map((n) => document.importNode(n, true));
 }
 
 function sizeSvg(svg) {
