@@ -94,3 +94,20 @@ def test_an_edit_changes_only_the_groups_of_the_items_it_touched(pic):
     changed = {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
     assert changed and {key for _, key in changed} == {fp.uuid}
     assert {layer for layer, _ in changed} >= {"F.SilkS", "F.Cu", "B.Cu"}
+
+
+def test_delta_names_only_the_moved_footprint():
+    from boardwire.web.board_delta import delta
+    from boardwire.web.board_svg import board_parts
+
+    board = Board.load(need(DEMOS / "ecc83" / "ecc83-pp.kicad_pcb"))
+    before = board_parts(board, revision=1)
+    assert delta(before, board_parts(board, side="back", revision=1)) is None  # another frame: the whole drawing
+    fp = next(f for f in board.footprints if f.reference == "R1")
+    fp.translate(1_000_000, 0)
+    change = delta(before, board_parts(board, revision=2))
+    keyed = [d for d in change["layers"] if "raw" not in d]
+    assert {d["layer"] for d in change["layers"] if "raw" in d} == {"References"}  # its text moved
+    assert keyed and change["items"] == sum(len(d["set"]) for d in keyed) + 1
+    assert {k for d in keyed for k in d["set"]} == {fp.uuid}
+    assert delta(before, before) == {"layers": [], "items": 0}
