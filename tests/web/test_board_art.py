@@ -111,3 +111,16 @@ def test_delta_names_only_the_moved_footprint():
     assert keyed and change["items"] == sum(len(d["set"]) for d in keyed) + 1
     assert {k for d in keyed for k in d["set"]} == {fp.uuid}
     assert delta(before, before) == {"layers": [], "items": 0}
+
+
+def test_a_drawing_after_edits_is_the_drawing_of_the_edited_board(tmp_path):
+    # elements are kept per item between drawings: after edits, every item's group is
+    # what a fresh read of the saved board draws
+    board = Board.load(need(DEMOS / "pic_programmer" / "pic_programmer.kicad_pcb"))
+    board_svg(board)
+    for ref, dx in (("R1", 2_000_000), ("U1", -1_000_000), ("R1", 500_000)):
+        next(f for f in board.footprints if f.reference == ref).translate(dx, 0)
+        kept = _groups(board_svg(board))
+    path = tmp_path / "edited.kicad_pcb"
+    path.write_bytes(board.to_bytes())
+    assert kept == _groups(board_svg(Board.load(path)))

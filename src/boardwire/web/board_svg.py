@@ -84,6 +84,19 @@ def _shape(it) -> str:
     return f'<path d="{_path_of(geom)}"'
 
 
+def _elements(it, fp, values: dict) -> tuple[str, str | None]:
+    """A copper item's SVG element (with its data-* attributes) and its hole's (or None)."""
+    if fp is not None and fp.id not in values:
+        values[fp.id] = getattr(fp.owner, "value", "") or ""
+    data = _attrs(ref=fp.reference if fp else None, value=values.get(fp.id) if fp else None,
+                  net=it.net, pad=it.number if it.kind == "pad" else None, kind=it.kind)
+    element = f'<path d="{_path_of(it.core)}"{data}/>' if it.kind == "zone" else _shape(it) + data + "/>"
+    hole = None
+    if it.kind in ("pad", "via") and it.hole is not None and it.hole_r > 0:
+        hole = f'<path d="{_path_of(shapely.buffer(it.hole, it.hole_r, quad_segs=QUAD_SEGS))}"/>'
+    return element, hole
+
+
 def _frame(model) -> tuple[float, float, float, float]:
     """(x, y, width, height) in nm: the outline's box, else the items' box, plus a margin."""
     outline = model.outline()
@@ -150,28 +163,26 @@ def board_parts(board, *, side: str = "front", unrouted: list[dict] = (), marker
     zones: dict[str, dict[str, list[str]]] = {name: {} for name in copper}
     vias: dict[str, list[str]] = {}
     holes: dict[str, list[str]] = {}
+    cache = getattr(board, "_view_elements", None) or {}
+    fresh: dict = {}  # the elements of each item object: an edit replaces its items, so only those are redrawn
     for it in model.items:
         if it is None:
             continue
         fp = fps[it.fp] if it.fp is not None and it.fp < len(fps) else None
-        if fp is not None and fp.id not in values:
-            values[fp.id] = getattr(fp.owner, "value", "") or ""
         key = owner_key(it.owner, fp.uuid if fp is not None else it.uuid)
-        data = _attrs(ref=fp.reference if fp else None, value=values.get(fp.id) if fp else None,
-                      net=it.net, pad=it.number if it.kind == "pad" else None, kind=it.kind)
+        got = fresh[it] = cache.get(it) or _elements(it, fp, values)
+        element, hole = got
         if it.kind == "via":
-            vias.setdefault(key, []).append(_shape(it) + data + "/>")
+            vias.setdefault(key, []).append(element)
         elif it.kind == "zone":
             for name in model.layers.of(it.mask):
-                zones[name].setdefault(key, []).append(f'<path d="{_path_of(it.core)}"{data}/>')
+                zones[name].setdefault(key, []).append(element)
         else:
-            mask = model.flash(it) if it.kind == "pad" else it.mask
-            element = _shape(it) + data + "/>"
-            for name in model.layers.of(mask):
+            for name in model.layers.of(model.flash(it) if it.kind == "pad" else it.mask):
                 layers[name].setdefault(key, []).append(element)
-        if it.kind in ("pad", "via") and it.hole is not None and it.hole_r > 0:
-            hole = shapely.buffer(it.hole, it.hole_r, quad_segs=QUAD_SEGS)
-            holes.setdefault(key, []).append(f'<path d="{_path_of(hole)}"/>')
+        if hole is not None:
+            holes.setdefault(key, []).append(hole)
+    board._view_elements = fresh
     x, y, w, h = _frame(model)
     back = side == "back"
     near, far = ("B", "F") if back else ("F", "B")
