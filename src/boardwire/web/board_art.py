@@ -14,7 +14,7 @@ read again. Each item's drawing is one SVG fragment per layer, in whole micromet
 (``data-k``) so the page can replace only what changed. Texts are SVG ``<text>`` in a
 sans-serif font sized to KiCad's glyph height (KiCad's stroke font itself is not
 drawn), placed, turned and justified as KiCad does (footprint texts kept upright,
-back-side texts mirrored).
+texts marked ``justify mirror`` mirrored: KiCad writes that on the back's texts).
 """
 
 from __future__ import annotations
@@ -96,16 +96,16 @@ def _upright(angle: float) -> float:
     return a
 
 
-def text_svg(text: str, at, angle: float, size, justify, thickness, *, upright: bool = False,
-             mirror: bool = False) -> str:
+def text_svg(text: str, at, angle: float, size, justify, thickness, *, upright: bool = False) -> str:
     """A KiCad text as SVG ``<text>``: ``at`` (nm) is its anchor, ``angle`` degrees
     counter-clockwise, ``size`` (height, width) nm, ``justify`` KiCad's words
-    (left/right: the anchor's end; top/bottom; mirror)."""
+    (left/right: the anchor's end; top/bottom; mirror: drawn mirrored, as KiCad
+    writes the texts of the back); ``upright``: KiCad's keep-upright of footprint texts."""
     if not text or at is None:
         return ""
     h = (size[0] if size else 0) or 1_000_000
     a = _upright(angle) if upright else angle
-    mirror = mirror or "mirror" in justify
+    mirror = "mirror" in justify
     anchor = "start" if "left" in justify else "end" if "right" in justify else "middle"
     dy = h if "top" in justify else 0 if "bottom" in justify else h / 2  # the baseline below the anchor
     weight = ' font-weight="bold"' if thickness and thickness >= 0.2 * h else ""
@@ -169,14 +169,12 @@ class BoardArt:
                 text = (t.text.replace("${REFERENCE}", ref).replace("%R", ref)
                         .replace("${VALUE}", value).replace("%V", value))
                 frags.setdefault(t.layer, []).append(
-                    text_svg(text, t.at, t.angle, t.size, t.justify, t.thickness, upright=True,
-                             mirror=t.layer.startswith("B.")))
+                    text_svg(text, t.at, t.angle, t.size, t.justify, t.thickness, upright=True))
         elif kind.startswith("gr_text"):
             t = Text(view.doc, view.node)
             if t.layer and not t.child("hide"):
                 frags.setdefault(t.layer, []).append(
-                    text_svg(t.text, t.position, t.orientation, t.size, t.justify, t.thickness,
-                             mirror=t.layer.startswith("B.")))
+                    text_svg(t.text, t.position, t.orientation, t.size, t.justify, t.thickness))
             uid = t.uuid
         elif kind.startswith("gr_"):
             d = read_drawing(view)
