@@ -42,6 +42,7 @@ def test_page_draws_the_board_and_follows_an_mcp_edit(view_server, page, tmp_pat
     page.goto(url + "/view/")
     page.wait_for_selector('#drawing svg [data-ref="U1"]', timeout=30_000)
     page.wait_for_selector('#status[data-state="connected"]')
+    assert page.get_attribute("#drawing", "data-replaced") == "all"  # the first drawing: whole
     refs = set(page.eval_on_selector_all('#drawing [data-layer="References"] text', "els => els.map(e => e.textContent)"))
     with Agent(url) as agent:
         described = agent.call("query_describe", {"path": BOARD})
@@ -56,6 +57,9 @@ def test_page_draws_the_board_and_follows_an_mcp_edit(view_server, page, tmp_pat
         start = time.perf_counter()
         page.wait_for_selector(f'#drawing[data-revision="{out["revision"]}"]', timeout=10_000)
         elapsed = time.perf_counter() - start
+        # the page patched the drawing: only U1's items, the markers and the ratsnest changed
+        replaced = page.get_attribute("#drawing", "data-replaced")
+        assert replaced != "all" and 0 < int(replaced) < 150, replaced
         page.mouse.move(5, 5)
         after = page.locator("#canvas").screenshot()
         # the move shorts U1's pads to tracks and breaks connections: markers and ratsnest

@@ -5,8 +5,11 @@ Routes (an ASGI app, Starlette), all under ``/view``:
 * ``/view/`` the page, ``/view/static/NAME`` its script and style (served from this
   package: nothing is fetched from outside the machine);
 * ``/view/board.svg?path=P&side=front|back`` the board as it is in memory
-  (`board_svg`: copper, edge, courtyards, references, the ratsnest of query.unrouted
-  and the markers of the built-in DRC), cached per revision;
+  (`board_svg`: copper, drawings, texts, edge, courtyards, the ratsnest of
+  query.unrouted and the markers of the built-in DRC), cached per revision; with
+  ``&from=R`` (the revision the page shows) a JSON ``{"revision", "delta"}`` of only
+  the items changed since (`board_delta`) when revision R's drawing is still kept,
+  else the whole SVG;
 * ``/view/sheet.svg?path=P&page=N`` one schematic sheet, KiCad's plot of the in-memory
   hierarchy (render.svg);
 * ``/view/bridge`` the bridge over WebSocket (`protocols.bridge`: handshake, hello,
@@ -202,6 +205,11 @@ class View:
             path, side = request.query_params.get("path", ""), request.query_params.get("side", "front")
             if side not in ("front", "back"):
                 raise InvalidArgs("side is front or back", errors=[{"loc": "side", "msg": "front or back", "type": "value"}])
+            since = request.query_params.get("from")
+            if since is not None and since.isdigit():
+                out = await run_in_threadpool(self.board_delta, session, path, side, int(since))
+                if out is not None:
+                    return JSONResponse(out, headers={"cache-control": "no-store"})
             svg = await run_in_threadpool(self.board_svg, session, path, side)
         except BoardwireError as e:
             return self._deny(e)
@@ -210,6 +218,10 @@ class View:
     def board_svg(self, session, path: str, side: str) -> str:
         """The board drawing at its current revision (`drawing.BoardDrawings`)."""
         return self._drawings.draw(session, path, side)[0]
+
+    def board_delta(self, session, path: str, side: str, since: int) -> dict | None:
+        """What changed in the drawing since revision ``since`` (`BoardDrawings.delta`)."""
+        return self._drawings.delta(session, path, side, since)
 
     async def sheet(self, request: Request) -> Response:
         try:

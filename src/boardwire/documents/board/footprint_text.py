@@ -24,7 +24,9 @@ _FP_TEXT_NAMES = {b"reference": "Reference", b"value": "Value", b"user": "user"}
 @dataclass
 class FootprintText:
     """One text of a footprint: ``name`` is the field name (Reference, Value, a user
-    field) or "user" for a free text; ``at`` in board coordinates."""
+    field) or "user" for a free text; ``at`` in board coordinates; ``size`` the
+    font's (height, width) as written, ``justify`` and ``thickness`` from its
+    ``effects`` (nm)."""
 
     name: str
     text: str
@@ -35,6 +37,8 @@ class FootprintText:
     visible: bool
     size: Point | None
     node: SList
+    justify: tuple[str, ...] = ()  # KiCad's words: left, right, top, bottom, mirror
+    thickness: int | None = None  # the stroke width (nm); None: left to the font
 
 
 def _hidden(node: SList) -> bool:
@@ -84,10 +88,14 @@ def footprint_texts(fp: Footprint) -> list[FootprintText]:
         sz = font.find("size") if font is not None else None
         if sz is not None and len(sz.atoms()) >= 2:
             size = (atoms.to_nm(sz.atoms()[0]), atoms.to_nm(sz.atoms()[1]))
+        th = font.find("thickness") if font is not None else None
+        just = eff.find("justify") if eff is not None else None
         out.append(FootprintText(name, text, atoms.text(uid.atoms()[0]) if uid is not None and uid.atoms() else None,
                                  (fx + dx, fy + dy), at_angle(av),
                                  atoms.text(layer.atoms()[0]) if layer is not None and layer.atoms() else None,
-                                 not _hidden(node), size, node))
+                                 not _hidden(node), size, node,
+                                 tuple(atoms.text(v) for v in just.atoms()) if just is not None else (),
+                                 atoms.to_nm(th.atoms()[0]) if th is not None and th.atoms() else None))
     return out
 
 

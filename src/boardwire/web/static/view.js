@@ -7,7 +7,8 @@ const $ = (id) => document.getElementById(id);
 const version = document.querySelector('meta[name="boardwire-version"]').content;
 const state = {
   ws: null, nextId: 1, pending: new Map(), docs: [], current: null, sheet: null,
-  side: "front", hidden: new Set(["F.CrtYd", "B.CrtYd"]), revisions: {}, zoom: 1, pan: [0, 0],
+  side: "front", hidden: new Set(["F.CrtYd", "B.CrtYd", "References", "F.Mask", "B.Mask", "F.Paste", "B.Paste",
+    "F.Adhes", "B.Adhes", "Margin"]), patch: new URLSearchParams(location.search).get("patch") !== "0", revisions: {}, zoom: 1, pan: [0, 0],
   fitted: false, requests: new Map(), listening: false, loading: null, again: false,
 };
 
@@ -105,27 +106,78 @@ async function draw() {
   state.loading = (async () => {
     do {
       state.again = false;
+      delete $("drawing").dataset.drawMs;  // set again once this drawing is painted
       const doc = state.docs.find((x) => x.path === state.current);
       if (!doc) return;
       const q = new URLSearchParams({ path: doc.path });
+      const el = $("drawing");
+      const shown = el.className === "board" ? el.querySelector("svg") : null;
+      // the board shown at an earlier revision: ask for the items changed since (a delta)
+      const since = doc.kind === "board" && state.patch && shown && shown.dataset.path === doc.path
+        && shown.dataset.side === state.side ? shown.dataset.revision : null;
       let url;
-      if (doc.kind === "board") { q.set("side", state.side); url = "/view/board.svg?" + q; }
+      if (doc.kind === "board") { q.set("side", state.side); if (since !== null) q.set("from", since); url = "/view/board.svg?" + q; }
       else { if (state.sheet) q.set("page", state.sheet); url = "/view/sheet.svg?" + q; }
       const r = await fetch(url, { credentials: "same-origin" });
       const text = await r.text();
       if (!r.ok) { note(JSON.parse(text).error.message); return; }
-      const el = $("drawing");
-      el.className = doc.kind === "board" ? "board" : "sheet";
-      el.innerHTML = text;
+      const t0 = performance.now();
+      let patched = null;
+      if ((r.headers.get("content-type") || "").startsWith("application/json")) {
+        try { patched = applyDelta(shown, JSON.parse(text)); } catch (e) { shown.dataset.revision = "-1"; state.again = true; continue; }
+      } else {
+        el.className = doc.kind === "board" ? "board" : "sheet";
+        el.innerHTML = text;
+      }
       const svg = el.querySelector("svg");
       if (svg && !svg.getAttribute("width")) sizeSvg(svg);
       el.dataset.revision = svg && svg.dataset.revision !== undefined ? svg.dataset.revision : String(state.revisions[doc.path]);
       el.dataset.path = doc.path;
-      applyLayers(); buildLayerList();
+      applyLayers();
+      if (!patched) buildLayerList();
+      // what the last drawing did, for tests and measurements: items replaced (or "all") and ms
+      el.dataset.replaced = patched ? String(patched.replaced) : "all";
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));  // after the frame is painted
+      el.dataset.drawMs = (performance.now() - t0).toFixed(1);
       if (!state.fitted) { fit(); state.fitted = true; } else applyView();
     } while (state.again);
   })();
   try { await state.loading; } finally { state.loading = null; }
+}
+
+// Apply a delta of /view/board.svg?from=R (web/board_delta.py) to the drawing shown:
+// per layer, the items (<g data-k>) set (replaced in place, or appended) and removed, a
+// copper layer's zones likewise, and the whole inside of the layers without items.
+function applyDelta(svg, body) {
+  const layers = new Map([...svg.querySelectorAll("g.layer")].map((g) => [g.dataset.layer, g]));
+  for (const d of body.delta.layers) {
+    const g = layers.get(d.layer);
+    if (!g) throw new Error("no layer " + d.layer);
+    if (d.raw !== undefined) { g.replaceChildren(...fragment(d.raw)); continue; }
+    setItems(g, d.set, d.remove);
+    const zones = g.querySelector(":scope > g.zones");
+    if (zones) setItems(zones, d.zonesSet, d.zonesRemove);
+  }
+  svg.setAttribute("data-revision", String(body.revision));
+  return { replaced: body.delta.items };
+}
+
+function setItems(parent, set, remove) {
+  const keys = Object.keys(set || {});
+  if (!keys.length && !(remove || []).length) return;
+  const at = new Map();
+  for (const c of parent.children) { const k = c.getAttribute("data-k"); if (k !== null) at.set(k, c); }
+  for (const k of remove || []) { const c = at.get(k); if (c) c.remove(); }
+  for (const n of fragment(keys.map((k) => set[k]).join(""))) {
+    const c = at.get(n.getAttribute("data-k"));
+    if (c) c.replaceWith(n); else parent.append(n);
+  }
+}
+
+function fragment(svgText) {
+  const doc = new DOMParser().parseFromString('<svg xmlns="http://www.w3.org/2000/svg">' + svgText + "</svg>", "image/svg+xml");
+  if (doc.querySelector("parsererror")) throw new Error("bad drawing");
+  return [...doc.documentElement.children].map((n) => document.importNode(n, true));
 }
 
 function sizeSvg(svg) {
