@@ -46,6 +46,7 @@ _Annotation = TypedDict('_Annotation', {
 class _AuditExport(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     calls: NotRequired[list[dict[str, Any]]]  # report json: the log's lines
     markdown: NotRequired[str]  # report markdown: the report
 
@@ -64,6 +65,7 @@ class _Autoplaced(TypedDict):
     crossings: int  # Ratsnest crossings
     decoupling: list[_DecouplingCap]
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
@@ -81,6 +83,7 @@ class _Autoplaced(TypedDict):
 class _Autorouted(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
@@ -99,6 +102,7 @@ class _Autorouted(TypedDict):
 class _BackAnnotated(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
@@ -110,11 +114,13 @@ class _BackAnnotated(TypedDict):
 class _Batch(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     results: list[dict[str, Any]]  # Each step's result, in order (its command's result)
 
 class _BoardInfo(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     port: str
     chip: str
     description: str
@@ -156,6 +162,7 @@ class _BoardItem(TypedDict):
 class _Bom(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     files: list[_FileWritten]
     revision: int
     source: Literal['schematic', 'board']
@@ -178,6 +185,7 @@ class _BuildBrief(TypedDict):
 class _Built(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     version: str  # The version folder, OUT/NAME/vNNN
     schematic: str | None
     board: str | None
@@ -193,6 +201,7 @@ _Change = TypedDict('_Change', {
 class _ChatAsked(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     chatId: str
     listening: bool
 
@@ -205,6 +214,7 @@ class _ChatEdit(TypedDict):
 class _ChatReplied(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     state: Literal['pending', 'running', 'done', 'error']
     edits: int  # Edits counted for the request
 
@@ -217,6 +227,7 @@ class _ChatRequest(TypedDict):
 class _ChatRequests(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     requests: list[_ChatState]
     listening: bool
 
@@ -236,6 +247,7 @@ class _ChatState(TypedDict):
 class _ChatTaken(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     requests: list[_ChatRequest]
 
 class _ConnectCounts(TypedDict):
@@ -247,6 +259,7 @@ class _ConnectCounts(TypedDict):
 class _Connected(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
@@ -259,6 +272,7 @@ class _Connected(TypedDict):
 class _Connectivity(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     total: int  # Rows that match, all pages
     offset: int  # Index of the first row shown
     nets: list[_SchematicNet]
@@ -271,6 +285,7 @@ class _Courtyard(TypedDict):
 class _Created(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
@@ -302,6 +317,7 @@ class _DecouplingCap(TypedDict):
 class _Deleted(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
@@ -310,6 +326,8 @@ class _Deleted(TypedDict):
 class _DesignBrief(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
+    text: str  # The schema as compact text: the text content over MCP, for clients that show no structuredContent
     schema: dict[str, Any]  # The design document's JSON Schema
     checks: str
     stages: list[str]
@@ -319,6 +337,7 @@ class _DesignBrief(TypedDict):
 class _DesignChecked(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     ok: bool
     errors: list[_DesignFinding]
     warnings: list[_DesignFinding]
@@ -346,6 +365,7 @@ class _Device(TypedDict):
 class _Devices(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     devices: list[_Device]
 
 class _Diagnostic(TypedDict):
@@ -367,11 +387,13 @@ class _DiffPair(TypedDict):
 class _DiffPairs(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     pairs: list[_DiffPair]
 
 class _Doctor(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     tools: list[_Tool]
     bare_metal_esp32c3: bool  # The bare-metal ESP32-C3 template builds here
 
@@ -379,6 +401,7 @@ class _DocumentDescribed(TypedDict):
     """A board's or a schematic's one-screen summary: the keys of its kind."""
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     format: int | None  # The file's format version
     counts: dict[str, int]
     size_mm: NotRequired[list[float] | None]  # Board: [width, height] mm of the outline (null without one)
@@ -412,10 +435,12 @@ class _DocumentResult(TypedDict):
     undo: int  # Undo steps kept
     redo: int
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
 
 class _Documents(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     root: str  # The working directory
     documents: list[_DocumentInfo]
 
@@ -423,6 +448,7 @@ class _Done(TypedDict):
     """A summary and nothing else."""
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
 
 class _Drc(TypedDict):
     summary: str  # One line saying what happened
@@ -433,7 +459,9 @@ class _Drc(TypedDict):
     by_type: dict[str, int]  # Violations per type
     kicad_version: str | None
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: int
+    unsaved: NotRequired[list[str]]  # Documents judged as they are in memory that differ from their files on disk (session.save writes them; kicad-cli run on the files would judge the saved ones)
     engine: NotRequired[Literal['builtin']]  # engine builtin: the built-in rules ran
     unsupported_rules: NotRequired[list[str]]  # engine builtin: custom rules it skipped
     builtin: NotRequired[_DrcReport]  # engine both: the built-in engine's report
@@ -476,6 +504,7 @@ class _DrcViolation(TypedDict):
 class _DsnWritten(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     output: str
     bytes: int
 
@@ -487,6 +516,7 @@ class _Edited(TypedDict):
     """The base of edit results: what the registry and the edit hooks add."""
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
@@ -494,12 +524,14 @@ class _Edited(TypedDict):
 class _Erased(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     chip: str
     esptool: list[str]
 
 class _Erc(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     violations: list[_ErcViolation] | str  # rows; a line table (one string) when the call's format is table
     counts: _ErcCounts
     by_type: dict[str, int]
@@ -549,6 +581,7 @@ class _FabDrc(TypedDict):
 class _FabFiles(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     files: list[_FileWritten]
     revision: int
 
@@ -560,6 +593,7 @@ class _FeedbackItem(TypedDict):
 class _FieldSet(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
@@ -573,6 +607,7 @@ class _FileWritten(TypedDict):
 class _Filled(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
@@ -581,6 +616,7 @@ class _Filled(TypedDict):
 class _FirmwareBuilt(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     ok: bool
     command: list[str]
     seconds: float  # s
@@ -591,6 +627,7 @@ class _FirmwareBuilt(TypedDict):
 class _FirmwareCreated(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     dir: str
     framework: str
     files: list[str]  # The first 50
@@ -603,6 +640,7 @@ class _FlashBrief(TypedDict):
 class _Flashed(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     chip: str
     written: list[_Written]
     esptool: list[str]  # esptool's last lines
@@ -612,6 +650,7 @@ class _Flashed(TypedDict):
 class _Flipped(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
@@ -625,6 +664,7 @@ class _FootprintKept(TypedDict):
 class _FootprintResult(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     kind: str
     id: NotRequired[str]
     ref: str
@@ -657,6 +697,7 @@ class _FootprintText(TypedDict):
 class _Gerbers(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     files: list[_FileWritten]
     revision: int
     layers: list[str]
@@ -677,6 +718,7 @@ class _ImageSize(TypedDict):
 class _Items(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     total: int  # Rows that match, all pages
     offset: int  # Index of the first row shown
     items: list[_BoardItem] | str  # rows; a line table (one string) when the call's format is table
@@ -684,6 +726,7 @@ class _Items(TypedDict):
 class _ItemsDeleted(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
@@ -709,11 +752,13 @@ class _JobResult(TypedDict):
     seconds: float  # s
     error: NotRequired[_ErrorInfo]
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
 
 class _JobStatus(TypedDict):
     """With ``job``: that job's fields; without: ``jobs``."""
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     job: NotRequired[str]
     command: NotRequired[str]
     state: NotRequired[Literal['running', 'done', 'failed', 'cancelled']]
@@ -735,6 +780,7 @@ class _LabelRow(TypedDict):
 class _Labelled(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
@@ -745,6 +791,7 @@ class _Labelled(TypedDict):
 class _Labels(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     total: int  # Rows that match, all pages
     offset: int  # Index of the first row shown
     labels: list[_LabelRow]
@@ -762,11 +809,13 @@ class _LengthGroup(TypedDict):
 class _LengthGroups(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     groups: list[_LengthGroup]
 
 class _LibAdded(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     libraries: list[_LibAddedRow]
     nicknames: list[str]  # The nicknames added, symbol libraries first
     tables: list[str]  # Library tables written (created if absent), workspace-relative
@@ -784,6 +833,7 @@ class _LibAddedRow(TypedDict):
 class _LibFootprint(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     id: str
     description: str
     tags: str
@@ -796,6 +846,7 @@ class _LibFootprint(TypedDict):
 class _LibNewFootprint(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     id: str  # LIBRARY:NAME
     path: str  # The .kicad_mod written, workspace-relative
     pads: int
@@ -806,6 +857,7 @@ class _LibNewFootprint(TypedDict):
 class _LibNewSymbol(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     id: str  # LIBRARY:NAME
     path: str  # The .kicad_sym written, workspace-relative
     body: list[float]  # [width, height] mm
@@ -844,6 +896,7 @@ class _LibRow(TypedDict):
 class _LibSearch(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     total: int  # Rows that match, all pages
     offset: int  # Index of the first row shown
     items: list[_LibRow] | str  # rows; a line table (one string) when the call's format is table
@@ -852,6 +905,7 @@ class _LibSearch(TypedDict):
 class _LibSymbol(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     id: str
     description: str
     keywords: str
@@ -901,6 +955,7 @@ class _McuPin(TypedDict):
 class _McuPins(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     schematic: str
     mcu: _Mcu
     pins: list[_McuPin]
@@ -920,11 +975,13 @@ class _MonitorInfo(TypedDict):
     ended: bool
     recording: NotRequired[str]
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     reset: NotRequired[bool]  # The board was reset at the start
 
 class _MonitorRead(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     session: str
     events: list[dict[str, Any]]  # Lines: seq, t, kind, text, level; repeats counted; panics decoded
     text: str  # The events as text
@@ -939,12 +996,14 @@ class _MonitorRead(TypedDict):
 class _MonitorWritten(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     session: str
     bytes: int
 
 class _Moved(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
@@ -957,6 +1016,7 @@ class _NetClass(TypedDict):
 class _NetClassSet(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
@@ -966,6 +1026,7 @@ class _NetClassSet(TypedDict):
 class _NetClasses(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     netclasses: list[_NetClass]
 
 class _NetLength(TypedDict):
@@ -982,6 +1043,7 @@ class _NetRow(TypedDict):
 class _Nets(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     total: int  # Rows that match, all pages
     offset: int  # Index of the first row shown
     nets: list[_NetRow] | str  # rows; a line table (one string) when the call's format is table
@@ -1000,6 +1062,7 @@ class _NewViolation(TypedDict):
 class _NoConnect(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
@@ -1012,6 +1075,7 @@ class _OpenRow(TypedDict):
 class _Package(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     files: list[_FileWritten]
     revision: int
     zip: _FileWritten
@@ -1021,6 +1085,7 @@ class _Package(TypedDict):
     options: _PlotOptions
     preset: Literal['generic', 'jlcpcb']
     drc: _FabDrc
+    unsaved: NotRequired[list[str]]  # Documents judged as they are in memory that differ from their files on disk (session.save writes them; kicad-cli run on the files would judge the saved ones)
 
 _PadNetChange = TypedDict('_PadNetChange', {
     'from': str,
@@ -1055,6 +1120,7 @@ class _PadRow(TypedDict):
 class _Pads(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     total: int  # Rows that match, all pages
     offset: int  # Index of the first row shown
     pads: list[_PadRow] | str  # rows; a line table (one string) when the call's format is table
@@ -1062,6 +1128,7 @@ class _Pads(TypedDict):
 class _PaperSet(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
@@ -1098,6 +1165,7 @@ class _PartRow(TypedDict):
 class _PartsImported(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     rows: int
     added: int
     replaced: int
@@ -1106,6 +1174,7 @@ class _PartsImported(TypedDict):
 class _PartsPins(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     table: NotRequired[str]  # format lines: the line table
     chosen: NotRequired[int | None]  # format json: the index of the row a build picks
     cut: NotRequired[int]  # format json: rows left out
@@ -1120,6 +1189,7 @@ class _PartsPins(TypedDict):
 class _PartsSearch(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     table: NotRequired[str]  # format lines: the line table
     chosen: NotRequired[int | None]  # format json: the index of the row a build picks
     cut: NotRequired[int]  # format json: rows left out
@@ -1133,6 +1203,7 @@ class _PartsSearch(TypedDict):
 class _PcbUpdated(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
@@ -1166,6 +1237,7 @@ class _PinRow(TypedDict):
 class _Pins(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     reference: str
     value: str
     lib_id: str
@@ -1175,6 +1247,7 @@ class _Pins(TypedDict):
 class _Placed(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
@@ -1193,6 +1266,7 @@ class _PlotOptions(TypedDict):
 class _Png(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     output: NotRequired[str]  # The file written, when output was given
     image: NotRequired[_Image]
 
@@ -1203,6 +1277,7 @@ class _Problem(TypedDict):
 class _ProjectCreated(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     project: str
     board: str
     schematic: str
@@ -1216,6 +1291,7 @@ class _ProjectCreated(TypedDict):
 class _Ran(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     session: str
     events: list[dict[str, Any]]  # Lines: seq, t, kind, text, level; repeats counted; panics decoded
     text: str  # The events as text
@@ -1232,6 +1308,7 @@ class _Ran(TypedDict):
 class _Rebuilt(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     version: str  # The version folder, OUT/NAME/vNNN
     schematic: str | None
     board: str | None
@@ -1249,6 +1326,7 @@ _RefChange = TypedDict('_RefChange', {
 class _Renumbered(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
@@ -1257,6 +1335,7 @@ class _Renumbered(TypedDict):
 class _Reset(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     port: str
     reset: bool
     note: NotRequired[str]  # Why not
@@ -1269,6 +1348,7 @@ class _ResetLoop(TypedDict):
 class _Rotated(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
@@ -1285,6 +1365,7 @@ class _RouteViolation(TypedDict):
 class _Routed(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
@@ -1301,6 +1382,7 @@ class _Rubric(TypedDict):
 class _RulesSet(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
@@ -1316,6 +1398,7 @@ class _Saved(TypedDict):
     undo: int  # Undo steps kept
     redo: int
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     hash: str  # SHA-256 of the file written
     saved: list[str]  # Every file written: the document's unsaved project files (.kicad_pro, .kicad_dru beside it), then the document
 
@@ -1341,10 +1424,12 @@ class _ScoreResult(TypedDict):
     crossings: int  # Ratsnest crossings
     decoupling: list[_DecouplingCap]
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
 
 class _SesImported(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
@@ -1358,6 +1443,7 @@ class _SesImported(TypedDict):
 class _SessionDescribed(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     root: str  # The working directory
     documents: list[_DocumentInfo]
     commands: dict[str, int]  # Commands per scope
@@ -1365,6 +1451,7 @@ class _SessionDescribed(TypedDict):
 class _SheetAdded(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
@@ -1396,6 +1483,7 @@ class _SheetRow(TypedDict):
 class _SheetTree(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     sheets: list[_SheetRow]
 
 class _StageRow(TypedDict):
@@ -1408,6 +1496,7 @@ class _StageRow(TypedDict):
 class _Svg(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     mime_type: str
     output: NotRequired[str]
     svg: NotRequired[str]
@@ -1415,6 +1504,7 @@ class _Svg(TypedDict):
 class _Swapped(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
@@ -1423,6 +1513,7 @@ class _Swapped(TypedDict):
 class _SymbolMoved(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
@@ -1432,6 +1523,7 @@ class _SymbolMoved(TypedDict):
 class _SymbolPlaced(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
@@ -1462,6 +1554,7 @@ class _SymbolRow(TypedDict):
 class _SymbolTurned(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
@@ -1472,6 +1565,7 @@ class _SymbolTurned(TypedDict):
 class _Symbols(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     total: int  # Rows that match, all pages
     offset: int  # Index of the first row shown
     symbols: list[_SymbolRow]
@@ -1487,6 +1581,7 @@ _Tool = TypedDict('_Tool', {
 class _Tracks(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
@@ -1503,6 +1598,7 @@ class _Unconnected(TypedDict):
 class _Unrouted(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     total: int
     links: list[_Link]  # Shortest first per net
 
@@ -1529,10 +1625,12 @@ class _VerdictResult(TypedDict):
     rubric: _Rubric
     render: str  # board.png, or why not rendered
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
 
 class _Wired(TypedDict):
     summary: str  # One line saying what happened
     new_ids: NotRequired[list[str]]  # Ids of the items created (the registry adds them to any result)
+    new_count: NotRequired[int]  # How many items were created, instead of new_ids when a model reads the result and they are many
     revision: NotRequired[int]  # The edited document's revision after the edit
     new_violations: NotRequired[list[_NewViolation]]  # Board edits: the DRC violations the edit introduced (the first 50)
     live: NotRequired[_LiveStatus]  # With a KiCad editor attached: its state
