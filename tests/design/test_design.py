@@ -49,19 +49,25 @@ def kicad_drc(pcb: Path, tmp: Path) -> tuple[int, int, int]:
     return len(r.get("violations", [])), len(r.get("unconnected_items", [])), len(r.get("schematic_parity", []))
 
 
-@pytest.fixture(scope="module")
-def workspace(tmp_path_factory):
-    need(SYMBOLS / "Timer.kicad_sym")
+def designs_workspace(tmp_path_factory, name: str, library: str):
+    """A session over a folder holding every example design and the sample catalogue
+    imported; skipped (required in CI) without KiCad's ``library`` or kicad-cli."""
+    need(SYMBOLS / library)
     need(SAMPLE)
     if shutil.which("kicad-cli") is None:
         need(Path("/usr/bin/kicad-cli"))
-    root = tmp_path_factory.mktemp("designs")
+    root = tmp_path_factory.mktemp(name)
     shutil.copy(SAMPLE, root / "sample.csv")
     for f in DESIGNS.glob("*.json"):
         shutil.copy(f, root / f.name)
     s = Session(root)
     c(s, "parts.import", file="sample.csv")
     return s, root
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory):
+    return designs_workspace(tmp_path_factory, "designs", "Timer.kicad_sym")
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,6 @@ stood in one column 1384 mm tall on A4 before, with 208 boxes off the page."""
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -17,11 +16,8 @@ from boardwire.documents.schematic import Schematic
 from boardwire.documents.schematic.extent import symbol_box
 from boardwire.documents.schematic.page import drawing_area, off_page, title_block
 from boardwire.registry import REGISTRY, Context
-from boardwire.session import Session
 from tests.design.sheet_judge import judge_sheet
-from tests.design.test_design import DESIGNS, kicad_erc_errors
-from tests.inputs import SYMBOLS, need
-from tests.parts.test_parts import SAMPLE
+from tests.design.test_design import designs_workspace, kicad_erc_errors
 
 pytestmark = [pytest.mark.kicad, pytest.mark.xdist_group("sch-sheet")]
 MM = 1_000_000
@@ -33,17 +29,7 @@ def c(session, cid, **args):
 
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory):
-    need(SYMBOLS / "MCU_RaspberryPi.kicad_sym")
-    need(SAMPLE)
-    if shutil.which("kicad-cli") is None:
-        need(Path("/usr/bin/kicad-cli"))
-    root = tmp_path_factory.mktemp("sheets")
-    shutil.copy(SAMPLE, root / "sample.csv")
-    for f in DESIGNS.glob("*.json"):
-        shutil.copy(f, root / f.name)
-    s = Session(root)
-    c(s, "parts.import", file="sample.csv")
-    return s, root
+    return designs_workspace(tmp_path_factory, "sheets", "MCU_RaspberryPi.kicad_sym")
 
 
 def _build(workspace, name: str) -> tuple[dict, Path]:
