@@ -10,6 +10,7 @@ exits with ``128 + signal`` without further ado; a second signal exits at once."
 
 from __future__ import annotations
 
+import atexit
 import os
 import signal
 import sys
@@ -58,9 +59,13 @@ def _cancel_jobs(session) -> None:
             threading.Thread(target=job.cancel, args=(0,), daemon=True).start()
 
 
+_EXITING = threading.Event()  # set when the interpreter's normal exit reaches its atexit handlers
+atexit.register(_EXITING.set)
+
+
 def _force_exit(code: int) -> None:
-    threading.Event().wait(GRACE_S)
-    try:
-        sys.stderr.flush()
-    finally:
+    """Exit with ``code`` after `GRACE_S` unless the normal exit got as far as atexit
+    by then (the threads joined). It touches no stream: a daemon thread writing to
+    stderr while the interpreter finalizes aborts the process (SIGABRT)."""
+    if not _EXITING.wait(GRACE_S):
         os._exit(code)
